@@ -1,0 +1,1 @@
+//! GCN assembler (CLRX and LLVM syntax).

@@ -1,0 +1,1 @@
+//! GCN disassembler (CLRX and LLVM syntax).

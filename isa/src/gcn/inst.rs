@@ -1,0 +1,194 @@
+//! The decoded GCN instruction: which operation (`Op`, from the table), which encoding it
+//! came in, and its fields exactly as encoded, so that encoding it again gives the same
+//! bytes. Operand *meaning* (register file, width, inline constant value) is derived from
+//! these fields with the generation and the table row; see `operand.rs`.
+
+use super::table::Op;
+
+/// The encoding an instruction was (or will be) written in.
+///
+/// `Sdwa` and `Dpp` carry the VOP1/VOP2/VOPC encoding they extend in `base`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Enc {
+    Sop2,
+    Sopk,
+    Sop1,
+    Sopc,
+    Sopp,
+    /// Scalar memory read, GCN 1.0/1.1 (one dword, 8-bit offset).
+    Smrd,
+    /// Scalar memory, GCN 1.2 (two dwords, 20-bit offset).
+    Smem,
+    Vop1,
+    Vop2,
+    Vopc,
+    /// VOP3A or VOP3B (which one is a property of the operation, see the table).
+    Vop3,
+    /// VOP_SDWA extending a VOP1/VOP2/VOPC instruction (GCN 1.2).
+    Sdwa { base: VopBase },
+    /// VOP_DPP extending a VOP1/VOP2/VOPC instruction (GCN 1.2).
+    Dpp { base: VopBase },
+    Vintrp,
+    Ds,
+    Mubuf,
+    Mtbuf,
+    Mimg,
+    Flat,
+    Exp,
+}
+
+/// The 32-bit VALU encodings that SDWA and DPP extend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VopBase {
+    Vop1,
+    Vop2,
+    Vopc,
+}
+
+/// A 9-bit source operand field as encoded (SRC0 of VOP1/2/C, SRC0-2 of VOP3, SSRC of SOP*
+/// zero-extended): 0-127 scalar registers and special registers, 128-208 inline integers,
+/// 240-248 inline floats, 251-255 specials and literal, 256-511 VGPRs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Src(pub u16);
+
+impl Src {
+    pub const VCC_LO: Src = Src(106);
+    pub const VCC_HI: Src = Src(107);
+    pub const M0: Src = Src(124);
+    pub const EXEC_LO: Src = Src(126);
+    pub const EXEC_HI: Src = Src(127);
+    pub const ZERO: Src = Src(128);
+    pub const SDWA: Src = Src(249);
+    pub const DPP: Src = Src(250);
+    pub const VCCZ: Src = Src(251);
+    pub const EXECZ: Src = Src(252);
+    pub const SCC: Src = Src(253);
+    pub const LDS_DIRECT: Src = Src(254);
+    pub const LITERAL: Src = Src(255);
+
+    /// A VGPR operand `v[n]`.
+    pub fn vgpr(n: u8) -> Src {
+        Src(256 + n as u16)
+    }
+    /// The VGPR number when this is a VGPR.
+    pub fn as_vgpr(self) -> Option<u8> {
+        (self.0 >= 256 && self.0 < 512).then(|| (self.0 - 256) as u8)
+    }
+    pub fn is_vgpr(self) -> bool {
+        self.as_vgpr().is_some()
+    }
+    /// An inline integer constant (128-208): its value.
+    pub fn inline_int(self) -> Option<i32> {
+        match self.0 {
+            128..=192 => Some(self.0 as i32 - 128),
+            193..=208 => Some(192 - self.0 as i32),
+            _ => None,
+        }
+    }
+    pub fn is_literal(self) -> bool {
+        self.0 == 255
+    }
+}
+
+/// Fields of an instruction, per encoding, exactly as encoded.
+///
+/// Register fields hold register numbers (`u8`), source fields hold `Src`. Fields that a
+/// particular operation ignores are still kept so that re-encoding is bit-exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fields {
+    Sop2 { sdst: u8, ssrc0: Src, ssrc1: Src },
+    Sopk { sdst: u8, simm16: u16 },
+    Sop1 { sdst: u8, ssrc0: Src },
+    Sopc { ssrc0: Src, ssrc1: Src },
+    Sopp { simm16: u16 },
+    /// `offset` is the 8-bit immediate (imm=1) or SGPR number (imm=0); GCN 1.1's
+    /// literal-offset form (imm=0, offset=255) keeps its dword in `Inst::literal`.
+    Smrd { sdst: u8, sbase: u8, imm: bool, offset: u8 },
+    /// `offset` is the 20-bit immediate (imm=1) or, in its low 8 bits, the SGPR (imm=0).
+    Smem { sdata: u8, sbase: u8, imm: bool, glc: bool, offset: u32 },
+    Vop1 { vdst: u8, src0: Src },
+    Vop2 { vdst: u8, src0: Src, vsrc1: u8 },
+    Vopc { src0: Src, vsrc1: u8 },
+    /// VOP3A/VOP3B. `sdst` is bits 14:8 for VOP3B operations (and 0 otherwise);
+    /// `abs` (bits 10:8 of VOP3A) is 0 for VOP3B. `abs` and `neg` are 3-bit masks, bit i
+    /// for source i. `omod`: 0 none, 1 ×2, 2 ×4, 3 ÷2.
+    Vop3 { vdst: u8, sdst: u8, src: [Src; 3], abs: u8, neg: u8, clamp: bool, omod: u8 },
+    /// VOP_SDWA (000_20ed934eb40eff08.txt, 002_969c374e212b41fa.txt). `vdst`/`vsrc1` come
+    /// from the VOP word, the rest from the SDWA dword. `src0` is a VGPR number.
+    Sdwa {
+        vdst: u8,
+        src0: u8,
+        vsrc1: u8,
+        dst_sel: u8,
+        dst_unused: u8,
+        clamp: bool,
+        src0_sel: u8,
+        src0_sext: bool,
+        src0_neg: bool,
+        src0_abs: bool,
+        src1_sel: u8,
+        src1_sext: bool,
+        src1_neg: bool,
+        src1_abs: bool,
+    },
+    /// VOP_DPP (002_969c374e212b41fa.txt). `src0` is a VGPR number.
+    Dpp {
+        vdst: u8,
+        src0: u8,
+        vsrc1: u8,
+        dpp_ctrl: u16,
+        bound_ctrl: bool,
+        src0_neg: bool,
+        src0_abs: bool,
+        src1_neg: bool,
+        src1_abs: bool,
+        bank_mask: u8,
+        row_mask: u8,
+    },
+    /// VINTRP (001_43f5507a70f72cb4.txt). For V_INTERP_MOV_F32 `vsrc` is 0/1/2 = P10/P20/P0.
+    Vintrp { vdst: u8, vsrc: u8, attr: u8, chan: u8 },
+    Ds { vdst: u8, addr: u8, data0: u8, data1: u8, offset0: u8, offset1: u8, gds: bool },
+    Mubuf {
+        vdata: u8,
+        vaddr: u8,
+        srsrc: u8,
+        soffset: Src,
+        offset: u16,
+        offen: bool,
+        idxen: bool,
+        glc: bool,
+        slc: bool,
+        tfe: bool,
+        lds: bool,
+        addr64: bool,
+    },
+    Mtbuf {
+        vdata: u8,
+        vaddr: u8,
+        srsrc: u8,
+        soffset: Src,
+        offset: u16,
+        offen: bool,
+        idxen: bool,
+        glc: bool,
+        slc: bool,
+        tfe: bool,
+        addr64: bool,
+        dfmt: u8,
+        nfmt: u8,
+    },
+    Flat { vdst: u8, addr: u8, data: u8, glc: bool, slc: bool, tfe: bool },
+    /// Encodings decoded only far enough to be printed and re-encoded (MIMG, EXP): the
+    /// words, low first.
+    Raw { words: [u32; 2] },
+}
+
+/// One decoded instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Inst {
+    pub op: Op,
+    pub enc: Enc,
+    pub fields: Fields,
+    /// The 32-bit literal constant that follows the instruction, if any.
+    pub literal: Option<u32>,
+}

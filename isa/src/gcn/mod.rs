@@ -1,0 +1,15 @@
+//! GCN 1.0/1.1/1.2: the instruction table and, driven by it, decoding, encoding, operand
+//! meaning, assembly and disassembly.
+
+pub mod asm;
+pub mod decode;
+pub mod encode;
+pub mod fmt;
+pub mod inst;
+pub mod operand;
+pub mod table;
+
+pub use decode::{decode, flow};
+pub use encode::encode;
+pub use inst::{Enc, Fields, Inst, Src, VopBase};
+pub use table::Op;

@@ -1,0 +1,1 @@
+//! Operand meaning: register files, widths and inline constants of `Src` fields.

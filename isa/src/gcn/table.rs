@@ -1,0 +1,133 @@
+//! The GCN instruction table: generated from `isa/tables/gcn.tsv` by `isa/build.rs`, plus
+//! the lookups every consumer shares (by opcode for the decoder, by mnemonic for the
+//! assembler, by operation for the encoder).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::arch::Gen;
+
+/// The native encoding of a table row (VOP3B is VOP3 with a scalar destination).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableEnc {
+    Sop2,
+    Sopk,
+    Sop1,
+    Sopc,
+    Sopp,
+    Smrd,
+    Smem,
+    Vop1,
+    Vop2,
+    Vopc,
+    Vop3,
+    Vop3b,
+    Vintrp,
+    Ds,
+    Mubuf,
+    Mtbuf,
+    Mimg,
+    Flat,
+    Exp,
+}
+
+/// One row of `gcn.tsv`: an operation in its native encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub op: Op,
+    pub enc: TableEnc,
+    /// Opcode on gfx6, gfx7, gfx8 (`None`: absent in that generation).
+    pub opcode: [Option<u16>; 3],
+    /// For VOP1/VOP2/VOPC rows: whether the VOP3 twin exists in each generation.
+    pub e64: [bool; 3],
+    /// Operand signature from LLVM's example text (see gen_gcn_tsv.py).
+    pub sig: &'static str,
+    /// Another accepted mnemonic.
+    pub alias: Option<&'static str>,
+    /// Line in gcn.tsv, for messages.
+    pub line: u32,
+}
+
+include!(concat!(env!("OUT_DIR"), "/gcn_table.rs"));
+
+impl Op {
+    /// The mnemonic, lowercase, without encoding suffix.
+    pub fn mnemonic(self) -> &'static str {
+        MNEMONICS[self as usize]
+    }
+
+    /// The operation with this mnemonic (or alias), case-insensitive.
+    pub fn from_mnemonic(m: &str) -> Option<Op> {
+        lookups().by_name.get(m.to_ascii_lowercase().as_str()).copied()
+    }
+
+    /// The rows of this operation (one per native encoding; usually one).
+    pub fn rows(self) -> &'static [&'static Row] {
+        lookups().by_op.get(&self).map_or(&[], |v| v.as_slice())
+    }
+
+    /// The row of this operation that exists in `gen`, if any.
+    pub fn row(self, gen: Gen) -> Option<&'static Row> {
+        self.rows().iter().copied().find(|r| r.opcode[gen.index()].is_some())
+    }
+}
+
+/// VOP3 opcode of a VOP1/VOP2/VOPC opcode in `gen` (encodings.md: "VOP3 numbers").
+pub fn vop3_twin_opcode(gen: Gen, enc: TableEnc, op: u16) -> Option<u16> {
+    let base = match (enc, gen) {
+        (TableEnc::Vopc, _) => 0,
+        (TableEnc::Vop2, _) => 256,
+        (TableEnc::Vop1, Gen::Gfx8) => 320,
+        (TableEnc::Vop1, _) => 384,
+        _ => return None,
+    };
+    Some(base + op)
+}
+
+struct Lookups {
+    by_name: HashMap<&'static str, Op>,
+    by_op: HashMap<Op, Vec<&'static Row>>,
+    /// (gen, native encoding, opcode) → row; VOP3 twins are under `Vop3`.
+    by_code: HashMap<(Gen, TableEnc, u16), &'static Row>,
+}
+
+fn lookups() -> &'static Lookups {
+    static L: OnceLock<Lookups> = OnceLock::new();
+    L.get_or_init(|| {
+        let mut by_name = HashMap::new();
+        let mut by_op: HashMap<Op, Vec<&'static Row>> = HashMap::new();
+        let mut by_code = HashMap::new();
+        for r in ROWS.iter() {
+            by_name.insert(r.op.mnemonic(), r.op);
+            if let Some(a) = r.alias {
+                by_name.insert(a, r.op);
+            }
+            by_op.entry(r.op).or_default().push(r);
+            for g in Gen::ALL {
+                if let Some(o) = r.opcode[g.index()] {
+                    by_code.insert((g, r.enc, o), r);
+                    if r.e64[g.index()] {
+                        if let Some(t) = vop3_twin_opcode(g, r.enc, o) {
+                            by_code.insert((g, TableEnc::Vop3, t), r);
+                        }
+                    }
+                }
+            }
+        }
+        Lookups { by_name, by_op, by_code }
+    })
+}
+
+/// The row for an opcode of an encoding in a generation. For `TableEnc::Vop3` this finds
+/// VOP3-only rows, VOP3B rows and the VOP3 twins of VOP1/VOP2/VOPC rows.
+pub fn lookup(gen: Gen, enc: TableEnc, opcode: u16) -> Option<&'static Row> {
+    let l = lookups();
+    if enc == TableEnc::Vop3 {
+        return l
+            .by_code
+            .get(&(gen, TableEnc::Vop3, opcode))
+            .or_else(|| l.by_code.get(&(gen, TableEnc::Vop3b, opcode)))
+            .copied();
+    }
+    l.by_code.get(&(gen, enc, opcode)).copied()
+}

@@ -1,0 +1,361 @@
+//! Execution state shared by both engines: the wavefront's registers (`Wave`), the
+//! workgroup's local data share (`Lds`) and global memory (`Memory`). Every access a kernel
+//! can make goes through a checked method here; nothing hands out host pointers.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::arch::Gen;
+
+/// Lanes in a wavefront.
+pub const LANES: usize = 64;
+/// VGPRs per lane.
+pub const NUM_VGPRS: usize = 256;
+/// Scalar register slots, indexed by their operand encoding 0-127: s0-s103 (GCN 1.2 uses
+/// 102 and 103 for FLAT_SCRATCH), then VCC, TBA, TMA, TTMP0-11, M0, EXEC as the encoding
+/// numbers them. `Wave::sgpr` holds only s0-s103 plus the trap registers; VCC, M0 and EXEC
+/// live in their own fields and `read_sreg`/`write_sreg` route them.
+pub const NUM_SREG_SLOTS: usize = 128;
+
+/// MODE register default: round to nearest even, f32 denormals flushed, f64/f16 kept.
+pub const MODE_DEFAULT: u32 = 0xC0;
+
+/// The architectural state of one wavefront, as both engines read and write it.
+///
+/// `#[repr(C)]` with fixed offsets so that JIT code addresses fields directly.
+#[repr(C, align(16))]
+#[derive(Clone)]
+pub struct Wave {
+    /// `vgpr[r][lane]`: one register is 64 consecutive lanes.
+    pub vgpr: [[u32; LANES]; NUM_VGPRS],
+    /// Scalar slots 0-127 by encoding number; slots 106/107 (VCC), 124 (M0) and
+    /// 126/127 (EXEC) are unused here (see the dedicated fields).
+    pub sgpr: [u32; NUM_SREG_SLOTS],
+    pub exec: u64,
+    pub vcc: u64,
+    pub m0: u32,
+    /// 0 or 1.
+    pub scc: u32,
+    pub mode: u32,
+    /// Byte offset of the next instruction in the program's code.
+    pub pc: u32,
+    /// The generation whose semantics apply (FLAT_SCRATCH is slots 104/105 on GCN 1.1 and
+    /// 102/103 on GCN 1.2, kept in `sgpr`).
+    pub gen: Gen,
+}
+
+impl Wave {
+    /// A wave with every register 0, EXEC all ones and MODE at its default.
+    pub fn new(gen: Gen) -> Box<Wave> {
+        let mut w = zeroed_box();
+        w.exec = u64::MAX;
+        w.mode = MODE_DEFAULT;
+        w.gen = gen;
+        w
+    }
+
+    /// Read a 32-bit scalar operand slot (0-127) by its encoding number.
+    pub fn read_sreg(&self, slot: u8) -> u32 {
+        match slot {
+            106 => self.vcc as u32,
+            107 => (self.vcc >> 32) as u32,
+            124 => self.m0,
+            126 => self.exec as u32,
+            127 => (self.exec >> 32) as u32,
+            s => self.sgpr[(s & 127) as usize],
+        }
+    }
+
+    /// Write a 32-bit scalar operand slot (0-127) by its encoding number.
+    pub fn write_sreg(&mut self, slot: u8, v: u32) {
+        match slot {
+            106 => self.vcc = (self.vcc & !0xffff_ffff) | v as u64,
+            107 => self.vcc = (self.vcc & 0xffff_ffff) | (v as u64) << 32,
+            124 => self.m0 = v,
+            126 => self.exec = (self.exec & !0xffff_ffff) | v as u64,
+            127 => self.exec = (self.exec & 0xffff_ffff) | (v as u64) << 32,
+            s => self.sgpr[(s & 127) as usize] = v,
+        }
+    }
+
+    /// Read a 64-bit scalar pair starting at `slot` (unaligned pairs allowed).
+    pub fn read_sreg64(&self, slot: u8) -> u64 {
+        self.read_sreg(slot) as u64 | (self.read_sreg(slot.wrapping_add(1) & 127) as u64) << 32
+    }
+
+    pub fn write_sreg64(&mut self, slot: u8, v: u64) {
+        self.write_sreg(slot, v as u32);
+        self.write_sreg(slot.wrapping_add(1) & 127, (v >> 32) as u32);
+    }
+}
+
+/// `Box<Wave>` with all registers zero. (64 KiB; a temporary on the stack is fine on every
+/// thread wavejit starts, and the optimiser usually builds it in place.)
+fn zeroed_box() -> Box<Wave> {
+    Box::new(Wave {
+        vgpr: [[0; LANES]; NUM_VGPRS],
+        sgpr: [0; NUM_SREG_SLOTS],
+        exec: 0,
+        vcc: 0,
+        m0: 0,
+        scc: 0,
+        mode: 0,
+        pc: 0,
+        gen: Gen::Gfx8,
+    })
+}
+
+/// Which memory a faulting access was aimed at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    Global,
+    Lds,
+    Scratch,
+    Constant,
+}
+
+impl std::fmt::Display for Space {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Space::Global => "global",
+            Space::Lds => "lds",
+            Space::Scratch => "scratch",
+            Space::Constant => "constant",
+        })
+    }
+}
+
+/// An access outside every mapped byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{space} access of {size} bytes at 0x{addr:x} is out of bounds")]
+pub struct MemFault {
+    pub space: Space,
+    pub addr: u64,
+    pub size: u32,
+}
+
+/// The workgroup's local data share: a bounded byte array (64 KiB at most).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lds {
+    pub bytes: Vec<u8>,
+}
+
+impl Lds {
+    pub const MAX: usize = 64 * 1024;
+
+    pub fn new(size: usize) -> Lds {
+        Lds { bytes: vec![0; size.min(Self::MAX)] }
+    }
+
+    fn range(&self, addr: u32, size: u32) -> Result<std::ops::Range<usize>, MemFault> {
+        let a = addr as usize;
+        let end = a.checked_add(size as usize);
+        match end {
+            Some(e) if e <= self.bytes.len() => Ok(a..e),
+            _ => Err(MemFault { space: Space::Lds, addr: addr as u64, size }),
+        }
+    }
+
+    pub fn read_u32(&self, addr: u32) -> Result<u32, MemFault> {
+        let r = self.range(addr, 4)?;
+        let mut b = [0u8; 4];
+        b.copy_from_slice(&self.bytes[r]);
+        Ok(u32::from_le_bytes(b))
+    }
+
+    pub fn write_u32(&mut self, addr: u32, v: u32) -> Result<(), MemFault> {
+        let r = self.range(addr, 4)?;
+        self.bytes[r].copy_from_slice(&v.to_le_bytes());
+        Ok(())
+    }
+
+    pub fn read(&self, addr: u32, out: &mut [u8]) -> Result<(), MemFault> {
+        let r = self.range(addr, out.len() as u32)?;
+        out.copy_from_slice(&self.bytes[r]);
+        Ok(())
+    }
+
+    pub fn write(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
+        let r = self.range(addr, data.len() as u32)?;
+        self.bytes[r].copy_from_slice(data);
+        Ok(())
+    }
+}
+
+/// One mapped range of global memory.
+#[derive(Debug)]
+pub struct Region {
+    pub base: u64,
+    /// Length in bytes (the backing store is rounded up to whole dwords).
+    pub len: u64,
+    words: Box<[AtomicU32]>,
+}
+
+impl Region {
+    fn word(&self, addr: u64) -> &AtomicU32 {
+        &self.words[((addr - self.base) / 4) as usize]
+    }
+}
+
+/// Global memory: a set of disjoint mapped regions. Shared between the threads of a grid
+/// (`&Memory` is `Sync`): every dword is an atomic, so concurrent waves race as a GPU's
+/// would, without undefined behaviour in the host.
+#[derive(Debug, Default)]
+pub struct Memory {
+    regions: Vec<Region>,
+}
+
+impl Memory {
+    pub fn new() -> Memory {
+        Memory::default()
+    }
+
+    /// Map `len` zero bytes at `base` (4-byte aligned). Overlapping maps are refused.
+    pub fn map(&mut self, base: u64, len: u64) -> Result<(), MemFault> {
+        let fault = MemFault { space: Space::Global, addr: base, size: len.min(u32::MAX as u64) as u32 };
+        if base % 4 != 0 || len == 0 || base.checked_add(len).is_none() || len > (1 << 36) {
+            return Err(fault);
+        }
+        if self.regions.iter().any(|r| base < r.base + r.len && r.base < base + len) {
+            return Err(fault);
+        }
+        let n = len.div_ceil(4) as usize;
+        let words: Box<[AtomicU32]> = (0..n).map(|_| AtomicU32::new(0)).collect();
+        self.regions.push(Region { base, len, words });
+        self.regions.sort_by_key(|r| r.base);
+        Ok(())
+    }
+
+    /// Map and fill with `data`.
+    pub fn map_bytes(&mut self, base: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.map(base, data.len().max(1) as u64)?;
+        self.write(base, data)
+    }
+
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// The lowest address above every mapped region, 256-byte aligned: where the next
+    /// buffer can go.
+    pub fn top(&self) -> u64 {
+        self.regions.iter().map(|r| r.base + r.len).max().unwrap_or(0x1000).next_multiple_of(256)
+    }
+
+    fn region(&self, addr: u64, size: u32) -> Result<&Region, MemFault> {
+        let fault = MemFault { space: Space::Global, addr, size };
+        let idx = self.regions.partition_point(|r| r.base <= addr);
+        let r = idx.checked_sub(1).map(|i| &self.regions[i]).ok_or(fault)?;
+        let end = addr.checked_add(size as u64).ok_or(fault)?;
+        if end <= r.base + r.len {
+            Ok(r)
+        } else {
+            Err(fault)
+        }
+    }
+
+    /// Read bytes (any alignment) into `out`.
+    pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        let r = self.region(addr, out.len() as u32)?;
+        for (i, b) in out.iter_mut().enumerate() {
+            let a = addr + i as u64;
+            let w = r.word(a & !3).load(Ordering::Relaxed);
+            *b = (w >> ((a & 3) * 8)) as u8;
+        }
+        Ok(())
+    }
+
+    /// Write bytes (any alignment).
+    pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        let r = self.region(addr, data.len() as u32)?;
+        let mut i = 0usize;
+        while i < data.len() {
+            let a = addr + i as u64;
+            if a % 4 == 0 && data.len() - i >= 4 {
+                let v = u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+                r.word(a).store(v, Ordering::Relaxed);
+                i += 4;
+            } else {
+                let sh = (a & 3) * 8;
+                let w = r.word(a & !3);
+                let mask = !(0xffu32 << sh);
+                let byte = (data[i] as u32) << sh;
+                let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+                    Some((old & mask) | byte)
+                });
+                i += 1;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn read_u32(&self, addr: u64) -> Result<u32, MemFault> {
+        if addr % 4 == 0 {
+            let r = self.region(addr, 4)?;
+            return Ok(r.word(addr).load(Ordering::Relaxed));
+        }
+        let mut b = [0u8; 4];
+        self.read(addr, &mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    pub fn write_u32(&self, addr: u64, v: u32) -> Result<(), MemFault> {
+        if addr % 4 == 0 {
+            let r = self.region(addr, 4)?;
+            r.word(addr).store(v, Ordering::Relaxed);
+            return Ok(());
+        }
+        self.write(addr, &v.to_le_bytes())
+    }
+
+    /// Atomic read-modify-write of an aligned dword: stores `f(old)` and returns `old`.
+    pub fn rmw_u32(&self, addr: u64, f: impl Fn(u32) -> u32) -> Result<u32, MemFault> {
+        if addr % 4 != 0 {
+            return Err(MemFault { space: Space::Global, addr, size: 4 });
+        }
+        let r = self.region(addr, 4)?;
+        let old = r
+            .word(addr)
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |o| Some(f(o)))
+            .unwrap_or_else(|o| o);
+        Ok(old)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sreg_routing_and_pairs() {
+        let mut w = Wave::new(Gen::Gfx8);
+        assert_eq!(w.exec, u64::MAX);
+        assert_eq!(w.mode, 0xC0);
+        w.write_sreg(106, 0x1234);
+        w.write_sreg(107, 0xabcd);
+        assert_eq!(w.vcc, 0xabcd_0000_1234);
+        w.write_sreg64(3, 0x1111_2222_3333_4444);
+        assert_eq!(w.sgpr[3], 0x3333_4444);
+        assert_eq!(w.sgpr[4], 0x1111_2222);
+        assert_eq!(w.read_sreg64(3), 0x1111_2222_3333_4444);
+    }
+
+    #[test]
+    fn memory_bounds_and_bytes() {
+        let mut m = Memory::new();
+        m.map(0x1000, 10).unwrap();
+        assert!(m.map(0x1008, 8).is_err(), "overlap refused");
+        m.write(0x1001, &[1, 2, 3, 4, 5]).unwrap();
+        assert_eq!(m.read_u32(0x1000).unwrap(), 0x0403_0201 << 8);
+        assert_eq!(m.read_u32(0x1004).unwrap(), 5);
+        assert!(m.read_u32(0x1008).is_err(), "bytes 10 and 11 are past the end");
+        assert!(m.read_u32(0xfff).is_err());
+        assert!(m.write(u64::MAX - 1, &[0, 0, 0, 0]).is_err());
+        assert_eq!(m.rmw_u32(0x1004, |o| o + 7).unwrap(), 5);
+        assert_eq!(m.read_u32(0x1004).unwrap(), 12);
+        let mut l = Lds::new(16);
+        l.write_u32(12, 9).unwrap();
+        assert_eq!(l.read_u32(12).unwrap(), 9);
+        assert!(l.read_u32(13).is_err());
+        assert!(l.read_u32(u32::MAX).is_err());
+    }
+}

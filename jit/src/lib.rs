@@ -1,0 +1,1 @@
+//! wavejit-jit: basic blocks lowered through Cranelift to native SIMD code.

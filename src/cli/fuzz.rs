@@ -1,0 +1,10 @@
+//! `wavejit fuzz`.
+
+use super::CmdResult;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_a: Args) -> CmdResult {
+    Err("`wavejit fuzz` is not implemented yet".into())
+}

@@ -1,0 +1,10 @@
+//! `wavejit run`.
+
+use super::CmdResult;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_a: Args) -> CmdResult {
+    Err("`wavejit run` is not implemented yet".into())
+}

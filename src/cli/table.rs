@@ -1,0 +1,10 @@
+//! `wavejit table`.
+
+use super::CmdResult;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_a: Args) -> CmdResult {
+    Err("`wavejit table` is not implemented yet".into())
+}
