@@ -1,0 +1,1 @@
+//! VP1 scalar unit semantics. (Being written: issue 7.)
