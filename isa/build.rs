@@ -177,13 +177,13 @@ fn main() {
     }
     writeln!(out, "}}\n").ok();
     writeln!(out, "/// Every operation, in table order.").ok();
-    writeln!(out, "pub const ALL_OPS: [Op; {}] = [", ops.len()).ok();
+    writeln!(out, "pub static ALL_OPS: [Op; {}] = [", ops.len()).ok();
     for m in &ops {
         writeln!(out, "    Op::{},", camel(m)).ok();
     }
     writeln!(out, "];\n").ok();
     writeln!(out, "/// Mnemonic of each operation, indexed by `Op as usize`.").ok();
-    writeln!(out, "pub const MNEMONICS: [&str; {}] = [", ops.len()).ok();
+    writeln!(out, "pub static MNEMONICS: [&str; {}] = [", ops.len()).ok();
     for m in &ops {
         writeln!(out, "    {m:?},").ok();
     }

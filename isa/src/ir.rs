@@ -94,7 +94,7 @@ impl Program {
 
     /// The slot index of the instruction starting at `pc`, if one does.
     pub fn slot_index(&self, pc: u32) -> Option<usize> {
-        if pc % 4 != 0 {
+        if pc & 3 != 0 {
             return None;
         }
         match self.slot_at.get((pc / 4) as usize) {

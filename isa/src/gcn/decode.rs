@@ -1,17 +1,770 @@
-//! GCN decoder: bytes → `Inst`, driven by the table. (Being written: see issue 2.)
+//! GCN decoder: bytes → `Inst`, driven by the table, plus `flow` (how an instruction leaves
+//! the straight line).
+//!
+//! Bit layouts: ../shared/corpus/encodings.md (tags and opcode fields per generation),
+//! 000/002 (SDWA, DPP), 001 (VINTRP), 003 (VOP3A/VOP3B), and AMD's SI/CI/VI manuals for the
+//! memory encodings; ERRATA.md where they disagree.
+//!
+//! Unused bits: every bit that has a field in `Fields` is kept, so encoding again is exact;
+//! a bit that has no field (a reserved, must-be-zero bit of the encoding) must be 0 and is
+//! otherwise a `BadField { field: "reserved" }` error. Field values that have no meaning
+//! (reserved source codes, SDWA selection 7, DST_UNUSED 3, reserved DPP_CTRL values) are
+//! `BadField` errors too; nothing is dropped silently.
 
-use super::inst::Inst;
+use super::inst::{Enc, Fields, Inst, Src, VopBase};
+use super::operand::{is_vop3_interp, src_kind, vop3_is_b, SrcKind};
+use super::table::{lookup, Op, Row, TableEnc};
 use crate::arch::Gen;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::ir::Flow;
 
+type Kind = DecodeErrorKind;
+
+/// `n` bits of `w` starting at bit `lo` (`n` < 32).
+fn bits(w: u32, lo: u32, n: u32) -> u32 {
+    (w >> lo) & ((1u32 << n) - 1)
+}
+
+fn bit(w: u32, b: u32) -> bool {
+    (w >> b) & 1 != 0
+}
+
+/// The encoding a first dword belongs to on a generation (encodings.md, "Tag and opcode
+/// bits": the 9-bit SOP tags before SOPK before SOP2; VOP1/VOPC before VOP2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    Sop1,
+    Sopc,
+    Sopp,
+    Sopk,
+    Sop2,
+    Vop1,
+    Vopc,
+    Vop2,
+    Smrd,
+    Smem,
+    Vop3,
+    Vintrp,
+    Ds,
+    Mubuf,
+    Mtbuf,
+    Mimg,
+    Flat,
+    Exp,
+}
+
+/// Which encoding the dword `w` starts on `gen`.
+pub fn classify(gen: Gen, w: u32) -> Result<Class, Kind> {
+    let gfx8 = gen == Gen::Gfx8;
+    Ok(match w >> 23 {
+        0x17D => Class::Sop1,
+        0x17E => Class::Sopc,
+        0x17F => Class::Sopp,
+        _ if w >> 28 == 0xB => Class::Sopk,
+        _ if w >> 30 == 0b10 => Class::Sop2,
+        _ if w >> 25 == 0x3F => Class::Vop1,
+        _ if w >> 25 == 0x3E => Class::Vopc,
+        _ if w >> 31 == 0 => Class::Vop2,
+        _ => match (w >> 26, gfx8) {
+            (0x30 | 0x31, false) => Class::Smrd,
+            (0x30, true) => Class::Smem,
+            (0x31, true) => Class::Exp,
+            (0x32, false) | (0x35, true) => Class::Vintrp,
+            (0x34, _) => Class::Vop3,
+            (0x36, _) => Class::Ds,
+            (0x37, _) if gen == Gen::Gfx6 => {
+                return Err(Kind::NotInGeneration {
+                    what: "FLAT encoding".into(),
+                    gen,
+                })
+            }
+            (0x37, _) => Class::Flat,
+            (0x38, _) => Class::Mubuf,
+            (0x3A, _) => Class::Mtbuf,
+            (0x3C, _) => Class::Mimg,
+            (0x3E, false) => Class::Exp,
+            (tag, _) => {
+                return Err(Kind::BadField {
+                    field: "encoding",
+                    value: tag,
+                })
+            }
+        },
+    })
+}
+
+/// One decode: the code, where it is, and the generation.
+struct Dec<'a> {
+    gen: Gen,
+    code: &'a [u8],
+}
+
+impl Dec<'_> {
+    /// Dword `i` of the instruction, or `Truncated` (the instruction needs `i + 1` dwords).
+    fn word(&self, i: usize) -> Result<u32, Kind> {
+        let at = i * 4;
+        match self.code.get(at..at + 4) {
+            Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            None => Err(Kind::Truncated {
+                needed: (at + 4) as u32,
+                available: self.code.len().min(u32::MAX as usize) as u32,
+            }),
+        }
+    }
+
+    fn row(&self, enc: TableEnc, name: &'static str, opcode: u32) -> Result<&'static Row, Kind> {
+        lookup(self.gen, enc, opcode as u16).ok_or(Kind::UnknownOpcode {
+            enc: name,
+            op: opcode,
+            gen: self.gen,
+        })
+    }
+}
+
+/// Reserved bits must be zero.
+fn reserved(value: u32) -> Result<(), Kind> {
+    if value != 0 {
+        return Err(Kind::BadField {
+            field: "reserved",
+            value,
+        });
+    }
+    Ok(())
+}
+
+/// A source operand of a scalar instruction (8-bit SSRC field): registers, constants,
+/// VCCZ/EXECZ/SCC and the literal; not LDS_DIRECT, not the SDWA/DPP markers.
+fn check_ssrc(gen: Gen, field: &'static str, s: Src) -> Result<(), Kind> {
+    match src_kind(gen, s) {
+        SrcKind::Reserved
+        | SrcKind::LdsDirect
+        | SrcKind::Sdwa
+        | SrcKind::Dpp
+        | SrcKind::Vgpr(_) => Err(Kind::BadField {
+            field,
+            value: s.0 as u32,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// A scalar destination (7-bit SDST field): a register that exists on `gen`.
+fn check_sdst(gen: Gen, field: &'static str, r: u8) -> Result<(), Kind> {
+    if src_kind(gen, Src(r as u16)).is_scalar_dst() {
+        Ok(())
+    } else {
+        Err(Kind::BadField {
+            field,
+            value: r as u32,
+        })
+    }
+}
+
+/// A source operand of a vector instruction (9-bit field).
+fn check_vsrc(gen: Gen, field: &'static str, s: Src) -> Result<(), Kind> {
+    match src_kind(gen, s) {
+        SrcKind::Reserved | SrcKind::Sdwa | SrcKind::Dpp => Err(Kind::BadField {
+            field,
+            value: s.0 as u32,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Whether an instruction with these fields is followed by a 32-bit literal: a source
+/// field of 255 in SOP1/SOP2/SOPC or in VOP1/VOP2/VOPC's SRC0, GCN 1.1's SMRD literal
+/// offset (IMM=0, OFFSET=255), and always for `s_setreg_imm32_b32` and `v_madmk_*`/`v_madak_*`.
+pub fn needs_literal(gen: Gen, op: Op, fields: &Fields) -> bool {
+    match *fields {
+        Fields::Sop2 { ssrc0, ssrc1, .. } | Fields::Sopc { ssrc0, ssrc1 } => {
+            ssrc0.is_literal() || ssrc1.is_literal()
+        }
+        Fields::Sop1 { ssrc0, .. } => ssrc0.is_literal(),
+        Fields::Sopk { .. } => op == Op::SSetregImm32B32,
+        Fields::Smrd { imm, offset, .. } => gen == Gen::Gfx7 && !imm && offset == 255,
+        Fields::Vop1 { src0, .. } | Fields::Vopc { src0, .. } => src0.is_literal(),
+        Fields::Vop2 { src0, .. } => src0.is_literal() || is_mad_k(op),
+        _ => false,
+    }
+}
+
+/// `v_madmk_*` / `v_madak_*`: VOP2 with a literal constant as an operand.
+fn is_mad_k(op: Op) -> bool {
+    matches!(
+        op,
+        Op::VMadmkF32 | Op::VMadakF32 | Op::VMadmkF16 | Op::VMadakF16
+    )
+}
+
 /// Decode the instruction at the start of `code` (which sits at byte `offset` of the
 /// program). Returns it and its size in bytes.
-pub fn decode(_gen: Gen, _code: &[u8], offset: u32) -> Result<(Inst, u32), DecodeError> {
-    Err(DecodeError { offset, kind: DecodeErrorKind::UnsupportedEncoding("decoder not written yet") })
+pub fn decode(gen: Gen, code: &[u8], offset: u32) -> Result<(Inst, u32), DecodeError> {
+    let d = Dec { gen, code };
+    match decode_inner(&d) {
+        Ok((inst, words)) => Ok((inst, words * 4)),
+        Err(kind) => Err(DecodeError { offset, kind }),
+    }
+}
+
+fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
+    let gen = d.gen;
+    let w = d.word(0)?;
+    let class = classify(gen, w)?;
+    let (op, enc, fields, words) = match class {
+        Class::Sop2 => {
+            let row = d.row(TableEnc::Sop2, "SOP2", bits(w, 23, 7))?;
+            let f = Fields::Sop2 {
+                sdst: bits(w, 16, 7) as u8,
+                ssrc0: Src(bits(w, 0, 8) as u16),
+                ssrc1: Src(bits(w, 8, 8) as u16),
+            };
+            (row.op, Enc::Sop2, f, 1)
+        }
+        Class::Sopk => {
+            let row = d.row(TableEnc::Sopk, "SOPK", bits(w, 23, 5))?;
+            let f = Fields::Sopk {
+                sdst: bits(w, 16, 7) as u8,
+                simm16: bits(w, 0, 16) as u16,
+            };
+            (row.op, Enc::Sopk, f, 1)
+        }
+        Class::Sop1 => {
+            let row = d.row(TableEnc::Sop1, "SOP1", bits(w, 8, 8))?;
+            let f = Fields::Sop1 {
+                sdst: bits(w, 16, 7) as u8,
+                ssrc0: Src(bits(w, 0, 8) as u16),
+            };
+            (row.op, Enc::Sop1, f, 1)
+        }
+        Class::Sopc => {
+            let row = d.row(TableEnc::Sopc, "SOPC", bits(w, 16, 7))?;
+            let f = Fields::Sopc {
+                ssrc0: Src(bits(w, 0, 8) as u16),
+                ssrc1: Src(bits(w, 8, 8) as u16),
+            };
+            (row.op, Enc::Sopc, f, 1)
+        }
+        Class::Sopp => {
+            let row = d.row(TableEnc::Sopp, "SOPP", bits(w, 16, 7))?;
+            (
+                row.op,
+                Enc::Sopp,
+                Fields::Sopp {
+                    simm16: bits(w, 0, 16) as u16,
+                },
+                1,
+            )
+        }
+        Class::Smrd => {
+            let row = d.row(TableEnc::Smrd, "SMRD", bits(w, 22, 5))?;
+            let imm = bit(w, 8);
+            let offset = bits(w, 0, 8) as u8;
+            if gen == Gen::Gfx6 && !imm && offset == 255 {
+                return Err(Kind::NotInGeneration {
+                    what: "SMRD literal offset".into(),
+                    gen,
+                });
+            }
+            let f = Fields::Smrd {
+                sdst: bits(w, 15, 7) as u8,
+                sbase: (bits(w, 9, 6) * 2) as u8,
+                imm,
+                offset,
+            };
+            (row.op, Enc::Smrd, f, 1)
+        }
+        Class::Smem => {
+            let row = d.row(TableEnc::Smem, "SMEM", bits(w, 18, 8))?;
+            reserved(bits(w, 13, 3))?;
+            let w1 = d.word(1)?;
+            reserved(w1 >> 20)?;
+            let f = Fields::Smem {
+                sdata: bits(w, 6, 7) as u8,
+                sbase: (bits(w, 0, 6) * 2) as u8,
+                imm: bit(w, 17),
+                glc: bit(w, 16),
+                offset: bits(w1, 0, 20),
+            };
+            (row.op, Enc::Smem, f, 2)
+        }
+        Class::Vop1 | Class::Vop2 | Class::Vopc => return decode_vop(d, class, w),
+        Class::Vop3 => return decode_vop3(d, w),
+        Class::Vintrp => {
+            let row = d.row(TableEnc::Vintrp, "VINTRP", bits(w, 16, 2))?;
+            let f = Fields::Vintrp {
+                vdst: bits(w, 18, 8) as u8,
+                vsrc: bits(w, 0, 8) as u8,
+                attr: bits(w, 10, 6) as u8,
+                chan: bits(w, 8, 2) as u8,
+            };
+            (row.op, Enc::Vintrp, f, 1)
+        }
+        Class::Ds => {
+            let (opc, gds) = if gen == Gen::Gfx8 {
+                reserved(bits(w, 25, 1))?;
+                (bits(w, 17, 8), bit(w, 16))
+            } else {
+                reserved(bits(w, 16, 1))?;
+                (bits(w, 18, 8), bit(w, 17))
+            };
+            let row = d.row(TableEnc::Ds, "DS", opc)?;
+            let w1 = d.word(1)?;
+            let f = Fields::Ds {
+                vdst: bits(w1, 24, 8) as u8,
+                addr: bits(w1, 0, 8) as u8,
+                data0: bits(w1, 8, 8) as u8,
+                data1: bits(w1, 16, 8) as u8,
+                offset0: bits(w, 0, 8) as u8,
+                offset1: bits(w, 8, 8) as u8,
+                gds,
+            };
+            (row.op, Enc::Ds, f, 2)
+        }
+        Class::Mubuf => {
+            let row = d.row(TableEnc::Mubuf, "MUBUF", bits(w, 18, 7))?;
+            reserved(bits(w, 25, 1))?;
+            let w1 = d.word(1)?;
+            reserved(bits(w1, 21, 1))?;
+            let (addr64, slc) = if gen == Gen::Gfx8 {
+                reserved(bits(w, 15, 1))?;
+                reserved(bits(w1, 22, 1))?;
+                (false, bit(w, 17))
+            } else {
+                reserved(bits(w, 17, 1))?;
+                (bit(w, 15), bit(w1, 22))
+            };
+            let soffset = Src(bits(w1, 24, 8) as u16);
+            check_ssrc(gen, "soffset", soffset)?;
+            let f = Fields::Mubuf {
+                vdata: bits(w1, 8, 8) as u8,
+                vaddr: bits(w1, 0, 8) as u8,
+                srsrc: (bits(w1, 16, 5) * 4) as u8,
+                soffset,
+                offset: bits(w, 0, 12) as u16,
+                offen: bit(w, 12),
+                idxen: bit(w, 13),
+                glc: bit(w, 14),
+                slc,
+                tfe: bit(w1, 23),
+                lds: bit(w, 16),
+                addr64,
+            };
+            (row.op, Enc::Mubuf, f, 2)
+        }
+        Class::Mtbuf => {
+            let (opc, addr64) = if gen == Gen::Gfx8 {
+                (bits(w, 15, 4), false)
+            } else {
+                (bits(w, 16, 3), bit(w, 15))
+            };
+            let row = d.row(TableEnc::Mtbuf, "MTBUF", opc)?;
+            let w1 = d.word(1)?;
+            reserved(bits(w1, 21, 1))?;
+            let soffset = Src(bits(w1, 24, 8) as u16);
+            check_ssrc(gen, "soffset", soffset)?;
+            let f = Fields::Mtbuf {
+                vdata: bits(w1, 8, 8) as u8,
+                vaddr: bits(w1, 0, 8) as u8,
+                srsrc: (bits(w1, 16, 5) * 4) as u8,
+                soffset,
+                offset: bits(w, 0, 12) as u16,
+                offen: bit(w, 12),
+                idxen: bit(w, 13),
+                glc: bit(w, 14),
+                slc: bit(w1, 22),
+                tfe: bit(w1, 23),
+                addr64,
+                dfmt: bits(w, 19, 4) as u8,
+                nfmt: bits(w, 23, 3) as u8,
+            };
+            (row.op, Enc::Mtbuf, f, 2)
+        }
+        Class::Flat => {
+            let row = d.row(TableEnc::Flat, "FLAT", bits(w, 18, 7))?;
+            reserved(bits(w, 0, 16))?;
+            reserved(bits(w, 25, 1))?;
+            let w1 = d.word(1)?;
+            reserved(bits(w1, 16, 7))?;
+            let f = Fields::Flat {
+                vdst: bits(w1, 24, 8) as u8,
+                addr: bits(w1, 0, 8) as u8,
+                data: bits(w1, 8, 8) as u8,
+                glc: bit(w, 16),
+                slc: bit(w, 17),
+                tfe: bit(w1, 23),
+            };
+            (row.op, Enc::Flat, f, 2)
+        }
+        Class::Mimg => {
+            let row = d.row(TableEnc::Mimg, "MIMG", bits(w, 18, 7))?;
+            let w1 = d.word(1)?;
+            (row.op, Enc::Mimg, Fields::Raw { words: [w, w1] }, 2)
+        }
+        Class::Exp => {
+            let row = d.row(TableEnc::Exp, "EXP", 0)?;
+            let w1 = d.word(1)?;
+            (row.op, Enc::Exp, Fields::Raw { words: [w, w1] }, 2)
+        }
+    };
+    check_scalar_fields(gen, &fields)?;
+    finish(d, op, enc, fields, words)
+}
+
+/// Source and destination codes of scalar encodings must name something on `gen`.
+fn check_scalar_fields(gen: Gen, f: &Fields) -> Result<(), Kind> {
+    match *f {
+        Fields::Sop2 { sdst, ssrc0, ssrc1 } => {
+            check_sdst(gen, "sdst", sdst)?;
+            check_ssrc(gen, "ssrc0", ssrc0)?;
+            check_ssrc(gen, "ssrc1", ssrc1)
+        }
+        Fields::Sopk { sdst, .. } => check_sdst(gen, "sdst", sdst),
+        Fields::Sop1 { sdst, ssrc0 } => {
+            check_sdst(gen, "sdst", sdst)?;
+            check_ssrc(gen, "ssrc0", ssrc0)
+        }
+        Fields::Sopc { ssrc0, ssrc1 } => {
+            check_ssrc(gen, "ssrc0", ssrc0)?;
+            check_ssrc(gen, "ssrc1", ssrc1)
+        }
+        Fields::Smrd {
+            sdst, imm, offset, ..
+        } => {
+            check_sdst(gen, "sdst", sdst)?;
+            if !imm && offset != 255 {
+                check_sdst(gen, "offset", offset)?;
+            }
+            Ok(())
+        }
+        Fields::Smem {
+            sdata, imm, offset, ..
+        } => {
+            check_sdst(gen, "sdata", sdata)?;
+            if !imm {
+                // The SGPR offset is the low 8 bits; the rest of the field must be 0.
+                if offset > 0xff {
+                    return Err(Kind::BadField {
+                        field: "offset",
+                        value: offset,
+                    });
+                }
+                check_sdst(gen, "offset", offset as u8)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Read the literal when the fields call for one and build the `Inst`.
+fn finish(d: &Dec, op: Op, enc: Enc, fields: Fields, words: u32) -> Result<(Inst, u32), Kind> {
+    if needs_literal(d.gen, op, &fields) {
+        let lit = d.word(words as usize)?;
+        Ok((
+            Inst {
+                op,
+                enc,
+                fields,
+                literal: Some(lit),
+            },
+            words + 1,
+        ))
+    } else {
+        Ok((
+            Inst {
+                op,
+                enc,
+                fields,
+                literal: None,
+            },
+            words,
+        ))
+    }
+}
+
+/// VOP1, VOP2 and VOPC, with their SDWA and DPP extensions on GCN 1.2.
+fn decode_vop(d: &Dec, class: Class, w: u32) -> Result<(Inst, u32), Kind> {
+    let gen = d.gen;
+    let src0 = Src(bits(w, 0, 9) as u16);
+    let (row, base, vdst, vsrc1) = match class {
+        Class::Vop1 => {
+            let row = d.row(TableEnc::Vop1, "VOP1", bits(w, 9, 8))?;
+            (row, VopBase::Vop1, bits(w, 17, 8) as u8, 0)
+        }
+        Class::Vop2 => {
+            let row = d.row(TableEnc::Vop2, "VOP2", bits(w, 25, 6))?;
+            (
+                row,
+                VopBase::Vop2,
+                bits(w, 17, 8) as u8,
+                bits(w, 9, 8) as u8,
+            )
+        }
+        _ => {
+            let row = d.row(TableEnc::Vopc, "VOPC", bits(w, 17, 8))?;
+            (row, VopBase::Vopc, 0, bits(w, 9, 8) as u8)
+        }
+    };
+    let op = row.op;
+    if src0 == Src::SDWA || src0 == Src::DPP {
+        let what = if src0 == Src::SDWA {
+            "VOP_SDWA"
+        } else {
+            "VOP_DPP"
+        };
+        if gen != Gen::Gfx8 {
+            return Err(Kind::NotInGeneration {
+                what: what.into(),
+                gen,
+            });
+        }
+        if !sdwa_dpp_allowed(row) {
+            return Err(Kind::NotInGeneration {
+                what: format!("{what} form of {}", op.mnemonic()),
+                gen,
+            });
+        }
+        let e = d.word(1)?;
+        let (enc, fields) = if src0 == Src::SDWA {
+            sdwa_fields(base, vdst, vsrc1, e)?
+        } else {
+            dpp_fields(base, vdst, vsrc1, e)?
+        };
+        return Ok((
+            Inst {
+                op,
+                enc,
+                fields,
+                literal: None,
+            },
+            2,
+        ));
+    }
+    if is_mad_k(op) && src0.is_literal() {
+        // madmk/madak carry their constant in the literal; a second one cannot be encoded.
+        return Err(Kind::BadField {
+            field: "src0",
+            value: 255,
+        });
+    }
+    check_vsrc(gen, "src0", src0)?;
+    let (enc, fields) = match base {
+        VopBase::Vop1 => (Enc::Vop1, Fields::Vop1 { vdst, src0 }),
+        VopBase::Vop2 => (Enc::Vop2, Fields::Vop2 { vdst, src0, vsrc1 }),
+        VopBase::Vopc => (Enc::Vopc, Fields::Vopc { src0, vsrc1 }),
+    };
+    finish(d, op, enc, fields, 1)
+}
+
+/// Whether a VOP1/VOP2/VOPC operation has SDWA and DPP forms: not `v_madmk`/`v_madak`
+/// (their literal would clash), and not operations with 64-bit operands (byte/word
+/// selection and lane sharing are defined on 32-bit values; LLVM has no such forms either).
+pub fn sdwa_dpp_allowed(row: &Row) -> bool {
+    let mut sig = row.sig.split(',');
+    let writes_sgpr = sig.next().is_some_and(|w| w.starts_with('s'));
+    !is_mad_k(row.op) && !writes_sgpr && !row.sig.split(',').any(|w| w == "v2")
+}
+
+/// Check an SDWA selection field (0-6).
+fn sel(field: &'static str, v: u32) -> Result<u8, Kind> {
+    if v > 6 {
+        return Err(Kind::BadField { field, value: v });
+    }
+    Ok(v as u8)
+}
+
+fn sdwa_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Fields), Kind> {
+    reserved(bits(e, 14, 2))?;
+    reserved(bits(e, 22, 2))?;
+    reserved(bits(e, 30, 2))?;
+    // ERRATA SDWA 4 and 8: fields an encoding does not have (VOP1's SRC1_*, VOPC's DST_*)
+    // are kept as encoded and not checked.
+    let (dst_sel, dst_unused) = if base == VopBase::Vopc {
+        (bits(e, 8, 3) as u8, bits(e, 11, 2) as u8)
+    } else {
+        let u = bits(e, 11, 2);
+        if u == 3 {
+            return Err(Kind::BadField {
+                field: "dst_unused",
+                value: u,
+            });
+        }
+        (sel("dst_sel", bits(e, 8, 3))?, u as u8)
+    };
+    let src1_sel = if base == VopBase::Vop1 {
+        bits(e, 24, 3) as u8
+    } else {
+        sel("src1_sel", bits(e, 24, 3))?
+    };
+    let f = Fields::Sdwa {
+        vdst,
+        src0: bits(e, 0, 8) as u8,
+        vsrc1,
+        dst_sel,
+        dst_unused,
+        clamp: bit(e, 13),
+        src0_sel: sel("src0_sel", bits(e, 16, 3))?,
+        src0_sext: bit(e, 19),
+        src0_neg: bit(e, 20),
+        src0_abs: bit(e, 21),
+        src1_sel,
+        src1_sext: bit(e, 27),
+        src1_neg: bit(e, 28),
+        src1_abs: bit(e, 29),
+    };
+    Ok((Enc::Sdwa { base }, f))
+}
+
+/// Whether a DPP_CTRL value is defined (002_969c374e212b41fa.txt; ERRATA VOP_DPP 6).
+pub fn dpp_ctrl_valid(c: u16) -> bool {
+    matches!(c, 0x000..=0x0ff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x130 | 0x134 | 0x138 | 0x13c | 0x140..=0x143)
+}
+
+fn dpp_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Fields), Kind> {
+    reserved(bits(e, 17, 2))?;
+    let dpp_ctrl = bits(e, 8, 9) as u16;
+    if !dpp_ctrl_valid(dpp_ctrl) {
+        return Err(Kind::BadField {
+            field: "dpp_ctrl",
+            value: dpp_ctrl as u32,
+        });
+    }
+    let f = Fields::Dpp {
+        vdst,
+        src0: bits(e, 0, 8) as u8,
+        vsrc1,
+        dpp_ctrl,
+        bound_ctrl: bit(e, 19),
+        src0_neg: bit(e, 20),
+        src0_abs: bit(e, 21),
+        src1_neg: bit(e, 22),
+        src1_abs: bit(e, 23),
+        bank_mask: bits(e, 24, 4) as u8,
+        row_mask: bits(e, 28, 4) as u8,
+    };
+    Ok((Enc::Dpp { base }, f))
+}
+
+/// VOP3A / VOP3B (003_5ccf112c12817a33.txt): 9-bit opcode at 25:17 and CLAMP at bit 11 on
+/// GCN 1.0/1.1; 10-bit opcode at 25:16 and CLAMP at bit 15 on GCN 1.2. VOP3B keeps SDST in
+/// 14:8 and CLAMP at bit 15 on every generation.
+fn decode_vop3(d: &Dec, w: u32) -> Result<(Inst, u32), Kind> {
+    let gen = d.gen;
+    let gfx8 = gen == Gen::Gfx8;
+    let opc = if gfx8 {
+        bits(w, 16, 10)
+    } else {
+        bits(w, 17, 9)
+    };
+    let row = d.row(TableEnc::Vop3, "VOP3", opc)?;
+    let is_b = vop3_is_b(row);
+    let (sdst, abs, clamp) = if is_b {
+        if !gfx8 {
+            reserved(bits(w, 16, 1))?;
+        }
+        (bits(w, 8, 7) as u8, 0, bit(w, 15))
+    } else if gfx8 {
+        reserved(bits(w, 11, 4))?;
+        (0, bits(w, 8, 3) as u8, bit(w, 15))
+    } else {
+        reserved(bits(w, 12, 5))?;
+        (0, bits(w, 8, 3) as u8, bit(w, 11))
+    };
+    let w1 = d.word(1)?;
+    let src = [
+        Src(bits(w1, 0, 9) as u16),
+        Src(bits(w1, 9, 9) as u16),
+        Src(bits(w1, 18, 9) as u16),
+    ];
+    // VINTRP in VOP3 (GCN 1.2): SRC0 is the attribute, and V_INTERP_MOV's SRC1 the parameter.
+    let raw_slots = if is_vop3_interp(row) {
+        if row.op == Op::VInterpMovF32 {
+            2
+        } else {
+            1
+        }
+    } else {
+        0
+    };
+    const NAMES: [&str; 3] = ["src0", "src1", "src2"];
+    for (i, s) in src.iter().enumerate().skip(raw_slots) {
+        if s.is_literal() {
+            return Err(Kind::LiteralInVop3);
+        }
+        if i > 0 && *s == Src::LDS_DIRECT {
+            // 003: "only SRC0 can hold LDS_DIRECT".
+            return Err(Kind::BadField {
+                field: NAMES[i],
+                value: s.0 as u32,
+            });
+        }
+        check_vsrc(gen, NAMES[i], *s)?;
+    }
+    if is_b {
+        check_sdst(gen, "sdst", sdst)?;
+    }
+    let fields = Fields::Vop3 {
+        vdst: bits(w, 0, 8) as u8,
+        sdst,
+        src,
+        abs,
+        neg: bits(w1, 29, 3) as u8,
+        clamp,
+        omod: bits(w1, 27, 2) as u8,
+    };
+    Ok((
+        Inst {
+            op: row.op,
+            enc: Enc::Vop3,
+            fields,
+            literal: None,
+        },
+        2,
+    ))
 }
 
 /// How `inst` (at `pc`, `size` bytes) leaves the straight line.
-pub fn flow(_inst: &Inst, _pc: u32, _size: u32) -> Flow {
-    Flow::Next
+///
+/// SOPP branches jump to `pc + 4 + sext(simm16) * 4` (computed with wrap-around, so a
+/// target before the code start lands far past its end); `s_endpgm` ends the program,
+/// `s_barrier` ends the block, and the instructions that jump to a computed address
+/// (`s_setpc_b64`, `s_swappc_b64`, the fork/join family, `s_rfe_*`, `s_trap`) are indirect.
+pub fn flow(inst: &Inst, pc: u32, _size: u32) -> Flow {
+    let simm = match inst.fields {
+        Fields::Sopp { simm16 } => simm16 as i16 as i32,
+        _ => 0,
+    };
+    let target = pc
+        .wrapping_add(4)
+        .wrapping_add((simm as u32).wrapping_mul(4));
+    match inst.op {
+        Op::SBranch => Flow::Branch {
+            target,
+            conditional: false,
+        },
+        Op::SCbranchScc0
+        | Op::SCbranchScc1
+        | Op::SCbranchVccz
+        | Op::SCbranchVccnz
+        | Op::SCbranchExecz
+        | Op::SCbranchExecnz
+        | Op::SCbranchCdbgsys
+        | Op::SCbranchCdbguser
+        | Op::SCbranchCdbgsysOrUser
+        | Op::SCbranchCdbgsysAndUser => Flow::Branch {
+            target,
+            conditional: true,
+        },
+        Op::SEndpgm | Op::SEndpgmSaved => Flow::End,
+        Op::SBarrier => Flow::Barrier,
+        Op::SSetpcB64
+        | Op::SSwappcB64
+        | Op::SCbranchGFork
+        | Op::SCbranchIFork
+        | Op::SCbranchJoin
+        | Op::SRfeB64
+        | Op::SRfeRestoreB64
+        | Op::STrap => Flow::Indirect,
+        _ => Flow::Next,
+    }
 }

@@ -25,9 +25,13 @@ pub enum Enc {
     /// VOP3A or VOP3B (which one is a property of the operation, see the table).
     Vop3,
     /// VOP_SDWA extending a VOP1/VOP2/VOPC instruction (GCN 1.2).
-    Sdwa { base: VopBase },
+    Sdwa {
+        base: VopBase,
+    },
     /// VOP_DPP extending a VOP1/VOP2/VOPC instruction (GCN 1.2).
-    Dpp { base: VopBase },
+    Dpp {
+        base: VopBase,
+    },
     Vintrp,
     Ds,
     Mubuf,
@@ -96,23 +100,67 @@ impl Src {
 /// particular operation ignores are still kept so that re-encoding is bit-exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fields {
-    Sop2 { sdst: u8, ssrc0: Src, ssrc1: Src },
-    Sopk { sdst: u8, simm16: u16 },
-    Sop1 { sdst: u8, ssrc0: Src },
-    Sopc { ssrc0: Src, ssrc1: Src },
-    Sopp { simm16: u16 },
+    Sop2 {
+        sdst: u8,
+        ssrc0: Src,
+        ssrc1: Src,
+    },
+    Sopk {
+        sdst: u8,
+        simm16: u16,
+    },
+    Sop1 {
+        sdst: u8,
+        ssrc0: Src,
+    },
+    Sopc {
+        ssrc0: Src,
+        ssrc1: Src,
+    },
+    Sopp {
+        simm16: u16,
+    },
     /// `offset` is the 8-bit immediate (imm=1) or SGPR number (imm=0); GCN 1.1's
     /// literal-offset form (imm=0, offset=255) keeps its dword in `Inst::literal`.
-    Smrd { sdst: u8, sbase: u8, imm: bool, offset: u8 },
+    Smrd {
+        sdst: u8,
+        sbase: u8,
+        imm: bool,
+        offset: u8,
+    },
     /// `offset` is the 20-bit immediate (imm=1) or, in its low 8 bits, the SGPR (imm=0).
-    Smem { sdata: u8, sbase: u8, imm: bool, glc: bool, offset: u32 },
-    Vop1 { vdst: u8, src0: Src },
-    Vop2 { vdst: u8, src0: Src, vsrc1: u8 },
-    Vopc { src0: Src, vsrc1: u8 },
+    Smem {
+        sdata: u8,
+        sbase: u8,
+        imm: bool,
+        glc: bool,
+        offset: u32,
+    },
+    Vop1 {
+        vdst: u8,
+        src0: Src,
+    },
+    Vop2 {
+        vdst: u8,
+        src0: Src,
+        vsrc1: u8,
+    },
+    Vopc {
+        src0: Src,
+        vsrc1: u8,
+    },
     /// VOP3A/VOP3B. `sdst` is bits 14:8 for VOP3B operations (and 0 otherwise);
     /// `abs` (bits 10:8 of VOP3A) is 0 for VOP3B. `abs` and `neg` are 3-bit masks, bit i
     /// for source i. `omod`: 0 none, 1 ×2, 2 ×4, 3 ÷2.
-    Vop3 { vdst: u8, sdst: u8, src: [Src; 3], abs: u8, neg: u8, clamp: bool, omod: u8 },
+    Vop3 {
+        vdst: u8,
+        sdst: u8,
+        src: [Src; 3],
+        abs: u8,
+        neg: u8,
+        clamp: bool,
+        omod: u8,
+    },
     /// VOP_SDWA (000_20ed934eb40eff08.txt, 002_969c374e212b41fa.txt). `vdst`/`vsrc1` come
     /// from the VOP word, the rest from the SDWA dword. `src0` is a VGPR number.
     Sdwa {
@@ -146,8 +194,21 @@ pub enum Fields {
         row_mask: u8,
     },
     /// VINTRP (001_43f5507a70f72cb4.txt). For V_INTERP_MOV_F32 `vsrc` is 0/1/2 = P10/P20/P0.
-    Vintrp { vdst: u8, vsrc: u8, attr: u8, chan: u8 },
-    Ds { vdst: u8, addr: u8, data0: u8, data1: u8, offset0: u8, offset1: u8, gds: bool },
+    Vintrp {
+        vdst: u8,
+        vsrc: u8,
+        attr: u8,
+        chan: u8,
+    },
+    Ds {
+        vdst: u8,
+        addr: u8,
+        data0: u8,
+        data1: u8,
+        offset0: u8,
+        offset1: u8,
+        gds: bool,
+    },
     Mubuf {
         vdata: u8,
         vaddr: u8,
@@ -177,10 +238,19 @@ pub enum Fields {
         dfmt: u8,
         nfmt: u8,
     },
-    Flat { vdst: u8, addr: u8, data: u8, glc: bool, slc: bool, tfe: bool },
+    Flat {
+        vdst: u8,
+        addr: u8,
+        data: u8,
+        glc: bool,
+        slc: bool,
+        tfe: bool,
+    },
     /// Encodings decoded only far enough to be printed and re-encoded (MIMG, EXP): the
     /// words, low first.
-    Raw { words: [u32; 2] },
+    Raw {
+        words: [u32; 2],
+    },
 }
 
 /// One decoded instruction.
@@ -191,4 +261,59 @@ pub struct Inst {
     pub fields: Fields,
     /// The 32-bit literal constant that follows the instruction, if any.
     pub literal: Option<u32>,
+}
+
+impl Enc {
+    /// The encoding's name as the manuals write it (`SOP2`, `VOP3`, `VOP_SDWA`, …).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Enc::Sop2 => "SOP2",
+            Enc::Sopk => "SOPK",
+            Enc::Sop1 => "SOP1",
+            Enc::Sopc => "SOPC",
+            Enc::Sopp => "SOPP",
+            Enc::Smrd => "SMRD",
+            Enc::Smem => "SMEM",
+            Enc::Vop1 => "VOP1",
+            Enc::Vop2 => "VOP2",
+            Enc::Vopc => "VOPC",
+            Enc::Vop3 => "VOP3",
+            Enc::Sdwa { .. } => "VOP_SDWA",
+            Enc::Dpp { .. } => "VOP_DPP",
+            Enc::Vintrp => "VINTRP",
+            Enc::Ds => "DS",
+            Enc::Mubuf => "MUBUF",
+            Enc::Mtbuf => "MTBUF",
+            Enc::Mimg => "MIMG",
+            Enc::Flat => "FLAT",
+            Enc::Exp => "EXP",
+        }
+    }
+}
+
+impl Fields {
+    /// The name of the variant (for messages).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Fields::Sop2 { .. } => "Sop2",
+            Fields::Sopk { .. } => "Sopk",
+            Fields::Sop1 { .. } => "Sop1",
+            Fields::Sopc { .. } => "Sopc",
+            Fields::Sopp { .. } => "Sopp",
+            Fields::Smrd { .. } => "Smrd",
+            Fields::Smem { .. } => "Smem",
+            Fields::Vop1 { .. } => "Vop1",
+            Fields::Vop2 { .. } => "Vop2",
+            Fields::Vopc { .. } => "Vopc",
+            Fields::Vop3 { .. } => "Vop3",
+            Fields::Sdwa { .. } => "Sdwa",
+            Fields::Dpp { .. } => "Dpp",
+            Fields::Vintrp { .. } => "Vintrp",
+            Fields::Ds { .. } => "Ds",
+            Fields::Mubuf { .. } => "Mubuf",
+            Fields::Mtbuf { .. } => "Mtbuf",
+            Fields::Flat { .. } => "Flat",
+            Fields::Raw { .. } => "Raw",
+        }
+    }
 }

@@ -10,6 +10,6 @@ pub mod operand;
 pub mod table;
 
 pub use decode::{decode, flow};
-pub use encode::encode;
+pub use encode::{encode, EncodeError};
 pub use inst::{Enc, Fields, Inst, Src, VopBase};
 pub use table::Op;

@@ -58,7 +58,26 @@ impl Op {
 
     /// The operation with this mnemonic (or alias), case-insensitive.
     pub fn from_mnemonic(m: &str) -> Option<Op> {
-        lookups().by_name.get(m.to_ascii_lowercase().as_str()).copied()
+        lookups()
+            .by_name
+            .get(m.to_ascii_lowercase().as_str())
+            .copied()
+    }
+
+    /// The operation with this mnemonic (or alias), case-insensitive, among those that exist
+    /// in `gen`: an operation's own name first, then aliases.
+    pub fn from_mnemonic_in(m: &str, gen: Gen) -> Option<Op> {
+        let m = m.to_ascii_lowercase();
+        let exists = |r: &&Row| r.opcode[gen.index()].is_some();
+        ROWS.iter()
+            .filter(exists)
+            .find(|r| r.op.mnemonic() == m)
+            .or_else(|| {
+                ROWS.iter()
+                    .filter(exists)
+                    .find(|r| r.alias == Some(m.as_str()))
+            })
+            .map(|r| r.op)
     }
 
     /// The rows of this operation (one per native encoding; usually one).
@@ -68,7 +87,10 @@ impl Op {
 
     /// The row of this operation that exists in `gen`, if any.
     pub fn row(self, gen: Gen) -> Option<&'static Row> {
-        self.rows().iter().copied().find(|r| r.opcode[gen.index()].is_some())
+        self.rows()
+            .iter()
+            .copied()
+            .find(|r| r.opcode[gen.index()].is_some())
     }
 }
 
@@ -99,9 +121,15 @@ fn lookups() -> &'static Lookups {
         let mut by_code = HashMap::new();
         for r in ROWS.iter() {
             by_name.insert(r.op.mnemonic(), r.op);
+        }
+        for r in ROWS.iter() {
+            // An alias never hides an operation's own name (gfx6 `v_mqsad_u8` is also
+            // called `v_mqsad_pk_u16_u8`, which is a different operation on gfx7/gfx8).
             if let Some(a) = r.alias {
-                by_name.insert(a, r.op);
+                by_name.entry(a).or_insert(r.op);
             }
+        }
+        for r in ROWS.iter() {
             by_op.entry(r.op).or_default().push(r);
             for g in Gen::ALL {
                 if let Some(o) = r.opcode[g.index()] {
@@ -114,7 +142,11 @@ fn lookups() -> &'static Lookups {
                 }
             }
         }
-        Lookups { by_name, by_op, by_code }
+        Lookups {
+            by_name,
+            by_op,
+            by_code,
+        }
     })
 }
 
