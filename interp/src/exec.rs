@@ -1,10 +1,16 @@
 //! The run loop: fetch the slot at `pc`, dispatch by encoding family, advance.
-//! (Being written: issue 3.)
+//!
+//! `step` executes one instruction; `run` repeats it until `s_endpgm`, a barrier, an error
+//! or the instruction budget. Each family module (`salu`, `mem`, `valu`, `vintrp`) returns
+//! a typed error without a position; this module attaches the pc of the instruction.
+//! The cost of one step is the lookup of its slot (O(1)) plus the family's work (O(64)).
 
-use wavejit_isa::ir::Program;
+use wavejit_isa::gcn::{self, Enc};
+use wavejit_isa::ir::{Inst, Program};
 use wavejit_isa::state::{Lds, Memory, Wave};
 
-use crate::error::ExecError;
+use crate::error::{ExecError, ExecErrorKind};
+use crate::{mem, salu};
 
 /// Everything an instruction may touch.
 pub struct Ctx<'a> {
@@ -20,8 +26,21 @@ pub enum Step {
     Continue,
     /// The wave reached `s_barrier` (`wave.pc` is past it).
     Barrier,
-    /// The wave executed `s_endpgm`.
+    /// The wave executed `s_endpgm` (`wave.pc` still points at it).
     End,
+}
+
+/// What a family module asks of the program counter after executing an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Fall through to the next instruction.
+    Next,
+    /// Continue at this byte offset (a taken branch, `s_setpc_b64`, …).
+    Jump(u32),
+    /// `s_endpgm`.
+    End,
+    /// `s_barrier`: fall through, but stop the run loop so the caller can meet the group.
+    Barrier,
 }
 
 /// Counters of a run.
@@ -30,12 +49,126 @@ pub struct RunStats {
     pub insts: u64,
 }
 
+/// The error for an operation that decodes but has no semantics here: never a no-op.
+pub fn unsupported(inst: &gcn::Inst) -> ExecErrorKind {
+    ExecErrorKind::Unsupported {
+        mnemonic: inst.op.mnemonic().to_string(),
+    }
+}
+
+/// The error for an instruction whose fields do not match its encoding (a decoder bug or a
+/// hand-built `Inst`): reported, never trusted.
+pub fn bad_fields(inst: &gcn::Inst) -> ExecErrorKind {
+    ExecErrorKind::BadOperand(format!(
+        "`{}` carries {:?} fields, which its encoding does not have",
+        inst.op.mnemonic(),
+        inst.fields
+    ))
+}
+
+/// Execute one decoded GCN instruction that sits at `pc` and is `size` bytes long, and move
+/// `wave.pc` accordingly. Used by `step`; public so that tests and tools can run
+/// instructions that were built by hand rather than decoded.
+pub fn exec_inst(
+    ctx: &mut Ctx<'_>,
+    inst: &gcn::Inst,
+    pc: u32,
+    size: u32,
+) -> Result<Step, ExecErrorKind> {
+    let control = match inst.enc {
+        Enc::Sop2 | Enc::Sopk | Enc::Sop1 | Enc::Sopc | Enc::Sopp => {
+            salu::exec(ctx, inst, pc, size)?
+        }
+        Enc::Smrd | Enc::Smem => mem::smem::exec(ctx, inst).map(|()| Control::Next)?,
+        Enc::Ds => mem::ds::exec(ctx, inst).map(|()| Control::Next)?,
+        Enc::Mubuf => mem::mubuf::exec(ctx, inst).map(|()| Control::Next)?,
+        Enc::Flat => mem::flat::exec(ctx, inst).map(|()| Control::Next)?,
+        Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa { .. } | Enc::Dpp { .. } => {
+            vector(ctx, inst)?
+        }
+        Enc::Vintrp => interp_vector(ctx, inst)?,
+        // Typed buffer, image and export instructions have no semantics in this project.
+        Enc::Mtbuf | Enc::Mimg | Enc::Exp => return Err(unsupported(inst)),
+    };
+    let next = pc.wrapping_add(size);
+    Ok(match control {
+        Control::Next => {
+            ctx.wave.pc = next;
+            Step::Continue
+        }
+        Control::Jump(target) => {
+            ctx.wave.pc = target;
+            Step::Continue
+        }
+        Control::Barrier => {
+            ctx.wave.pc = next;
+            Step::Barrier
+        }
+        Control::End => {
+            ctx.wave.pc = pc;
+            Step::End
+        }
+    })
+}
+
+/// VOP1/VOP2/VOPC/VOP3 with SDWA and DPP: the vector unit (`crate::valu`).
+fn vector(_ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<Control, ExecErrorKind> {
+    // Until `crate::valu::exec` lands (helper C), every vector instruction is refused.
+    Err(unsupported(inst))
+}
+
+/// VINTRP: parameter interpolation (`crate::vintrp`).
+fn interp_vector(_ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<Control, ExecErrorKind> {
+    // Until `crate::vintrp::exec` lands (helper C), VINTRP is refused.
+    Err(unsupported(inst))
+}
+
 /// Execute the one instruction at `ctx.wave.pc`.
-pub fn step(_ctx: &mut Ctx<'_>, _prog: &Program) -> Result<Step, ExecError> {
-    todo!("issue 3")
+///
+/// A pc that is not the start of an instruction (misaligned, inside a two-dword
+/// instruction, past the end of the code, or past a word that did not decode) is
+/// `PcOutOfCode`; the slot of a word that did not decode reports its `DecodeError`.
+pub fn step(ctx: &mut Ctx<'_>, prog: &Program) -> Result<Step, ExecError> {
+    let pc = ctx.wave.pc;
+    let at = |kind| ExecError { pc, kind };
+    let slot = prog
+        .slot_index(pc)
+        .and_then(|i| prog.slots.get(i))
+        .ok_or_else(|| at(ExecErrorKind::PcOutOfCode(pc)))?;
+    let inst = match &slot.inst {
+        Ok(Inst::Gcn(i)) => i,
+        Ok(Inst::Vp1(_)) => {
+            return Err(at(ExecErrorKind::Unsupported {
+                mnemonic: "a VP1 instruction in the GCN interpreter (use the VP1 runner)".into(),
+            }))
+        }
+        Err(e) => return Err(at(ExecErrorKind::Decode(e.clone()))),
+    };
+    exec_inst(ctx, inst, pc, slot.size).map_err(at)
 }
 
 /// Run until `s_endpgm` (or a barrier), at most `max_insts` instructions.
-pub fn run(_ctx: &mut Ctx<'_>, _prog: &Program, _max_insts: u64) -> Result<(Step, RunStats), ExecError> {
-    todo!("issue 3")
+///
+/// Returns why it stopped (`Step::End` or `Step::Barrier`) and how many instructions ran.
+/// Executing instruction number `max_insts + 1` is refused with `InstLimit` at its pc.
+pub fn run(
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    max_insts: u64,
+) -> Result<(Step, RunStats), ExecError> {
+    let mut stats = RunStats::default();
+    loop {
+        if stats.insts >= max_insts {
+            return Err(ExecError {
+                pc: ctx.wave.pc,
+                kind: ExecErrorKind::InstLimit(max_insts),
+            });
+        }
+        let s = step(ctx, prog)?;
+        stats.insts += 1;
+        match s {
+            Step::Continue => {}
+            Step::Barrier | Step::End => return Ok((s, stats)),
+        }
+    }
 }
