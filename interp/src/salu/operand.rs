@@ -3,7 +3,9 @@
 //!
 //! Source fields (AMD SI/CI/GCN3 ISA manuals, "Scalar ALU operands"):
 //! - 0-127: scalar register slots, routed by `Wave::read_sreg` (VCC, M0, EXEC, trap regs);
-//!   a 64-bit operand is the pair `slot, slot + 1` (unaligned pairs allowed);
+//!   a 64-bit operand is the pair `slot, slot + 1` (unaligned pairs allowed); codes that
+//!   name no register on the generation (`wavejit_isa::gcn::operand::src_kind`: 125, and
+//!   104/105 on GCN 1.0) are refused, for reading and for writing;
 //! - 128-208: inline integers 0..64, -1..-16 (sign-extended to 64 bits for 64-bit operands);
 //! - 240-248: inline floats 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 and, on GCN 1.2 only,
 //!   1/(2π) — as f32 bits for 32-bit operands and f64 bits for 64-bit operands (the encoding
@@ -13,9 +15,9 @@
 //!   (LLVM encodes `s_mov_b64 s[0:1], 0x80000000` with the literal 0x80000000);
 //! - anything else (VGPRs, LDS_DIRECT, reserved codes) is not a scalar source.
 
+use wavejit_isa::gcn::operand::{inline_constant, src_kind, SrcKind, Width};
 use wavejit_isa::gcn::Src;
 use wavejit_isa::state::Wave;
-use wavejit_isa::Gen;
 
 use crate::error::ExecErrorKind;
 
@@ -23,67 +25,56 @@ fn bad(what: String) -> ExecErrorKind {
     ExecErrorKind::BadOperand(what)
 }
 
-/// Value of an inline float constant (240-248) as (f32 bits, f64 bits).
-fn inline_float(gen: Gen, code: u16) -> Option<(u32, u64)> {
-    let v: f64 = match code {
-        240 => 0.5,
-        241 => -0.5,
-        242 => 1.0,
-        243 => -1.0,
-        244 => 2.0,
-        245 => -2.0,
-        246 => 4.0,
-        247 => -4.0,
-        // 1/(2π): exists on GCN 1.2 only. Its f32 and f64 encodings are the values rounded
-        // to each precision (0x3e22f983, 0x3fc45f306dc9c882).
-        248 if gen == Gen::Gfx8 => {
-            return Some((0x3e22_f983, 0x3fc4_5f30_6dc9_c882));
+/// Whether `code` names a scalar register slot on the wave's generation.
+fn is_sreg(w: &Wave, code: u16) -> bool {
+    code < 128 && src_kind(w.gen, Src(code)).is_scalar_dst()
+}
+
+/// Read a scalar source of `width` (32 or 64 bits) as a u64.
+fn read(w: &Wave, src: Src, literal: Option<u32>, width: Width) -> Result<u64, ExecErrorKind> {
+    let wide = width == Width::B64;
+    match src_kind(w.gen, src) {
+        k if k.is_scalar_dst() => {
+            if !wide {
+                Ok(w.read_sreg(src.0 as u8) as u64)
+            } else if is_sreg(w, src.0 + 1) {
+                Ok(w.read_sreg64(src.0 as u8))
+            } else {
+                Err(bad(format!(
+                    "64-bit source s[{}:{}] has no second half",
+                    src.0,
+                    src.0 + 1
+                )))
+            }
         }
-        _ => return None,
-    };
-    Some(((v as f32).to_bits(), v.to_bits()))
+        SrcKind::InlineInt(_) | SrcKind::InlineFloat(_) => inline_constant(w.gen, src, width)
+            .ok_or_else(|| {
+                bad(format!(
+                    "source {} is not an inline constant on {}",
+                    src.0, w.gen
+                ))
+            }),
+        SrcKind::Vccz => Ok((w.vcc == 0) as u64),
+        SrcKind::Execz => Ok((w.exec == 0) as u64),
+        SrcKind::Scc => Ok((w.scc & 1) as u64),
+        SrcKind::Literal => literal
+            .map(u64::from)
+            .ok_or_else(|| bad("literal operand without a literal dword".into())),
+        _ => Err(bad(format!(
+            "source {} is not a scalar operand on {}",
+            src.0, w.gen
+        ))),
+    }
 }
 
 /// Read a 32-bit scalar source.
 pub fn read32(w: &Wave, src: Src, literal: Option<u32>) -> Result<u32, ExecErrorKind> {
-    match src.0 {
-        0..=127 => Ok(w.read_sreg(src.0 as u8)),
-        128..=208 => Ok(src.inline_int().unwrap_or(0) as u32),
-        240..=248 => inline_float(w.gen, src.0).map(|(f, _)| f).ok_or_else(|| {
-            bad(format!(
-                "source {} is not an inline constant on {}",
-                src.0, w.gen
-            ))
-        }),
-        251 => Ok((w.vcc == 0) as u32),
-        252 => Ok((w.exec == 0) as u32),
-        253 => Ok(w.scc & 1),
-        255 => literal.ok_or_else(|| bad("literal operand without a literal dword".into())),
-        _ => Err(bad(format!("source {} is not a scalar operand", src.0))),
-    }
+    read(w, src, literal, Width::B32).map(|v| v as u32)
 }
 
 /// Read a 64-bit scalar source.
 pub fn read64(w: &Wave, src: Src, literal: Option<u32>) -> Result<u64, ExecErrorKind> {
-    match src.0 {
-        // A pair must lie inside the 128 slots: 127 would pair EXEC_HI with s0.
-        0..=126 => Ok(w.read_sreg64(src.0 as u8)),
-        127 => Err(bad("64-bit source at slot 127 has no second half".into())),
-        128..=208 => Ok(src.inline_int().unwrap_or(0) as i64 as u64),
-        240..=248 => inline_float(w.gen, src.0).map(|(_, d)| d).ok_or_else(|| {
-            bad(format!(
-                "source {} is not an inline constant on {}",
-                src.0, w.gen
-            ))
-        }),
-        251 => Ok((w.vcc == 0) as u64),
-        252 => Ok((w.exec == 0) as u64),
-        253 => Ok((w.scc & 1) as u64),
-        255 => literal
-            .map(u64::from)
-            .ok_or_else(|| bad("literal operand without a literal dword".into())),
-        _ => Err(bad(format!("source {} is not a scalar operand", src.0))),
-    }
+    read(w, src, literal, Width::B64)
 }
 
 /// Write a 32-bit scalar destination (slot 0-127).
