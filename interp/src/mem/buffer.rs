@@ -11,6 +11,8 @@
 //! | 98:96, 101:99, 104:102, 107:105 | DST_SEL_X/Y/Z/W |
 //! | 110:108 | NUM_FORMAT |
 //! | 114:111 | DATA_FORMAT |
+//! | 116:115 | ELEMENT_SIZE (2, 4, 8, 16 bytes) — swizzled buffers |
+//! | 118:117 | INDEX_STRIDE (8, 16, 32, 64) — swizzled buffers |
 //! | 119 | ADD_TID_ENABLE |
 
 /// A decoded buffer resource.
@@ -23,6 +25,10 @@ pub struct Resource {
     pub dst_sel: [u8; 4],
     pub num_format: u8,
     pub data_format: u8,
+    /// Swizzle element size in bytes (2, 4, 8, 16).
+    pub element_size: u32,
+    /// Swizzle index stride (8, 16, 32, 64).
+    pub index_stride: u32,
     pub add_tid: bool,
 }
 
@@ -41,8 +47,29 @@ impl Resource {
             ],
             num_format: ((d[3] >> 12) & 7) as u8,
             data_format: ((d[3] >> 15) & 0xf) as u8,
+            element_size: 2 << ((d[3] >> 19) & 3),
+            index_stride: 8 << ((d[3] >> 21) & 3),
             add_tid: (d[3] >> 23) & 1 != 0,
         }
+    }
+
+    /// Byte offset from BASE (before SOFFSET) of the byte at buffer `offset` of record
+    /// `index` (GCN3 manual, "Buffer Addressing"):
+    /// - linear: `index × STRIDE + offset`;
+    /// - swizzled (SWIZZLE_EN): records are interleaved in groups of INDEX_STRIDE, ELEMENT_SIZE
+    ///   bytes at a time: `(index / IS × STRIDE + offset / ES × ES) × IS + index % IS × ES +
+    ///   offset % ES`.
+    pub fn buffer_offset(&self, index: u64, offset: u64) -> u64 {
+        if !self.swizzle_en {
+            return index.wrapping_mul(self.stride as u64).wrapping_add(offset);
+        }
+        let (is, es) = (self.index_stride as u64, self.element_size as u64);
+        let msb = (index / is)
+            .wrapping_mul(self.stride as u64)
+            .wrapping_add(offset / es * es);
+        msb.wrapping_mul(is)
+            .wrapping_add(index % is * es)
+            .wrapping_add(offset % es)
     }
 
     /// Whether an access of `size` bytes at buffer offset `offset` (not counting SOFFSET)
@@ -99,7 +126,27 @@ mod tests {
         assert_eq!(r.num_records, 77);
         assert_eq!(r.dst_sel, [4, 5, 6, 7]);
         assert_eq!((r.num_format, r.data_format), (7, 14));
+        assert_eq!((r.element_size, r.index_stride), (2, 8));
         assert!(r.add_tid);
+        let r = Resource::decode([0, 0, 0, (1 << 19) | (3 << 21)]);
+        assert_eq!((r.element_size, r.index_stride), (4, 64));
+    }
+
+    #[test]
+    fn swizzled_offsets() {
+        // Scratch layout: ES 4, IS 64, stride 0: dword k of lane t is at (k × 64 + t) × 4.
+        let r = Resource::decode([0, 1 << 31, u32::MAX, (1 << 19) | (3 << 21) | (1 << 23)]);
+        assert_eq!(r.buffer_offset(5, 0), 20);
+        assert_eq!(r.buffer_offset(5, 4), 256 + 20);
+        assert_eq!(r.buffer_offset(5, 9), 2 * 256 + 20 + 1);
+        assert_eq!(r.buffer_offset(63, 4), 256 + 252);
+        // ES 16, IS 8, stride 32: index 9 = group 1, lane 1; offset 20 = element 1, byte 4.
+        // (1 × 32 + 16) × 8 + 1 × 16 + 4 = 404.
+        let r = Resource::decode([0, (1 << 31) | (32 << 16), u32::MAX, 3 << 19]);
+        assert_eq!(r.buffer_offset(9, 20), 404);
+        // Linear: index × stride + offset.
+        let r = Resource::decode([0, 32 << 16, u32::MAX, 0]);
+        assert_eq!(r.buffer_offset(9, 20), 9 * 32 + 20);
     }
 
     #[test]

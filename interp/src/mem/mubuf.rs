@@ -4,7 +4,9 @@
 //! Per active lane:
 //! - index = (IDXEN ? VGPR[VADDR] : 0) + (ADD_TID_ENABLE ? lane : 0);
 //! - offset = (OFFEN ? VGPR[VADDR + IDXEN] : 0) + OFFSET (the 12-bit field);
-//! - address = BASE + SOFFSET + index × STRIDE + offset;
+//! - address = BASE + SOFFSET + index × STRIDE + offset, or with SWIZZLE_EN the
+//!   interleaved layout of `Resource::buffer_offset` (each dword of a multi-dword access
+//!   placed on its own, as the swizzle may separate them);
 //! - ADDR64 (GCN 1.0/1.1): address = BASE + VGPR pair [VADDR] + SOFFSET + OFFSET, and no
 //!   range check.
 //!
@@ -16,8 +18,7 @@
 //! `format` loads/stores run when the resource's format is made of 32-bit components
 //! (DATA_FORMAT 32, 32_32, 32_32_32, 32_32_32_32 with NUM_FORMAT UINT, SINT or FLOAT) with
 //! at least as many components as the instruction moves, and loads see them through the
-//! identity DST_SEL: then they are dword loads/stores. Other formats, swizzled resources
-//! (SWIZZLE_EN), TFE, LDS-direct loads, the float atomics of GCN 1.0/1.1 and the d16
+//! identity DST_SEL: then they are dword loads/stores. Other formats, TFE, LDS-direct loads, the float atomics of GCN 1.0/1.1 and the d16
 //! formats of GCN 1.2 are `Unsupported`. GLC/SLC only steer caches, except that GLC makes
 //! an atomic return the old value.
 
@@ -31,6 +32,15 @@ use super::{active_lanes, lane_fault, misaligned, vreg, vregs};
 use crate::error::ExecErrorKind;
 use crate::exec::{bad_fields, unsupported, Ctx};
 use crate::salu::operand::{read32, read_n};
+
+/// How a lane's address is formed.
+#[derive(Clone, Copy)]
+enum Lane {
+    /// GCN 1.0/1.1 ADDR64: the address of byte 0, not range-checked.
+    Addr64(u64),
+    /// A record index and byte offset in the buffer.
+    Buffer { index: u64, off: u64 },
+}
 
 /// What a MUBUF operation moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,9 +159,6 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         )));
     }
     let r = Resource::decode(read_n::<4>(w, srsrc)?);
-    if r.swizzle_en && !addr64 {
-        return Err(flag("on a swizzled buffer (SWIZZLE_EN)"));
-    }
     let soff = read32(w, soffset, None)? as u64;
     let inst_off = (offset & 0xfff) as u64;
     // VGPRs the address needs: a pair for addr64, index and/or offset otherwise.
@@ -164,17 +171,16 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     let vaddr = vaddr as usize;
     let off_reg = vaddr + idxen as usize;
 
-    // Per lane: (address of byte 0, range-check index, range-check offset), range
-    // checking off for addr64.
-    let lane_addr = |w: &wavejit_isa::state::Wave, lane: usize| -> (u64, Option<(u64, u64)>) {
+    // Per lane: what addresses its bytes — `Addr64` (no range check) or a buffer index and
+    // offset (range-checked, possibly swizzled).
+    let lane_base = |w: &wavejit_isa::state::Wave, lane: usize| -> Lane {
         if addr64 {
             let va = w.vgpr[vaddr][lane] as u64 | (w.vgpr[vaddr + 1][lane] as u64) << 32;
-            (
+            Lane::Addr64(
                 r.base
                     .wrapping_add(va)
                     .wrapping_add(soff)
                     .wrapping_add(inst_off),
-                None,
             )
         } else {
             let index = if idxen { w.vgpr[vaddr][lane] as u64 } else { 0 }
@@ -184,17 +190,20 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             } else {
                 0
             } + inst_off;
-            let a = r
-                .base
-                .wrapping_add(soff)
-                .wrapping_add(index.wrapping_mul(r.stride as u64))
-                .wrapping_add(off);
-            (a, Some((index, off)))
+            Lane::Buffer { index, off }
         }
     };
-    let in_range = |chk: Option<(u64, u64)>, rel: u64, size: u64| match chk {
-        None => true,
-        Some((index, off)) => r.in_range(index, off + rel, size),
+    // The address of the `size` bytes at `rel` past the lane's start, or `None` when the
+    // range check fails.
+    let at = |l: Lane, rel: u64, size: u64| -> Option<u64> {
+        match l {
+            Lane::Addr64(a) => Some(a.wrapping_add(rel)),
+            Lane::Buffer { index, off } => r.in_range(index, off + rel, size).then(|| {
+                r.base
+                    .wrapping_add(soff)
+                    .wrapping_add(r.buffer_offset(index, off + rel))
+            }),
+        }
     };
     let exec = w.exec;
     let mem = ctx.mem;
@@ -207,9 +216,9 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             let d = vregs(vdata, n)?;
             let mut out = [[0u32; LANES]; 4];
             for lane in active_lanes(exec) {
-                let (a, chk) = lane_addr(w, lane);
+                let l = lane_base(w, lane);
                 if size < 4 {
-                    if in_range(chk, 0, size as u64) {
+                    if let Some(a) = at(l, 0, size as u64) {
                         let mut b = [0u8; 2];
                         mem.read(a, &mut b[..size as usize])
                             .map_err(|f| lane_fault(f, lane))?;
@@ -223,11 +232,8 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
                     continue;
                 }
                 for (i, o) in out.iter_mut().take(n).enumerate() {
-                    let rel = 4 * i as u64;
-                    if in_range(chk, rel, 4) {
-                        o[lane] = mem
-                            .read_u32(a.wrapping_add(rel))
-                            .map_err(|f| lane_fault(f, lane))?;
+                    if let Some(a) = at(l, 4 * i as u64, 4) {
+                        o[lane] = mem.read_u32(a).map_err(|f| lane_fault(f, lane))?;
                     }
                 }
             }
@@ -245,9 +251,9 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             }
             let s = vregs(vdata, n)?;
             for lane in active_lanes(exec) {
-                let (a, chk) = lane_addr(w, lane);
+                let l = lane_base(w, lane);
                 if size < 4 {
-                    if in_range(chk, 0, size as u64) {
+                    if let Some(a) = at(l, 0, size as u64) {
                         let b = w.vgpr[s][lane].to_le_bytes();
                         mem.write(a, &b[..size as usize])
                             .map_err(|f| lane_fault(f, lane))?;
@@ -255,9 +261,8 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
                     continue;
                 }
                 for i in 0..n {
-                    let rel = 4 * i as u64;
-                    if in_range(chk, rel, 4) {
-                        mem.write_u32(a.wrapping_add(rel), w.vgpr[s + i][lane])
+                    if let Some(a) = at(l, 4 * i as u64, 4) {
+                        mem.write_u32(a, w.vgpr[s + i][lane])
                             .map_err(|f| lane_fault(f, lane))?;
                     }
                 }
@@ -266,9 +271,9 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         Kind::Atomic { op, size } => {
             let (src, cmp, ret) = atomic_regs(vdata, op, size)?;
             for lane in active_lanes(exec) {
-                let (a, chk) = lane_addr(w, lane);
+                let l = lane_base(w, lane);
                 let (x, y) = atomic_data(w, lane, src, cmp, size);
-                let old = if in_range(chk, 0, size as u64) {
+                let old = if let Some(a) = at(l, 0, size as u64) {
                     global_rmw(mem, a, op, size, x, y).map_err(|e| match e {
                         GlobalAtomicError::Misaligned => {
                             misaligned(inst.op.mnemonic(), a, size as u64, Some(lane))
