@@ -9,6 +9,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::{env, fs, path::Path};
 
+// The VP1 table generator lives in its own file (issue 7).
+#[path = "build/vp1.rs"]
+mod vp1;
+
 const ENCS: &[(&str, &str)] = &[
     ("sop2", "Sop2"),
     ("sopk", "Sopk"),
@@ -54,6 +58,7 @@ fn fail(line: usize, msg: &str) -> ! {
 }
 
 fn main() {
+    vp1::generate();
     let path = Path::new("tables/gcn.tsv");
     println!("cargo:rerun-if-changed=tables/gcn.tsv");
     println!("cargo:rerun-if-changed=build.rs");
