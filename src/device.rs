@@ -1,0 +1,781 @@
+//! A simulated GPU device, the library's way to run real kernels: allocate buffers in its
+//! global memory, launch a kernel of a loaded code object on a grid with arguments, read
+//! the buffers back — what a GPU runtime (HSA, OpenCL) does, on the CPU.
+//!
+//! ```no_run
+//! use wavejit::device::{Arg, Device};
+//! use wavejit::load::CodeObject;
+//!
+//! let code = CodeObject::from_file("vadd.hsaco".as_ref())?;
+//! let mut dev = Device::new();
+//! let n = 1000u32;
+//! let a = dev.alloc_slice(&(0..n).collect::<Vec<u32>>())?;
+//! let b = dev.alloc_slice(&vec![7u32; n as usize])?;
+//! let c = dev.alloc_zeroed(4 * n as u64)?;
+//! let stats = dev.launch(&code, "vadd", [n, 1, 1], [64, 1, 1],
+//!                        &[Arg::Buffer(a), Arg::Buffer(b), Arg::Buffer(c), Arg::U32(n)])?;
+//! let sums: Vec<u32> = dev.read_vec(c)?;
+//! println!("{stats}");
+//! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+//! ```
+//!
+//! Memory layout: buffers from 4 GiB up (so kernels' 64-bit address arithmetic is
+//! exercised), each followed by an unmapped 64 KiB guard gap, so a kernel that runs off a
+//! buffer's end faults instead of reading its neighbour. The kernarg segment, the HSA
+//! dispatch packet, the queue and the scratch regions live in their own mapped regions.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use wavejit_interp::ExecErrorKind;
+use wavejit_isa::ir::Program;
+use wavejit_isa::state::{Memory, Space};
+use wavejit_isa::Arch;
+
+use crate::grid::{self, Dispatch, GridError, Scratch, WaveExec};
+use crate::load::kd::UserSgpr;
+use crate::load::{ArgMeta, CodeObject, Kernel, LoadError};
+
+/// Where buffers start.
+const BUFFER_BASE: u64 = 0x1_0000_0000;
+/// Unmapped bytes after each mapped region.
+const GUARD: u64 = 0x1_0000;
+/// Where the dispatch's system structures start (below the buffers).
+const SYSTEM_BASE: u64 = 0x1000_0000;
+/// Size of the `amd_queue_t` the queue pointer points at.
+const QUEUE_BYTES: u64 = 256;
+/// Offsets in `amd_queue_t` of the shared and private aperture bases (high halves).
+const QUEUE_SHARED_APERTURE: u64 = 0x40;
+const QUEUE_PRIVATE_APERTURE: u64 = 0x44;
+/// Size of the HSA kernel dispatch packet.
+const PACKET_BYTES: u64 = 64;
+
+/// A buffer in the device's memory: a handle (copy it freely).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Buffer {
+    pub addr: u64,
+    pub len: u64,
+}
+
+/// A kernel argument, in the kernel's argument order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// A pointer argument: the buffer's address.
+    Buffer(Buffer),
+    /// A `__local` pointer argument: this many bytes of dynamic LDS per workgroup.
+    Local(u32),
+    U32(u32),
+    I32(i32),
+    U64(u64),
+    I64(i64),
+    F32(f32),
+    F64(f64),
+    /// Raw bytes of a by-value argument (a struct), exactly the argument's size.
+    Bytes(Vec<u8>),
+}
+
+impl fmt::Display for Arg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Arg::Buffer(b) => write!(f, "a buffer of {} bytes", b.len),
+            Arg::Local(n) => write!(f, "{n} bytes of local memory"),
+            Arg::U32(v) => write!(f, "u32 {v}"),
+            Arg::I32(v) => write!(f, "i32 {v}"),
+            Arg::U64(v) => write!(f, "u64 {v}"),
+            Arg::I64(v) => write!(f, "i64 {v}"),
+            Arg::F32(v) => write!(f, "f32 {v}"),
+            Arg::F64(v) => write!(f, "f64 {v}"),
+            Arg::Bytes(b) => write!(f, "{} raw bytes", b.len()),
+        }
+    }
+}
+
+/// What a launch did.
+#[derive(Clone, Debug)]
+pub struct LaunchStats {
+    pub kernel: String,
+    pub engine: &'static str,
+    pub threads: usize,
+    pub workgroups: u64,
+    pub waves: u64,
+    pub insts: u64,
+    pub elapsed: Duration,
+}
+
+impl LaunchStats {
+    /// Wave instructions per second.
+    pub fn insts_per_sec(&self) -> f64 {
+        self.insts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+impl fmt::Display for LaunchStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} workgroups, {} waves, {} instructions in {:.3} s ({:.2} M instructions/s; {} engine, {} threads)",
+            self.kernel,
+            self.workgroups,
+            self.waves,
+            self.insts,
+            self.elapsed.as_secs_f64(),
+            self.insts_per_sec() / 1e6,
+            self.engine,
+            self.threads
+        )
+    }
+}
+
+/// Why a launch failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error("kernel `{kernel}`: {msg}")]
+    Args { kernel: String, msg: String },
+    #[error("memory: {0}")]
+    Memory(String),
+    #[error("kernel `{kernel}`: {source}{}", hint.as_ref().map(|h| format!(" ({h})")).unwrap_or_default())]
+    Run {
+        kernel: String,
+        source: GridError,
+        hint: Option<String>,
+    },
+}
+
+/// A named mapped region, for error messages.
+#[derive(Clone, Debug)]
+struct Named {
+    buf: Buffer,
+    what: String,
+}
+
+/// Scalars that can be stored in buffers (little-endian).
+pub trait Scalar: Copy {
+    const SIZE: usize;
+    fn put(self, out: &mut Vec<u8>);
+    fn get(b: &[u8]) -> Self;
+}
+
+macro_rules! scalar {
+    ($($t:ty),*) => {$(
+        impl Scalar for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(b: &[u8]) -> Self {
+                let mut a = [0u8; std::mem::size_of::<$t>()];
+                a.copy_from_slice(&b[..std::mem::size_of::<$t>()]);
+                <$t>::from_le_bytes(a)
+            }
+        }
+    )*};
+}
+scalar!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+/// The simulated device: its memory, engine and thread count.
+pub struct Device {
+    mem: Memory,
+    exec: Box<dyn WaveExec>,
+    threads: usize,
+    max_insts: u64,
+    next: u64,
+    next_system: u64,
+    named: Vec<Named>,
+    buffers: usize,
+    /// Reused between launches: (kernarg, packet, queue) regions and scratch slots.
+    kernarg: Option<Buffer>,
+    packet: Option<Buffer>,
+    queue: Option<Buffer>,
+    scratch: Vec<Buffer>,
+    dispatch_id: u64,
+}
+
+impl Default for Device {
+    fn default() -> Self {
+        Device::new()
+    }
+}
+
+impl Device {
+    /// A device running the reference interpreter on every host core.
+    pub fn new() -> Device {
+        Device::with_exec(Box::new(grid::Interp))
+    }
+
+    /// A device running waves with `exec`.
+    pub fn with_exec(exec: Box<dyn WaveExec>) -> Device {
+        Device {
+            mem: Memory::new(),
+            exec,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_insts: grid::DEFAULT_MAX_INSTS,
+            next: BUFFER_BASE,
+            next_system: SYSTEM_BASE,
+            named: Vec::new(),
+            buffers: 0,
+            kernarg: None,
+            packet: None,
+            queue: None,
+            scratch: Vec::new(),
+            dispatch_id: 0,
+        }
+    }
+
+    /// Host threads that run workgroups (default: all cores).
+    pub fn set_threads(&mut self, n: usize) -> &mut Self {
+        self.threads = n.max(1);
+        self
+    }
+
+    /// Instruction budget of each wave (default 100 million).
+    pub fn set_max_insts_per_wave(&mut self, n: u64) -> &mut Self {
+        self.max_insts = n;
+        self
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The device's global memory.
+    pub fn memory(&self) -> &Memory {
+        &self.mem
+    }
+
+    /// Map `len` bytes (at least 1) 256-byte aligned in the system area (below the buffers,
+    /// while it has room) or the buffer area, followed by an unmapped guard gap.
+    fn map_region(&mut self, system: bool, len: u64, what: String) -> Result<Buffer, LaunchError> {
+        let span = len.max(1).next_multiple_of(256).checked_add(GUARD);
+        let fits_system = span
+            .and_then(|s| self.next_system.next_multiple_of(256).checked_add(s))
+            .is_some_and(|e| e <= BUFFER_BASE);
+        let cursor = if system && fits_system {
+            &mut self.next_system
+        } else {
+            &mut self.next
+        };
+        let addr = cursor.next_multiple_of(256);
+        let end = span.and_then(|s| addr.checked_add(s)).ok_or_else(|| {
+            LaunchError::Memory(format!("no address space left for {len} bytes ({what})"))
+        })?;
+        self.mem
+            .map(addr, len.max(1))
+            .map_err(|e| LaunchError::Memory(format!("cannot map {len} bytes for {what}: {e}")))?;
+        *cursor = end;
+        let buf = Buffer { addr, len };
+        self.named.push(Named { buf, what });
+        Ok(buf)
+    }
+
+    fn map_system(&mut self, len: u64, what: &str) -> Result<Buffer, LaunchError> {
+        self.map_region(true, len, what.to_string())
+    }
+
+    /// A zero-filled buffer of `len` bytes.
+    pub fn alloc_zeroed(&mut self, len: u64) -> Result<Buffer, LaunchError> {
+        self.buffers += 1;
+        let what = format!("buffer #{}", self.buffers);
+        self.map_region(false, len, what)
+    }
+
+    /// A buffer holding `data`.
+    pub fn alloc(&mut self, data: &[u8]) -> Result<Buffer, LaunchError> {
+        let b = self.alloc_zeroed(data.len() as u64)?;
+        self.write(b, data)?;
+        Ok(b)
+    }
+
+    /// A buffer holding `data` as little-endian scalars.
+    pub fn alloc_slice<T: Scalar>(&mut self, data: &[T]) -> Result<Buffer, LaunchError> {
+        let mut bytes = Vec::with_capacity(data.len() * T::SIZE);
+        for v in data {
+            v.put(&mut bytes);
+        }
+        self.alloc(&bytes)
+    }
+
+    /// Give a buffer a name for error messages (e.g. the argument it is passed as).
+    pub fn name_buffer(&mut self, b: Buffer, name: &str) {
+        if let Some(n) = self.named.iter_mut().find(|n| n.buf == b) {
+            n.what = name.to_string();
+        }
+    }
+
+    /// Overwrite a buffer's first bytes.
+    pub fn write(&self, b: Buffer, data: &[u8]) -> Result<(), LaunchError> {
+        if data.len() as u64 > b.len {
+            return Err(LaunchError::Memory(format!(
+                "{} bytes do not fit a buffer of {}",
+                data.len(),
+                b.len
+            )));
+        }
+        self.mem
+            .write(b.addr, data)
+            .map_err(|e| LaunchError::Memory(e.to_string()))
+    }
+
+    /// A buffer's bytes.
+    pub fn read(&self, b: Buffer) -> Result<Vec<u8>, LaunchError> {
+        let len =
+            usize::try_from(b.len).map_err(|_| LaunchError::Memory("buffer too large".into()))?;
+        let mut out = vec![0u8; len];
+        if len > 0 {
+            self.mem
+                .read(b.addr, &mut out)
+                .map_err(|e| LaunchError::Memory(e.to_string()))?;
+        }
+        Ok(out)
+    }
+
+    /// A buffer's contents as little-endian scalars (a trailing partial element is dropped).
+    pub fn read_vec<T: Scalar>(&self, b: Buffer) -> Result<Vec<T>, LaunchError> {
+        Ok(self.read(b)?.chunks_exact(T::SIZE).map(T::get).collect())
+    }
+
+    /// Launch `kernel` of `code` over `grid` work-items in workgroups of `block`, and wait.
+    pub fn launch(
+        &mut self,
+        code: &CodeObject,
+        kernel: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        args: &[Arg],
+    ) -> Result<LaunchStats, LaunchError> {
+        self.launch_with_progress(code, kernel, grid, block, args, None)
+    }
+
+    /// [`Device::launch`], calling `progress(workgroups_done)` as workgroups finish.
+    pub fn launch_with_progress(
+        &mut self,
+        code: &CodeObject,
+        kernel: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        args: &[Arg],
+        progress: Option<&(dyn Fn(u64) + Sync)>,
+    ) -> Result<LaunchStats, LaunchError> {
+        let k = code.kernel(kernel)?;
+        let args_err = |msg: String| LaunchError::Args {
+            kernel: k.name.clone(),
+            msg,
+        };
+        if k.code_relocations > 0 {
+            return Err(args_err(format!(
+                "its code section has {} unresolved relocations; link the object first (ld.lld -shared)",
+                k.code_relocations
+            )));
+        }
+        if grid.contains(&0) || block.contains(&0) {
+            return Err(args_err(format!(
+                "grid {grid:?} and block {block:?} must be at least 1 in every dimension"
+            )));
+        }
+        let dims = if grid[2] > 1 || block[2] > 1 {
+            3
+        } else if grid[1] > 1 || block[1] > 1 {
+            2
+        } else {
+            1
+        };
+        let fixed_lds = k.kd.group_segment_fixed_size;
+        let layout = kernarg_image(k, args, grid, block, dims, fixed_lds).map_err(args_err)?;
+        let lds_bytes = fixed_lds as u64 + layout.dynamic_lds as u64;
+        if lds_bytes > wavejit_isa::state::Lds::MAX as u64 {
+            return Err(args_err(format!(
+                "needs {lds_bytes} bytes of LDS per workgroup; GCN has 64 KiB"
+            )));
+        }
+
+        // System structures: kernarg segment, dispatch packet, queue.
+        let kernarg = self.system_region(Slot::Kernarg, layout.bytes.len() as u64)?;
+        self.mem
+            .write(kernarg.addr, &vec![0u8; kernarg.len as usize])
+            .map_err(|e| LaunchError::Memory(e.to_string()))?;
+        self.mem
+            .write(kernarg.addr, &layout.bytes)
+            .map_err(|e| LaunchError::Memory(e.to_string()))?;
+        let packet = self.system_region(Slot::Packet, PACKET_BYTES)?;
+        let queue = self.system_region(Slot::Queue, QUEUE_BYTES)?;
+        let mut q = vec![0u8; QUEUE_BYTES as usize];
+        q[QUEUE_SHARED_APERTURE as usize..][..4]
+            .copy_from_slice(&grid::SHARED_APERTURE_HI.to_le_bytes());
+        q[QUEUE_PRIVATE_APERTURE as usize..][..4]
+            .copy_from_slice(&grid::PRIVATE_APERTURE_HI.to_le_bytes());
+        self.mem
+            .write(queue.addr, &q)
+            .map_err(|e| LaunchError::Memory(e.to_string()))?;
+
+        // Scratch: one region per worker thread, each for one workgroup's waves.
+        let per_lane = k.kd.private_segment_fixed_size.next_multiple_of(4);
+        let wants_scratch = k.kd.private_segment()
+            || per_lane > 0
+            || k.kd.enables(UserSgpr::PrivateSegmentBuffer)
+            || k.kd.enables(UserSgpr::FlatScratchInit);
+        let block_items = block.iter().map(|&b| b as u64).product::<u64>();
+        let waves_per_group = block_items.div_ceil(64);
+        let scratch = if wants_scratch {
+            let need = (waves_per_group * per_lane as u64 * 64).max(256);
+            Some(Scratch {
+                per_lane,
+                slots: self.scratch_slots(need)?,
+            })
+        } else {
+            None
+        };
+
+        let d = Dispatch {
+            gen: code.gen,
+            kd: k.kd,
+            entry: 0,
+            grid,
+            block,
+            kernarg: kernarg.addr,
+            dispatch_packet: packet.addr,
+            queue: queue.addr,
+            dispatch_id: self.dispatch_id,
+            lds_bytes: lds_bytes as u32,
+            scratch,
+            max_insts_per_wave: self.max_insts,
+        };
+        self.dispatch_id += 1;
+        self.mem
+            .write(
+                packet.addr,
+                &dispatch_packet(&d, dims, per_lane, lds_bytes as u32, kernarg.addr),
+            )
+            .map_err(|e| LaunchError::Memory(e.to_string()))?;
+
+        // The program starts at the kernel's entry, so that nothing before it in the code
+        // section (other kernels, helper functions) has to decode; branches are relative.
+        let code_bytes = k.code.get(k.entry as usize..).unwrap_or(&[]);
+        let prog = Program::new(Arch::Gcn(code.gen), code_bytes);
+        let t0 = Instant::now();
+        let r = grid::run(
+            &d,
+            &prog,
+            &self.mem,
+            self.exec.as_ref(),
+            self.threads,
+            progress,
+        );
+        let elapsed = t0.elapsed();
+        let s = r.map_err(|e| {
+            let hint = self.fault_hint(&e);
+            LaunchError::Run {
+                kernel: k.name.clone(),
+                source: e,
+                hint,
+            }
+        })?;
+        Ok(LaunchStats {
+            kernel: k.name.clone(),
+            engine: self.exec.name(),
+            threads: self.threads,
+            workgroups: s.workgroups,
+            waves: s.waves,
+            insts: s.insts,
+            elapsed,
+        })
+    }
+
+    fn system_region(&mut self, which: Slot, len: u64) -> Result<Buffer, LaunchError> {
+        let cur = match which {
+            Slot::Kernarg => self.kernarg,
+            Slot::Packet => self.packet,
+            Slot::Queue => self.queue,
+        };
+        if let Some(b) = cur.filter(|b| b.len >= len) {
+            return Ok(b);
+        }
+        let (len, what) = match which {
+            Slot::Kernarg => (len.next_multiple_of(256), "the kernarg segment"),
+            Slot::Packet => (len, "the dispatch packet"),
+            Slot::Queue => (len, "the queue"),
+        };
+        let b = self.map_system(len, what)?;
+        match which {
+            Slot::Kernarg => self.kernarg = Some(b),
+            Slot::Packet => self.packet = Some(b),
+            Slot::Queue => self.queue = Some(b),
+        }
+        Ok(b)
+    }
+
+    fn scratch_slots(&mut self, need: u64) -> Result<Vec<u64>, LaunchError> {
+        if self.scratch.len() < self.threads || self.scratch.iter().any(|b| b.len < need) {
+            let mut v = Vec::with_capacity(self.threads);
+            for i in 0..self.threads {
+                v.push(self.map_system(need, &format!("scratch of worker {i}"))?);
+            }
+            self.scratch = v;
+        }
+        Ok(self
+            .scratch
+            .iter()
+            .take(self.threads)
+            .map(|b| b.addr)
+            .collect())
+    }
+
+    /// For an out-of-bounds global access: which region it missed, and by how much.
+    fn fault_hint(&self, e: &GridError) -> Option<String> {
+        let GridError::Exec { err, .. } = e else {
+            return None;
+        };
+        let ExecErrorKind::OutOfBounds {
+            space: Space::Global | Space::Constant,
+            addr,
+            size,
+            ..
+        } = err.kind
+        else {
+            return None;
+        };
+        let near = self.named.iter().min_by_key(|n| {
+            let (a, e) = (n.buf.addr, n.buf.addr + n.buf.len);
+            if addr < a {
+                a - addr
+            } else {
+                addr.saturating_sub(e)
+            }
+        })?;
+        let (a, end) = (near.buf.addr, near.buf.addr + near.buf.len);
+        Some(if addr >= end {
+            format!(
+                "the {size}-byte access at 0x{addr:x} is {} bytes past the end of {} [0x{a:x}, 0x{end:x})",
+                addr - end,
+                near.what
+            )
+        } else if addr < a {
+            format!(
+                "the access at 0x{addr:x} is {} bytes before {} [0x{a:x}, 0x{end:x})",
+                a - addr,
+                near.what
+            )
+        } else {
+            format!(
+                "the {size}-byte access at 0x{addr:x} runs past the end of {} [0x{a:x}, 0x{end:x})",
+                near.what
+            )
+        })
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Slot {
+    Kernarg,
+    Packet,
+    Queue,
+}
+
+/// The kernarg segment of a launch.
+struct KernargImage {
+    bytes: Vec<u8>,
+    dynamic_lds: u32,
+}
+
+/// The bytes of one user argument for `meta` (size and kind checked).
+fn arg_bytes(a: &Arg, meta: &ArgMeta, what: &str) -> Result<Vec<u8>, String> {
+    let size = meta.size as usize;
+    let kind = meta.value_kind.as_str();
+    let mismatch = || format!("{what} takes {size} bytes ({kind}), but {a} was given");
+    let int = |v: i128| -> Result<Vec<u8>, String> {
+        let fits = match size {
+            1 => (i8::MIN as i128..=u8::MAX as i128).contains(&v),
+            2 => (i16::MIN as i128..=u16::MAX as i128).contains(&v),
+            4 => (i32::MIN as i128..=u32::MAX as i128).contains(&v),
+            8 => (i64::MIN as i128..=u64::MAX as i128).contains(&v),
+            _ => false,
+        };
+        if fits {
+            Ok(v.to_le_bytes()[..size].to_vec())
+        } else {
+            Err(format!("{what} takes {size} bytes, and {a} does not fit"))
+        }
+    };
+    match kind {
+        "global_buffer" => match a {
+            Arg::Buffer(b) => Ok(b.addr.to_le_bytes()[..size.min(8)].to_vec()),
+            Arg::U64(v) if size == 8 => Ok(v.to_le_bytes().to_vec()),
+            _ => Err(format!("{what} is a pointer to global memory; give it a buffer (in:, out:, inout:), not {a}")),
+        },
+        "by_value" => match a {
+            Arg::U32(v) if size <= 4 => int(*v as i128),
+            Arg::I32(v) if size <= 4 => int(*v as i128),
+            Arg::U64(v) if size == 8 => int(*v as i128),
+            Arg::I64(v) if size == 8 => int(*v as i128),
+            Arg::F32(v) if size == 4 => Ok(v.to_le_bytes().to_vec()),
+            Arg::F64(v) if size == 8 => Ok(v.to_le_bytes().to_vec()),
+            Arg::Bytes(b) if b.len() == size => Ok(b.clone()),
+            Arg::Buffer(_) => Err(format!("{what} is a {size}-byte value, not a pointer; give it a scalar (u32:, f32:, …)")),
+            _ => Err(mismatch()),
+        },
+        other => Err(format!("{what} has kind `{other}`, which wavejit cannot pass")),
+    }
+}
+
+/// Lay out the kernarg segment: user arguments from `args` (in order), hidden arguments
+/// from the launch geometry, dynamic LDS offsets for `__local` pointers.
+fn kernarg_image(
+    k: &Kernel,
+    args: &[Arg],
+    grid: [u32; 3],
+    block: [u32; 3],
+    dims: u16,
+    fixed_lds: u32,
+) -> Result<KernargImage, String> {
+    let Some(meta) = &k.meta else {
+        return raw_kernarg_image(k, args);
+    };
+    let size = meta
+        .args
+        .iter()
+        .map(|a| a.offset as u64 + a.size as u64)
+        .chain([meta.kernarg_segment_size as u64, k.kd.kernarg_size as u64])
+        .max()
+        .unwrap_or(0);
+    if size > 1 << 20 {
+        return Err(format!("a kernarg segment of {size} bytes is implausible"));
+    }
+    let mut bytes = vec![0u8; size as usize];
+    let user: Vec<(usize, &ArgMeta)> = meta
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !a.is_hidden())
+        .collect();
+    if user.len() != args.len() {
+        let list: Vec<String> = user.iter().map(|(i, a)| a.describe(*i)).collect();
+        return Err(format!(
+            "takes {} arguments, {} given; the kernel's arguments are: {}",
+            user.len(),
+            args.len(),
+            if list.is_empty() {
+                "none".to_string()
+            } else {
+                list.join(", ")
+            }
+        ));
+    }
+    let mut lds = fixed_lds;
+    for ((i, m), a) in user.iter().zip(args) {
+        let what = m.describe(*i);
+        let v = if m.value_kind == "dynamic_shared_pointer" {
+            let Arg::Local(n) = a else {
+                return Err(format!(
+                    "{what} is a __local pointer; give it a size (local:BYTES), not {a}"
+                ));
+            };
+            // Align each dynamic block to 16 bytes (the largest natural alignment of a
+            // vector element a kernel can ask for below that).
+            let at = lds.next_multiple_of(16);
+            lds = at
+                .checked_add(*n)
+                .filter(|&e| e as usize <= wavejit_isa::state::Lds::MAX)
+                .ok_or_else(|| {
+                    format!("{what}: {n} bytes of local memory do not fit the 64 KiB LDS")
+                })?;
+            at.to_le_bytes()[..(m.size as usize).min(4)].to_vec()
+        } else {
+            arg_bytes(a, m, &what)?
+        };
+        put(&mut bytes, m.offset, &v);
+    }
+    let dynamic_lds = lds - fixed_lds;
+    let groups = [0, 1, 2].map(|d| grid[d].div_ceil(block[d]));
+    for m in meta.args.iter().filter(|a| a.is_hidden()) {
+        let kind = m.value_kind.as_str();
+        let axis = |s: &str| -> Option<usize> {
+            kind.strip_prefix(s)
+                .and_then(|r| ["x", "y", "z"].iter().position(|a| *a == r))
+        };
+        let v: u64 = if let Some(d) = axis("hidden_block_count_") {
+            groups[d] as u64
+        } else if let Some(d) = axis("hidden_group_size_") {
+            block[d] as u64
+        } else if let Some(d) = axis("hidden_remainder_") {
+            (grid[d] % block[d]) as u64
+        } else if axis("hidden_global_offset_").is_some() {
+            0
+        } else {
+            match kind {
+                "hidden_grid_dims" => dims as u64,
+                "hidden_dynamic_lds_size" => dynamic_lds as u64,
+                "hidden_private_base" => grid::PRIVATE_APERTURE_HI as u64,
+                "hidden_shared_base" => grid::SHARED_APERTURE_HI as u64,
+                // Services wavejit does not provide (printf, hostcall, device enqueue,
+                // multigrid sync, heap, queue, …) get a null pointer: a kernel that uses one
+                // faults at address 0 with a clear out-of-bounds error.
+                _ => 0,
+            }
+        };
+        let n = (m.size as usize).min(8);
+        put(&mut bytes, m.offset, &v.to_le_bytes()[..n]);
+    }
+    Ok(KernargImage { bytes, dynamic_lds })
+}
+
+/// Without a metadata note (hand-written assembly): user arguments packed in order at their
+/// natural alignment, no hidden arguments.
+fn raw_kernarg_image(k: &Kernel, args: &[Arg]) -> Result<KernargImage, String> {
+    let mut bytes = Vec::new();
+    for a in args {
+        let (v, align): (Vec<u8>, usize) = match a {
+            Arg::Buffer(b) => (b.addr.to_le_bytes().to_vec(), 8),
+            Arg::U32(v) => (v.to_le_bytes().to_vec(), 4),
+            Arg::I32(v) => (v.to_le_bytes().to_vec(), 4),
+            Arg::F32(v) => (v.to_le_bytes().to_vec(), 4),
+            Arg::U64(v) => (v.to_le_bytes().to_vec(), 8),
+            Arg::I64(v) => (v.to_le_bytes().to_vec(), 8),
+            Arg::F64(v) => (v.to_le_bytes().to_vec(), 8),
+            Arg::Bytes(b) => (b.clone(), 8),
+            Arg::Local(_) => {
+                return Err("without a metadata note, __local arguments cannot be placed".into())
+            }
+        };
+        bytes.resize(bytes.len().next_multiple_of(align), 0);
+        bytes.extend_from_slice(&v);
+    }
+    let size = k.kd.kernarg_size as usize;
+    if bytes.len() > size {
+        return Err(format!(
+            "the arguments take {} bytes, but the kernel descriptor's kernarg segment has {size} (no metadata note says more)",
+            bytes.len()
+        ));
+    }
+    bytes.resize(size, 0);
+    Ok(KernargImage {
+        bytes,
+        dynamic_lds: 0,
+    })
+}
+
+fn put(bytes: &mut [u8], offset: u32, v: &[u8]) {
+    let o = offset as usize;
+    if let Some(dst) = bytes.get_mut(o..o + v.len()) {
+        dst.copy_from_slice(v);
+    }
+}
+
+/// The HSA kernel dispatch packet (64 bytes): header, setup (dimensions), workgroup size,
+/// grid size, private and group segment sizes, kernel object, kernarg address.
+fn dispatch_packet(d: &Dispatch, dims: u16, per_lane: u32, lds: u32, kernarg: u64) -> [u8; 64] {
+    let mut p = [0u8; 64];
+    // Header: HSA_PACKET_TYPE_KERNEL_DISPATCH (2), barrier bit, system-scope fences.
+    let header: u16 = 2 | 1 << 8 | 2 << 9 | 2 << 11;
+    p[0..2].copy_from_slice(&header.to_le_bytes());
+    p[2..4].copy_from_slice(&dims.to_le_bytes());
+    for dim in 0..3 {
+        p[4 + 2 * dim..6 + 2 * dim].copy_from_slice(&(d.block[dim] as u16).to_le_bytes());
+        p[12 + 4 * dim..16 + 4 * dim].copy_from_slice(&d.grid[dim].to_le_bytes());
+    }
+    p[24..28].copy_from_slice(&per_lane.to_le_bytes());
+    p[28..32].copy_from_slice(&lds.to_le_bytes());
+    p[40..48].copy_from_slice(&kernarg.to_le_bytes());
+    p
+}

@@ -1,0 +1,541 @@
+//! Grid dispatch: the initial state the hardware gives each wave of a kernel (the AMDHSA
+//! dispatch ABI) and the scheduling of workgroups over host threads.
+//!
+//! What a wave starts with (AMDGPUUsage, "Initial Kernel Execution State"), as set here:
+//! - user SGPRs from s0, each only when the kernel descriptor enables it, in this order:
+//!   private segment buffer (4: the scratch V#), dispatch ptr (2: the HSA kernel dispatch
+//!   packet), queue ptr (2: an `amd_queue_t`), kernarg segment ptr (2), dispatch id (2),
+//!   flat scratch init (2: scratch base offset, per-lane size), private segment size (1);
+//! - system SGPRs from s[USER_SGPR_COUNT]: workgroup id X, Y, Z, workgroup info (waves in
+//!   the group in bits 5:0, bit 31 on the group's first wave), private segment wave byte
+//!   offset — each when enabled;
+//! - v0, v1, v2: work-item id X, Y, Z within the group (as many as ENABLE_VGPR_WORKITEM_ID
+//!   asks for); every other register 0;
+//! - EXEC: the lanes that hold work-items (a group's last wave may be partial);
+//! - M0 = 0xFFFF_FFFF on GCN 1.0/1.1 (the DS address limit: everything allowed);
+//! - MODE from COMPUTE_PGM_RSRC1 (rounding, denormals, DX10 clamp, IEEE);
+//! - LDS of group_segment_fixed_size + dynamic bytes, per workgroup, zeroed;
+//! - scratch: `private_segment_fixed_size` bytes per lane in a region of global memory per
+//!   host worker, reached through the swizzled private segment buffer V# (ADD_TID_ENABLE,
+//!   INDEX_STRIDE 64, ELEMENT_SIZE 4) plus the wave offset, as LLVM's MUBUF scratch code
+//!   expects. FLAT scratch (GCN 1.1/1.2 private aperture) gets its init SGPRs but works only
+//!   as far as the engine's FLAT model maps the private aperture.
+//!
+//! Workgroups run in parallel on a rayon pool; the waves of one workgroup run in turn on
+//! one thread: each runs to its `s_barrier` or `s_endpgm`, then those at the barrier are
+//! released together. Every wave has an instruction budget, so a kernel that never reaches
+//! its barrier or end is an error, not a hang.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use wavejit_interp::{ExecError, ExecErrorKind, Step};
+use wavejit_isa::ir::Program;
+use wavejit_isa::state::{Lds, Memory, Wave, LANES};
+use wavejit_isa::Gen;
+
+use crate::load::kd::{KernelDescriptor, UserSgpr};
+
+/// High 32 bits of the flat address of LDS (the shared aperture) that wavejit reports to
+/// kernels through `hidden_shared_base` and the queue. Nothing is mapped there in global
+/// memory, so a FLAT access through it is an out-of-bounds error unless the engine maps
+/// the aperture itself.
+pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
+/// High 32 bits of the flat address of scratch (the private aperture); see
+/// [`SHARED_APERTURE_HI`].
+pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
+/// Default per-wave instruction budget.
+pub const DEFAULT_MAX_INSTS: u64 = 100_000_000;
+
+/// Executes a wave until it ends or reaches a barrier: the interpreter or a JIT.
+pub trait WaveExec: Sync {
+    /// Run at most `budget` instructions; returns why it stopped and how many ran.
+    /// Reaching the budget is `ExecErrorKind::InstLimit`.
+    fn run(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), ExecError>;
+
+    /// Name shown in summaries.
+    fn name(&self) -> &'static str;
+}
+
+/// The reference interpreter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Interp;
+
+impl WaveExec for Interp {
+    fn run(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), ExecError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let (step, stats) = wavejit_interp::run(&mut ctx, prog, budget)?;
+        Ok((step, stats.insts))
+    }
+
+    fn name(&self) -> &'static str {
+        "interp"
+    }
+}
+
+/// Work-items per dimension.
+pub type Dim3 = [u32; 3];
+
+/// Where the dispatch-wide structures are in global memory, and what the waves get.
+#[derive(Clone, Debug)]
+pub struct Dispatch {
+    pub gen: Gen,
+    pub kd: KernelDescriptor,
+    /// Byte offset of the first instruction in the program.
+    pub entry: u32,
+    /// Total work-items per dimension (HSA grid size), each ≥ 1.
+    pub grid: Dim3,
+    /// Workgroup size per dimension, each ≥ 1, product ≤ 1024.
+    pub block: Dim3,
+    pub kernarg: u64,
+    pub dispatch_packet: u64,
+    pub queue: u64,
+    pub dispatch_id: u64,
+    /// LDS bytes per workgroup: fixed + dynamic.
+    pub lds_bytes: u32,
+    pub scratch: Option<Scratch>,
+    pub max_insts_per_wave: u64,
+}
+
+/// Scratch memory: one region per host worker ("slot"), each big enough for one
+/// workgroup's waves.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    /// Bytes per lane (a multiple of 4).
+    pub per_lane: u32,
+    /// Base address of each slot's region.
+    pub slots: Vec<u64>,
+}
+
+impl Scratch {
+    /// Bytes of one wave's scratch: 64 lanes, swizzled by dword.
+    pub fn per_wave(&self) -> u64 {
+        self.per_lane as u64 * LANES as u64
+    }
+}
+
+/// Which wave failed, and how.
+#[derive(Debug, thiserror::Error)]
+pub enum GridError {
+    #[error("workgroup ({}, {}, {}) wave {wave}: {err}", wg[0], wg[1], wg[2])]
+    Exec { wg: Dim3, wave: u32, err: ExecError },
+    #[error("workgroup ({}, {}, {}) wave {wave}: did not reach s_endpgm or s_barrier within {budget} instructions (pc 0x{pc:x}); raise the budget if the kernel is just long", wg[0], wg[1], wg[2])]
+    Budget {
+        wg: Dim3,
+        wave: u32,
+        budget: u64,
+        pc: u32,
+    },
+    #[error("{0}")]
+    Config(String),
+}
+
+/// Counters of a finished grid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GridStats {
+    pub workgroups: u64,
+    pub waves: u64,
+    pub insts: u64,
+}
+
+impl Dispatch {
+    /// Workgroups per dimension: ceil(grid / block).
+    pub fn groups(&self) -> Dim3 {
+        [0, 1, 2].map(|d| self.grid[d].div_ceil(self.block[d].max(1)))
+    }
+
+    /// The size of workgroup `wg` (the last one in a dimension may be partial).
+    pub fn group_size(&self, wg: Dim3) -> Dim3 {
+        [0, 1, 2].map(|d| {
+            let start = wg[d] as u64 * self.block[d] as u64;
+            (self.grid[d] as u64 - start).min(self.block[d] as u64) as u32
+        })
+    }
+
+    /// Waves in a full workgroup.
+    pub fn waves_per_group(&self) -> u32 {
+        (self.block[0] * self.block[1] * self.block[2]).div_ceil(LANES as u32)
+    }
+
+    fn check(&self) -> Result<(), GridError> {
+        let bad = |m: String| Err(GridError::Config(m));
+        if self.grid.contains(&0) || self.block.contains(&0) {
+            return bad(format!(
+                "grid {:?} and block {:?} must be at least 1 in every dimension",
+                self.grid, self.block
+            ));
+        }
+        let items = self.block.iter().map(|&b| b as u64).product::<u64>();
+        if items > 1024 {
+            return bad(format!(
+                "a workgroup of {items} work-items is more than the 1024 GCN allows"
+            ));
+        }
+        if self.block.iter().any(|&b| b > u16::MAX as u32) {
+            return bad("a workgroup dimension does not fit the dispatch packet's 16 bits".into());
+        }
+        if self.lds_bytes as usize > Lds::MAX {
+            return bad(format!(
+                "{} bytes of LDS per workgroup is more than the 64 KiB GCN has",
+                self.lds_bytes
+            ));
+        }
+        if self.kd.private_segment() && self.scratch.is_none() {
+            return bad("the kernel uses scratch but no scratch was set up".into());
+        }
+        Ok(())
+    }
+
+    /// Set `wave` to the state the hardware starts wave `w` of workgroup `wg` with.
+    /// `scratch_base` is the base of this worker's scratch region (0 if none).
+    pub fn init_wave(&self, wave: &mut Wave, wg: Dim3, w: u32, scratch_base: u64) {
+        let kd = &self.kd;
+        let size = self.group_size(wg);
+        let items = size[0] * size[1] * size[2];
+        let waves = items.div_ceil(LANES as u32);
+        let per_lane = self.scratch.as_ref().map_or(0, |s| s.per_lane);
+        let wave_offset = (w as u64 * per_lane as u64 * LANES as u64) as u32;
+
+        let mut s = 0u8;
+        let mut put = |wave: &mut Wave, v: u32| {
+            wave.sgpr[(s & 127) as usize] = v;
+            s = s.wrapping_add(1);
+        };
+        for u in kd.user_sgprs() {
+            match u {
+                UserSgpr::PrivateSegmentBuffer => {
+                    for d in scratch_rsrc(scratch_base) {
+                        put(wave, d);
+                    }
+                }
+                UserSgpr::DispatchPtr => put64(&mut put, wave, self.dispatch_packet),
+                UserSgpr::QueuePtr => put64(&mut put, wave, self.queue),
+                UserSgpr::KernargSegmentPtr => put64(&mut put, wave, self.kernarg),
+                UserSgpr::DispatchId => put64(&mut put, wave, self.dispatch_id),
+                UserSgpr::FlatScratchInit => {
+                    // GFX7/8: offset of the queue's scratch from the private base, and the
+                    // per-lane size; the prolog adds the wave offset and shifts by 8.
+                    put(wave, scratch_base as u32);
+                    put(wave, per_lane);
+                }
+                UserSgpr::PrivateSegmentSize => put(wave, per_lane),
+            }
+        }
+        let mut s = kd.user_sgpr_count() as usize;
+        let mut sys = |wave: &mut Wave, v: u32| {
+            if let Some(r) = wave.sgpr.get_mut(s) {
+                *r = v;
+            }
+            s += 1;
+        };
+        for (d, &id) in wg.iter().enumerate() {
+            if kd.workgroup_id(d) {
+                sys(wave, id);
+            }
+        }
+        if kd.workgroup_info() {
+            sys(wave, (waves & 0x3f) | if w == 0 { 1 << 31 } else { 0 });
+        }
+        if kd.private_segment() {
+            sys(wave, wave_offset);
+        }
+
+        let first = w * LANES as u32;
+        let n = items.saturating_sub(first).min(LANES as u32);
+        wave.exec = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let ids = kd.workitem_id_vgprs() as usize;
+        for lane in 0..n {
+            let f = first + lane;
+            let id = [
+                f % size[0],
+                (f / size[0]) % size[1],
+                f / (size[0] * size[1]),
+            ];
+            for (v, &i) in id.iter().enumerate().take(ids) {
+                wave.vgpr[v][lane as usize] = i;
+            }
+        }
+        if self.gen <= Gen::Gfx7 {
+            wave.m0 = u32::MAX;
+        }
+        wave.mode = kd.initial_mode();
+        wave.pc = self.entry;
+    }
+}
+
+fn put64(put: &mut impl FnMut(&mut Wave, u32), wave: &mut Wave, v: u64) {
+    put(wave, v as u32);
+    put(wave, (v >> 32) as u32);
+}
+
+/// The private segment buffer V#: base = the worker's scratch region, SWIZZLE_EN, no range
+/// clamp (NUM_RECORDS all ones), DATA_FORMAT 32 (4) with UINT, ELEMENT_SIZE 4 bytes (1),
+/// INDEX_STRIDE 64 (3), ADD_TID_ENABLE. The wave offset SGPR selects the wave's part.
+pub fn scratch_rsrc(base: u64) -> [u32; 4] {
+    let word1 = ((base >> 32) as u32 & 0xffff) | 1 << 31;
+    let word3 = 4 << 15 | 4 << 12 | 1 << 19 | 3 << 21 | 1 << 23;
+    [base as u32, word1, u32::MAX, word3]
+}
+
+/// Run every workgroup of `d` on `threads` host threads with `exec`. `progress` is called
+/// with the number of workgroups finished so far (from worker threads).
+pub fn run(
+    d: &Dispatch,
+    prog: &Program,
+    mem: &Memory,
+    exec: &dyn WaveExec,
+    threads: usize,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+) -> Result<GridStats, GridError> {
+    d.check()?;
+    let groups = d.groups();
+    let total = groups.iter().map(|&g| g as u64).product::<u64>();
+    let slots: Vec<u64> = d
+        .scratch
+        .as_ref()
+        .map(|s| s.slots.clone())
+        .unwrap_or_default();
+    let threads = threads.max(1);
+    if d.scratch.is_some() && slots.len() < threads {
+        return Err(GridError::Config(format!(
+            "{} scratch slots for {threads} threads",
+            slots.len()
+        )));
+    }
+    let free = Mutex::new(slots);
+    let insts = AtomicU64::new(0);
+    let waves = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| GridError::Config(format!("cannot start {threads} threads: {e}")))?;
+    let gx = groups[0] as u64;
+    let gxy = gx * groups[1] as u64;
+    let one = |i: u64| -> Result<(), GridError> {
+        if failed.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let wg = [
+            (i % gx) as u32,
+            ((i / gx) % groups[1] as u64) as u32,
+            (i / gxy) as u32,
+        ];
+        let slot = match d.scratch {
+            Some(_) => free
+                .lock()
+                .map_err(|_| GridError::Config("scratch pool poisoned".into()))?
+                .pop(),
+            None => None,
+        };
+        let r = run_group(d, prog, mem, exec, wg, slot.unwrap_or(0));
+        if let Some(s) = slot {
+            if let Ok(mut f) = free.lock() {
+                f.push(s);
+            }
+        }
+        match r {
+            Ok((n, w)) => {
+                insts.fetch_add(n, Ordering::Relaxed);
+                waves.fetch_add(w, Ordering::Relaxed);
+                let k = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if let Some(p) = progress {
+                    p(k);
+                }
+                Ok(())
+            }
+            Err(e) => {
+                failed.store(true, Ordering::Relaxed);
+                Err(e)
+            }
+        }
+    };
+    pool.install(|| (0..total).into_par_iter().try_for_each(one))?;
+    Ok(GridStats {
+        workgroups: done.load(Ordering::Relaxed),
+        waves: waves.load(Ordering::Relaxed),
+        insts: insts.load(Ordering::Relaxed),
+    })
+}
+
+/// Run one workgroup to completion; returns (instructions, waves).
+fn run_group(
+    d: &Dispatch,
+    prog: &Program,
+    mem: &Memory,
+    exec: &dyn WaveExec,
+    wg: Dim3,
+    scratch_base: u64,
+) -> Result<(u64, u64), GridError> {
+    let size = d.group_size(wg);
+    let n = (size[0] * size[1] * size[2]).div_ceil(LANES as u32);
+    let mut lds = Lds::new(d.lds_bytes as usize);
+    let mut waves: Vec<Box<Wave>> = (0..n)
+        .map(|w| {
+            let mut wave = Wave::new(d.gen);
+            d.init_wave(&mut wave, wg, w, scratch_base);
+            wave
+        })
+        .collect();
+    let mut used = vec![0u64; n as usize];
+    let mut ended = vec![false; n as usize];
+    let budget = d.max_insts_per_wave;
+    loop {
+        for (w, wave) in waves.iter_mut().enumerate() {
+            if ended[w] {
+                continue;
+            }
+            let left = budget.saturating_sub(used[w]);
+            match exec.run(prog, wave, &mut lds, mem, left) {
+                Ok((step, k)) => {
+                    // At least the s_barrier itself ran: the budget always shrinks, so a
+                    // group whose waves keep meeting at barriers still ends.
+                    used[w] += k.max(1);
+                    match step {
+                        Step::End => ended[w] = true,
+                        Step::Barrier => {}
+                        Step::Continue => {
+                            return Err(GridError::Budget {
+                                wg,
+                                wave: w as u32,
+                                budget,
+                                pc: wave.pc,
+                            })
+                        }
+                    }
+                }
+                Err(ExecError {
+                    pc,
+                    kind: ExecErrorKind::InstLimit(_),
+                }) => {
+                    return Err(GridError::Budget {
+                        wg,
+                        wave: w as u32,
+                        budget,
+                        pc,
+                    })
+                }
+                Err(err) => {
+                    return Err(GridError::Exec {
+                        wg,
+                        wave: w as u32,
+                        err,
+                    })
+                }
+            }
+        }
+        // Every wave is at the barrier or done: release the barrier (waves that ended no
+        // longer count, as on the hardware).
+        if ended.iter().all(|&e| e) {
+            break;
+        }
+    }
+    Ok((used.iter().sum(), n as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kd(rsrc2: u32, props: u16) -> KernelDescriptor {
+        let mut b = [0u8; 64];
+        b[4..8].copy_from_slice(&8u32.to_le_bytes());
+        b[52..56].copy_from_slice(&rsrc2.to_le_bytes());
+        b[56..58].copy_from_slice(&props.to_le_bytes());
+        KernelDescriptor::parse(&b).unwrap()
+    }
+
+    fn dispatch(kd: KernelDescriptor, grid: Dim3, block: Dim3) -> Dispatch {
+        Dispatch {
+            gen: Gen::Gfx7,
+            kd,
+            entry: 0x40,
+            grid,
+            block,
+            kernarg: 0x1111_2222_3333_0000,
+            dispatch_packet: 0x4444_0000,
+            queue: 0x5555_0000,
+            dispatch_id: 7,
+            lds_bytes: 0,
+            scratch: Some(Scratch {
+                per_lane: 8,
+                slots: vec![0x9_0000_0000],
+            }),
+            max_insts_per_wave: 10,
+        }
+    }
+
+    #[test]
+    fn groups_and_partial_sizes() {
+        let d = dispatch(kd(0, 0), [100, 7, 1], [64, 4, 1]);
+        assert_eq!(d.groups(), [2, 2, 1]);
+        assert_eq!(d.group_size([0, 0, 0]), [64, 4, 1]);
+        assert_eq!(d.group_size([1, 1, 0]), [36, 3, 1]);
+        assert_eq!(d.waves_per_group(), 4);
+    }
+
+    #[test]
+    fn abi_registers() {
+        // Private segment buffer + dispatch ptr + kernarg ptr (4+2+2 = 8 user SGPRs),
+        // workgroup ids X and Y, info, private segment, work-item ids X and Y.
+        let rsrc2 = 1 | 8 << 1 | 1 << 7 | 1 << 8 | 1 << 10 | 1 << 11;
+        let d = dispatch(kd(rsrc2, 0b1011), [100, 8, 1], [10, 8, 1]);
+        let mut w = Wave::new(Gen::Gfx7);
+        // Group (9, 0): x from 90 to 99 (10 wide), 8 high: 80 items, 2 waves; take wave 1.
+        d.init_wave(&mut w, [9, 0, 0], 1, 0x9_0000_0000);
+        let rsrc = scratch_rsrc(0x9_0000_0000);
+        assert_eq!(&w.sgpr[0..4], &rsrc);
+        assert_eq!(rsrc[0], 0);
+        assert_eq!(rsrc[1], 0x8000_0009);
+        assert_eq!(&w.sgpr[4..6], &[0x4444_0000, 0]);
+        assert_eq!(&w.sgpr[6..8], &[0x3333_0000, 0x1111_2222]);
+        assert_eq!(&w.sgpr[8..12], &[9, 0, 2, 8 * 64]);
+        assert_eq!(w.exec, (1u64 << 16) - 1, "items 64..79 of 80");
+        // Lane 0 of wave 1 is flat item 64: x = 64 % 10 = 4, y = 6.
+        assert_eq!((w.vgpr[0][0], w.vgpr[1][0]), (4, 6));
+        assert_eq!((w.vgpr[0][15], w.vgpr[1][15]), (9, 7));
+        assert_eq!(w.vgpr[2][0], 0, "Z not enabled");
+        assert_eq!(w.m0, u32::MAX);
+        assert_eq!(w.pc, 0x40);
+        let mut w0 = Wave::new(Gen::Gfx7);
+        d.init_wave(&mut w0, [9, 0, 0], 0, 0x9_0000_0000);
+        assert_eq!(w0.sgpr[10], 2 | 1 << 31, "first wave flag");
+        assert_eq!(w0.sgpr[11], 0);
+        assert_eq!(w0.exec, u64::MAX);
+    }
+
+    #[test]
+    fn bad_configs() {
+        let prog = Program::new(wavejit_isa::Arch::Gcn(Gen::Gfx7), &[]);
+        let mem = Memory::new();
+        for (grid, block) in [
+            ([0, 1, 1], [1, 1, 1]),
+            ([1, 1, 1], [1025, 1, 1]),
+            ([8, 8, 8], [16, 16, 8]),
+        ] {
+            let d = dispatch(kd(0, 0), grid, block);
+            assert!(matches!(
+                run(&d, &prog, &mem, &Interp, 1, None),
+                Err(GridError::Config(_))
+            ));
+        }
+    }
+}
