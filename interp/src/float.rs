@@ -700,6 +700,8 @@ pub enum ToInt {
     Floor,
     Ceil,
     NearestEven,
+    /// `floor(x + 1/2)`, the half added exactly (V_CVT_RPI).
+    HalfUp,
 }
 
 /// The magnitude of the integral value of `(-1)^neg × sig × 2^exp` (with `exp < 0`)
@@ -719,6 +721,7 @@ fn int_mag(neg: bool, exp: i32, sig: u128, how: ToInt) -> u128 {
         ToInt::Floor => neg && frac_nonzero,
         ToInt::Ceil => !neg && frac_nonzero,
         ToInt::NearestEven => above || (half && int & 1 == 1),
+        ToInt::HalfUp => above || (half && !neg),
     };
     int + up as u128
 }
@@ -789,8 +792,8 @@ pub fn compare(fmt: Format, flush_in: bool, a: u64, b: u64) -> Option<Ordering> 
     })
 }
 
-/// The input after the flush of `fp`, NaN canonical: what min/max/med3 return.
-fn flushed(fp: Fp, a: u64) -> u64 {
+/// The input after the flushes of `fp`, NaN canonical: what min/max/med3 return.
+pub fn canonical(fp: Fp, a: u64) -> u64 {
     let f = fp.fmt;
     match unpack(f, a, fp.flush_in) {
         Val::Nan => f.qnan(),
@@ -814,7 +817,7 @@ pub fn max_num(fp: Fp, a: u64, b: u64) -> u64 {
 
 fn pick(fp: Fp, a: u64, b: u64, min: bool) -> u64 {
     let f = fp.fmt;
-    let (a, b) = (flushed(fp, a), flushed(fp, b));
+    let (a, b) = (canonical(fp, a), canonical(fp, b));
     match (f.is_nan(a), f.is_nan(b)) {
         (true, true) => return f.qnan(),
         (true, false) => return b,
@@ -1016,7 +1019,7 @@ mod tests {
     fn class_bits() {
         assert_eq!(class_bit(F32, 0x7F80_0001), 0);
         assert_eq!(class_bit(F32, 0x7FC0_0000), 1);
-        assert_eq!(class_bit(F32, f(f32::NEG_INFINITY) as u64), 2);
+        assert_eq!(class_bit(F32, f(f32::NEG_INFINITY)), 2);
         assert_eq!(class_bit(F32, f(-1.0)), 3);
         assert_eq!(class_bit(F32, 0x8000_0001), 4);
         assert_eq!(class_bit(F32, f(-0.0)), 5);

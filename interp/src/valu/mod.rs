@@ -1,1 +1,44 @@
-//! Vector ALU: VOP1/VOP2/VOPC/VOP3, SDWA and DPP. (Being written: issue 3.)
+//! The vector ALU: VOP1, VOP2, VOPC and VOP3A/VOP3B of GCN 1.0/1.1/1.2, with VOP_SDWA and
+//! VOP_DPP on GCN 1.2.
+//!
+//! * `operands` — one view of every encoding's fields; reading a source for a lane.
+//! * `driver` — the lane loop: EXEC, DPP lanes and masks, SDWA selection, ABS/NEG, OMOD
+//!   and CLAMP, write-back of VDST, VCC/SDST and EXEC.
+//! * `sdwa`, `dpp` — the pure selection and lane-map functions (shared with the JIT).
+//! * `vop1`, `vop2`, `vop3`, `vopc`, `f16` — one pure per-lane function per operation.
+//! * `approx`, `trig_preop` — the definitions of the approximate transcendentals and the
+//!   bits of 2/π.
+//! * `lanes` — cross-lane operations (readlane, writelane, readfirstlane, movrel).
+//! * `dispatch` — the match on `Op` that pairs each operation with its shape.
+
+pub mod approx;
+pub mod dispatch;
+pub mod dpp;
+pub mod driver;
+pub mod f16;
+pub mod lanes;
+pub mod operands;
+pub mod sdwa;
+pub mod trig_preop;
+pub mod vop1;
+pub mod vop2;
+pub mod vop3;
+pub mod vopc;
+
+use wavejit_isa::gcn;
+
+use crate::error::ExecErrorKind;
+use crate::exec::Ctx;
+
+/// Execute one VOP1/VOP2/VOPC/VOP3(A/B)/SDWA/DPP instruction (including V_READLANE,
+/// V_WRITELANE, V_READFIRSTLANE and V_CMPX, which writes EXEC). GCN 1.2's VOP3-encoded
+/// interpolation operations are passed to `crate::vintrp`. An operation without semantics
+/// here is `Unsupported`, never a no-op.
+pub fn exec(ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<(), ExecErrorKind> {
+    if crate::vintrp::is_interp(inst.op) {
+        return crate::vintrp::exec(ctx, inst);
+    }
+    let v = operands::Vop::new(ctx.wave.gen, inst)?;
+    let mut cx = driver::Cx { ctx, v };
+    dispatch::dispatch(&mut cx)
+}

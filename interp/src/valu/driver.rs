@@ -1,0 +1,338 @@
+//! The one lane loop every vector ALU operation runs through (STYLE.md: "operand fetch,
+//! modifiers, SDWA, DPP, EXEC masking and write-back written once").
+//!
+//! For each lane the driver decides what happens (`Act`: EXEC, and for DPP the row/bank
+//! masks and source-lane validity), reads the sources of the lane (DPP: SRC0 from its
+//! source lane; SDWA: selection, then NEG/ABS), calls the operation's pure per-lane
+//! function, applies OMOD then CLAMP to float results, and keeps the result. Only when
+//! every lane is computed are VDST, the lane-mask destination and EXEC written, so an
+//! instruction always reads the state from before itself.
+
+use wavejit_isa::gcn::VopBase;
+use wavejit_isa::state::LANES;
+
+use super::dpp;
+use super::operands::{self, resolve, Form, Operand, Ty, Vop, VCC};
+use super::sdwa;
+use crate::error::ExecErrorKind;
+use crate::exec::Ctx;
+use crate::float::{self, Mode};
+
+pub type R = Result<(), ExecErrorKind>;
+
+/// The operation being executed: the machine state and the instruction's operands.
+pub struct Cx<'c, 'a> {
+    pub ctx: &'c mut Ctx<'a>,
+    pub v: Vop,
+}
+
+/// What one lane does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Act {
+    /// EXEC is 0: nothing is written; a lane-mask result has 0 for this lane.
+    Off,
+    /// DPP: the lane is masked off by ROW_MASK/BANK_MASK, or its source lane is invalid
+    /// without BOUND_CTRL: VDST and the lane's bit of a lane-mask result keep their value.
+    Keep,
+    /// The lane executes; SRC0 is read from lane `src0` (`None`: DPP BOUND_CTRL zero).
+    Run { src0: Option<usize> },
+}
+
+/// A lane-bit input of an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitIn {
+    None,
+    /// Always VCC (V_DIV_FMAS).
+    Vcc,
+    /// VCC in the 32-bit encodings, SRC2 as a 64-bit lane mask in VOP3 (carry in,
+    /// V_CNDMASK's selector).
+    VccOrSrc2,
+}
+
+/// A lane-mask output of an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitOut {
+    None,
+    /// Carry/flag out: VCC, or SDST of VOP3B.
+    Mask,
+    /// A compare: VCC or VOP3's SGPR pair; `exec` also writes EXEC (V_CMPX).
+    Compare {
+        exec: bool,
+    },
+}
+
+/// The shape of an operation: its source types, its VGPR result type (if any) and its
+/// lane-bit input and output.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape<'t> {
+    pub ins: &'t [Ty],
+    pub out: Option<Ty>,
+    pub bit_in: BitIn,
+    pub bit_out: BitOut,
+}
+
+/// A lane's work: `(lane id, sources after modifiers, input bit) → (result, output bit)`.
+pub type LaneFn<'f> = &'f dyn Fn(usize, &[u64], bool) -> (u64, bool);
+
+impl Cx<'_, '_> {
+    pub fn mode(&self) -> Mode {
+        Mode(self.ctx.wave.mode)
+    }
+
+    /// What each lane does in this instruction.
+    pub fn plan(&self) -> [Act; LANES] {
+        let exec = self.ctx.wave.exec;
+        let mut acts = [Act::Off; LANES];
+        for (lane, a) in acts.iter_mut().enumerate() {
+            if exec >> lane & 1 == 0 {
+                continue;
+            }
+            *a = match self.v.dpp {
+                None => Act::Run { src0: Some(lane) },
+                Some(d) => {
+                    if !dpp::lane_enabled(d.row_mask, d.bank_mask, lane) {
+                        Act::Keep
+                    } else {
+                        match dpp::lane_reads(d.ctrl, d.bound_ctrl, exec, lane) {
+                            Some(src0) => Act::Run { src0 },
+                            None => Act::Keep,
+                        }
+                    }
+                }
+            };
+        }
+        acts
+    }
+
+    /// The sources of `lane` for an operation with source types `ins`, resolved operands
+    /// `ops`: DPP lane choice for SRC0, SDWA selection for SRC0/SRC1, then ABS/NEG.
+    fn sources(
+        &self,
+        ins: &[Ty],
+        ops: &[Operand],
+        lane: usize,
+        src0: Option<usize>,
+        out: &mut [u64],
+    ) -> R {
+        let w = &*self.ctx.wave;
+        for (i, (&ty, &o)) in ins.iter().zip(ops).enumerate() {
+            let mut x = if i == 0 {
+                match src0 {
+                    Some(l) => operands::lane_value(w, o, ty, l),
+                    None => 0,
+                }
+            } else {
+                operands::lane_value(w, o, ty, lane)
+            };
+            if let Some(sel) = &self.v.sdwa {
+                let has = i == 0 || (i == 1 && self.v.form != Form::Sdwa(VopBase::Vop1));
+                if has && ty.bits() <= 32 {
+                    x = operands::sdwa_select(sel, i, x)? & ty.mask();
+                }
+            }
+            out[i] = operands::modifiers(&self.v, i, ty, x);
+        }
+        Ok(())
+    }
+
+    /// OMOD (VOP3) then CLAMP (VOP3, SDWA) of a float result.
+    fn float_post(&self, ty: Ty, r: u64) -> u64 {
+        let omod = if self.v.is_vop3() { self.v.omod } else { 0 };
+        if omod == 0 && !self.v.clamp {
+            return r;
+        }
+        let fmt = match ty {
+            Ty::F16 => float::F16,
+            Ty::F32 => float::F32,
+            _ => float::F64,
+        };
+        let mode = self.mode();
+        float::omod_clamp(mode.fp(fmt), mode, r, omod, self.v.clamp)
+    }
+
+    /// Where a lane-mask result of this instruction goes.
+    fn mask_slot(&self) -> u8 {
+        if self.v.is_vop3() {
+            self.v.mask_dst
+        } else {
+            VCC
+        }
+    }
+
+    /// Run the operation over the wave and write its results.
+    pub fn run(&mut self, shape: Shape<'_>, f: LaneFn<'_>) -> R {
+        let n = shape.ins.len();
+        if n > 3 {
+            return Err(ExecErrorKind::BadOperand("more than three sources".into()));
+        }
+        if let Some(out) = shape.out {
+            if out.bits() == 64 && self.v.vdst == 255 {
+                return Err(ExecErrorKind::BadOperand(
+                    "v255 cannot start a 64-bit register pair".into(),
+                ));
+            }
+        }
+        let acts = self.plan();
+        let w = &*self.ctx.wave;
+        let mut ops = [Operand::Uniform(0); 3];
+        for (i, o) in ops.iter_mut().enumerate().take(n) {
+            *o = resolve(w, &self.v, self.v.src[i], shape.ins[i])?;
+        }
+        let bits_in = match shape.bit_in {
+            BitIn::None => 0,
+            BitIn::Vcc => w.vcc,
+            BitIn::VccOrSrc2 if self.v.is_vop3() => {
+                match resolve(w, &self.v, self.v.src[2], Ty::B64)? {
+                    Operand::Uniform(m) => m,
+                    Operand::Vgpr(r) => {
+                        return Err(ExecErrorKind::BadOperand(format!(
+                            "v{r} as a lane mask (an SGPR pair is needed)"
+                        )))
+                    }
+                }
+            }
+            BitIn::VccOrSrc2 => w.vcc,
+        };
+        let mut results = [0u64; LANES];
+        let mut mask = 0u64;
+        let mut srcs = [0u64; 3];
+        for lane in 0..LANES {
+            let Act::Run { src0 } = acts[lane] else {
+                continue;
+            };
+            self.sources(shape.ins, &ops[..n], lane, src0, &mut srcs[..n])?;
+            let (mut r, bit) = f(lane, &srcs[..n], bits_in >> lane & 1 != 0);
+            if let Some(ty) = shape.out {
+                r &= ty.mask();
+                if ty.is_float() {
+                    r = self.float_post(ty, r);
+                }
+            }
+            results[lane] = r;
+            mask |= (bit as u64) << lane;
+        }
+        self.write_back(shape, &acts, &results, mask)
+    }
+
+    fn write_back(
+        &mut self,
+        shape: Shape<'_>,
+        acts: &[Act; LANES],
+        results: &[u64; LANES],
+        mask: u64,
+    ) -> R {
+        let vdst = self.v.vdst as usize;
+        if let Some(ty) = shape.out {
+            for lane in 0..LANES {
+                if !matches!(acts[lane], Act::Run { .. }) {
+                    continue;
+                }
+                let r = results[lane];
+                let vg = &mut self.ctx.wave.vgpr;
+                match (ty.bits(), &self.v.sdwa) {
+                    (64, _) => {
+                        vg[vdst][lane] = r as u32;
+                        vg[(vdst + 1) & 255][lane] = (r >> 32) as u32;
+                    }
+                    (_, Some(sel)) => {
+                        let old = vg[vdst][lane];
+                        vg[vdst][lane] = sdwa::dst_sel(r as u32, old, sel.dst_sel, sel.dst_unused)
+                            .ok_or_else(|| {
+                                ExecErrorKind::BadOperand(format!(
+                                    "SDWA dst_sel {} dst_unused {}",
+                                    sel.dst_sel, sel.dst_unused
+                                ))
+                            })?;
+                    }
+                    _ => vg[vdst][lane] = r as u32,
+                }
+            }
+        }
+        if shape.bit_out != BitOut::None {
+            let slot = self.mask_slot();
+            let keep = acts
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (l, a)| m | ((*a == Act::Keep) as u64) << l);
+            let old = self.ctx.wave.read_sreg64(slot);
+            self.ctx.wave.write_sreg64(slot, mask | (old & keep));
+            if let BitOut::Compare { exec: true } = shape.bit_out {
+                let old_exec = self.ctx.wave.exec;
+                self.ctx.wave.exec = mask | (old_exec & keep);
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Typed shapes: thin wrappers the dispatch uses.
+
+/// One value result from `N` sources of the given types.
+pub fn alu<const N: usize>(cx: &mut Cx, ins: [Ty; N], out: Ty, f: impl Fn([u64; N]) -> u64) -> R {
+    let shape = Shape {
+        ins: &ins,
+        out: Some(out),
+        bit_in: BitIn::None,
+        bit_out: BitOut::None,
+    };
+    cx.run(shape, &|_, s, _| (f(arr(s)), false))
+}
+
+/// As `alu`, with the lane id (V_MBCNT).
+pub fn alu_lane<const N: usize>(
+    cx: &mut Cx,
+    ins: [Ty; N],
+    out: Ty,
+    f: impl Fn(usize, [u64; N]) -> u64,
+) -> R {
+    let shape = Shape {
+        ins: &ins,
+        out: Some(out),
+        bit_in: BitIn::None,
+        bit_out: BitOut::None,
+    };
+    cx.run(shape, &|l, s, _| (f(l, arr(s)), false))
+}
+
+/// A value result and a lane bit in and/or out (carries, V_CNDMASK, V_DIV_SCALE, …).
+pub fn alu_bits<const N: usize>(
+    cx: &mut Cx,
+    ins: [Ty; N],
+    out: Ty,
+    bit_in: BitIn,
+    bit_out: BitOut,
+    f: impl Fn([u64; N], bool) -> (u64, bool),
+) -> R {
+    let shape = Shape {
+        ins: &ins,
+        out: Some(out),
+        bit_in,
+        bit_out,
+    };
+    cx.run(shape, &|_, s, b| f(arr(s), b))
+}
+
+/// A compare: one bit per lane to VCC (or VOP3's SGPR pair), and EXEC for V_CMPX.
+pub fn compare<const N: usize>(
+    cx: &mut Cx,
+    ins: [Ty; N],
+    exec: bool,
+    f: impl Fn([u64; N]) -> bool,
+) -> R {
+    let shape = Shape {
+        ins: &ins,
+        out: None,
+        bit_in: BitIn::None,
+        bit_out: BitOut::Compare { exec },
+    };
+    cx.run(shape, &|_, s, _| (0, f(arr(s))))
+}
+
+fn arr<const N: usize>(s: &[u64]) -> [u64; N] {
+    let mut a = [0u64; N];
+    for (d, x) in a.iter_mut().zip(s) {
+        *d = *x;
+    }
+    a
+}

@@ -1,0 +1,374 @@
+//! Operands of a vector ALU instruction: one normalized view (`Vop`) of the VOP1, VOP2,
+//! VOPC, VOP3A/B, SDWA and DPP field layouts, the value types of operand slots (`Ty`), and
+//! reading a source for a lane — registers, register pairs (unaligned SGPR pairs allowed),
+//! inline constants of the operand's width, the literal, SDWA selection and the ABS/NEG
+//! modifiers.
+
+use wavejit_isa::gcn::operand::{inline_constant, src_kind, vop3_is_b, SrcKind, Width};
+use wavejit_isa::gcn::table::TableEnc;
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
+use wavejit_isa::state::Wave;
+use wavejit_isa::Gen;
+
+use super::sdwa;
+use crate::error::ExecErrorKind;
+
+/// The type of an operand slot or result: its width, and whether it holds a float (float
+/// results get OMOD/CLAMP; SDWA's NEG/ABS apply to float operands only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    B16,
+    F16,
+    B32,
+    F32,
+    B64,
+    F64,
+}
+
+impl Ty {
+    pub fn bits(self) -> u32 {
+        match self {
+            Ty::B16 | Ty::F16 => 16,
+            Ty::B32 | Ty::F32 => 32,
+            Ty::B64 | Ty::F64 => 64,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64)
+    }
+    pub fn sign_bit(self) -> u64 {
+        1u64 << (self.bits() - 1)
+    }
+    pub fn mask(self) -> u64 {
+        if self.bits() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits()) - 1
+        }
+    }
+    fn width(self) -> Width {
+        match self.bits() {
+            16 => Width::B16,
+            32 => Width::B32,
+            _ => Width::B64,
+        }
+    }
+}
+
+/// The encoding form of a vector ALU instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    Vop1,
+    Vop2,
+    Vopc,
+    Vop3,
+    Sdwa(VopBase),
+    Dpp(VopBase),
+}
+
+/// VOP_SDWA's selections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SdwaSel {
+    pub src_sel: [u8; 2],
+    pub src_sext: [bool; 2],
+    pub dst_sel: u8,
+    pub dst_unused: u8,
+}
+
+/// VOP_DPP's controls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DppCtl {
+    pub ctrl: u16,
+    pub bound_ctrl: bool,
+    pub row_mask: u8,
+    pub bank_mask: u8,
+}
+
+/// SGPR slot of VCC.
+pub const VCC: u8 = 106;
+
+/// A vector ALU instruction with its fields in one layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vop {
+    pub op: Op,
+    pub gen: Gen,
+    pub form: Form,
+    /// SRC0, SRC1, SRC2 as source codes: VOP2/VOPC's VSRC1 and SDWA/DPP's SRC0 are VGPR
+    /// codes (256 + n); absent sources are inline 0.
+    pub src: [Src; 3],
+    /// The VDST field (a VGPR number; an SGPR slot for V_READLANE/V_READFIRSTLANE).
+    pub vdst: u8,
+    /// The raw VSRC1 field of VOP2 (V_READLANE/V_WRITELANE on GCN 1.0/1.1 keep a scalar
+    /// source there).
+    pub vsrc1: u8,
+    /// Where a lane mask result goes (carry out, compare result): VCC in the 32-bit
+    /// encodings, SDST in VOP3B, the VDST field in VOP3A compares.
+    pub mask_dst: u8,
+    /// ABS and NEG per source (bit i for source i).
+    pub abs: u8,
+    pub neg: u8,
+    pub clamp: bool,
+    /// 0 none, 1 ×2, 2 ×4, 3 ÷2 (VOP3 only).
+    pub omod: u8,
+    pub sdwa: Option<SdwaSel>,
+    pub dpp: Option<DppCtl>,
+    pub literal: Option<u32>,
+}
+
+fn bad(msg: String) -> ExecErrorKind {
+    ExecErrorKind::BadOperand(msg)
+}
+
+impl Vop {
+    /// The normalized view of a VOP1/VOP2/VOPC/VOP3/SDWA/DPP instruction on `gen`.
+    pub fn new(gen: Gen, inst: &Inst) -> Result<Vop, ExecErrorKind> {
+        let op = inst.op;
+        let zero = Src::ZERO;
+        let mut v = Vop {
+            op,
+            gen,
+            form: Form::Vop1,
+            src: [zero; 3],
+            vdst: 0,
+            vsrc1: 0,
+            mask_dst: VCC,
+            abs: 0,
+            neg: 0,
+            clamp: false,
+            omod: 0,
+            sdwa: None,
+            dpp: None,
+            literal: inst.literal,
+        };
+        match (inst.enc, inst.fields) {
+            (Enc::Vop1, Fields::Vop1 { vdst, src0 }) => {
+                v.src[0] = src0;
+                v.vdst = vdst;
+            }
+            (Enc::Vop2, Fields::Vop2 { vdst, src0, vsrc1 }) => {
+                v.form = Form::Vop2;
+                v.src = [src0, Src::vgpr(vsrc1), zero];
+                v.vdst = vdst;
+                v.vsrc1 = vsrc1;
+            }
+            (Enc::Vopc, Fields::Vopc { src0, vsrc1 }) => {
+                v.form = Form::Vopc;
+                v.src = [src0, Src::vgpr(vsrc1), zero];
+                v.vsrc1 = vsrc1;
+            }
+            (
+                Enc::Vop3,
+                Fields::Vop3 {
+                    vdst,
+                    sdst,
+                    src,
+                    abs,
+                    neg,
+                    clamp,
+                    omod,
+                },
+            ) => {
+                v.form = Form::Vop3;
+                v.src = src;
+                v.vdst = vdst;
+                v.abs = abs;
+                v.neg = neg;
+                v.clamp = clamp;
+                v.omod = omod;
+                let row = op
+                    .row(gen)
+                    .ok_or_else(|| bad(format!("`{}` does not exist on {gen}", op.mnemonic())))?;
+                v.mask_dst = if vop3_is_b(row) {
+                    sdst
+                } else if row.enc == TableEnc::Vopc {
+                    vdst
+                } else {
+                    VCC
+                };
+            }
+            (
+                Enc::Sdwa { base },
+                Fields::Sdwa {
+                    vdst,
+                    src0,
+                    vsrc1,
+                    dst_sel,
+                    dst_unused,
+                    clamp,
+                    src0_sel,
+                    src0_sext,
+                    src0_neg,
+                    src0_abs,
+                    src1_sel,
+                    src1_sext,
+                    src1_neg,
+                    src1_abs,
+                },
+            ) => {
+                v.form = Form::Sdwa(base);
+                v.src = [Src::vgpr(src0), Src::vgpr(vsrc1), zero];
+                v.vdst = vdst;
+                v.vsrc1 = vsrc1;
+                v.clamp = clamp;
+                v.abs = src0_abs as u8 | (src1_abs as u8) << 1;
+                v.neg = src0_neg as u8 | (src1_neg as u8) << 1;
+                v.sdwa = Some(SdwaSel {
+                    src_sel: [src0_sel, src1_sel],
+                    src_sext: [src0_sext, src1_sext],
+                    dst_sel,
+                    dst_unused,
+                });
+            }
+            (
+                Enc::Dpp { base },
+                Fields::Dpp {
+                    vdst,
+                    src0,
+                    vsrc1,
+                    dpp_ctrl,
+                    bound_ctrl,
+                    src0_neg,
+                    src0_abs,
+                    src1_neg,
+                    src1_abs,
+                    bank_mask,
+                    row_mask,
+                },
+            ) => {
+                if !super::dpp::ctrl_valid(dpp_ctrl) {
+                    return Err(bad(format!("reserved DPP_CTRL {dpp_ctrl:#x}")));
+                }
+                v.form = Form::Dpp(base);
+                v.src = [Src::vgpr(src0), Src::vgpr(vsrc1), zero];
+                v.vdst = vdst;
+                v.vsrc1 = vsrc1;
+                v.abs = src0_abs as u8 | (src1_abs as u8) << 1;
+                v.neg = src0_neg as u8 | (src1_neg as u8) << 1;
+                v.dpp = Some(DppCtl {
+                    ctrl: dpp_ctrl,
+                    bound_ctrl,
+                    row_mask,
+                    bank_mask,
+                });
+            }
+            _ => {
+                return Err(bad(format!(
+                    "`{}` carries {:?} fields in a {:?} encoding",
+                    op.mnemonic(),
+                    inst.fields,
+                    inst.enc
+                )))
+            }
+        }
+        Ok(v)
+    }
+
+    pub fn is_vop3(&self) -> bool {
+        self.form == Form::Vop3
+    }
+    pub fn is_sdwa(&self) -> bool {
+        matches!(self.form, Form::Sdwa(_))
+    }
+}
+
+/// A source resolved once per instruction: a VGPR (read per lane) or a value that is the
+/// same for every lane (scalar register, constant, literal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    Vgpr(u8),
+    Uniform(u64),
+}
+
+/// Resolve `src` as an operand of type `ty`.
+///
+/// Inline constants take the operand's width (operand.rs); a literal is the 32-bit dword,
+/// its low 16 bits for 16-bit operands, the high half of an f64 (low half zero), and
+/// zero-extended for a 64-bit integer (as LLVM's assembler encodes it).
+pub fn resolve(w: &Wave, v: &Vop, src: Src, ty: Ty) -> Result<Operand, ExecErrorKind> {
+    let wide = ty.bits() == 64;
+    let scalar = |slot: u8| -> u64 {
+        if wide {
+            w.read_sreg64(slot)
+        } else {
+            w.read_sreg(slot) as u64 & ty.mask()
+        }
+    };
+    Ok(match src_kind(v.gen, src) {
+        SrcKind::Vgpr(n) => {
+            if wide && n == 255 {
+                return Err(bad(format!("v{n} cannot start a 64-bit register pair")));
+            }
+            Operand::Vgpr(n)
+        }
+        SrcKind::Literal => {
+            let lit = v.literal.ok_or_else(|| {
+                bad(format!(
+                    "`{}` names a literal but carries none",
+                    v.op.mnemonic()
+                ))
+            })?;
+            Operand::Uniform(match ty {
+                Ty::F64 => (lit as u64) << 32,
+                _ => lit as u64 & ty.mask(),
+            })
+        }
+        k if k.is_inline() => Operand::Uniform(
+            inline_constant(v.gen, src, ty.width())
+                .ok_or_else(|| bad(format!("inline constant {} on {}", src.0, v.gen)))?,
+        ),
+        SrcKind::Vccz => Operand::Uniform((w.vcc == 0) as u64),
+        SrcKind::Execz => Operand::Uniform((w.exec == 0) as u64),
+        SrcKind::Scc => Operand::Uniform((w.scc & 1) as u64),
+        SrcKind::LdsDirect => {
+            return Err(ExecErrorKind::Unsupported {
+                mnemonic: format!("{} with an LDS_DIRECT operand", v.op.mnemonic()),
+            })
+        }
+        SrcKind::Sdwa | SrcKind::Dpp | SrcKind::Reserved => {
+            return Err(bad(format!("source code {} on {}", src.0, v.gen)))
+        }
+        k if k.is_scalar_dst() => Operand::Uniform(scalar(src.0 as u8)),
+        _ => return Err(bad(format!("source code {} on {}", src.0, v.gen))),
+    })
+}
+
+/// The raw value of an operand for `lane` (no selection, no modifiers).
+pub fn lane_value(w: &Wave, o: Operand, ty: Ty, lane: usize) -> u64 {
+    match o {
+        Operand::Uniform(x) => x,
+        Operand::Vgpr(n) => {
+            let lane = lane & 63;
+            let lo = w.vgpr[n as usize][lane] as u64;
+            if ty.bits() == 64 {
+                lo | (w.vgpr[(n as usize + 1) & 255][lane] as u64) << 32
+            } else {
+                lo & ty.mask()
+            }
+        }
+    }
+}
+
+/// SDWA source selection of source `i` (0 or 1) of a 16/32-bit operand.
+pub fn sdwa_select(sel: &SdwaSel, i: usize, x: u64) -> Result<u64, ExecErrorKind> {
+    let (s, e) = (sel.src_sel[i & 1], sel.src_sext[i & 1]);
+    sdwa::src_sel(x as u32, s, e)
+        .map(|r| r as u64)
+        .ok_or_else(|| bad(format!("SDWA src{i}_sel {s}")))
+}
+
+/// ABS then NEG of source `i` as sign-bit operations on the operand's width (ERRATA VOP3
+/// 3; the same rule for DPP's NEG/ABS); SDWA applies them to float operands only (ERRATA
+/// VOP_SDWA 5).
+pub fn modifiers(v: &Vop, i: usize, ty: Ty, x: u64) -> u64 {
+    if v.is_sdwa() && !ty.is_float() {
+        return x;
+    }
+    let mut x = x;
+    if v.abs >> i & 1 != 0 {
+        x &= !ty.sign_bit();
+    }
+    if v.neg >> i & 1 != 0 {
+        x ^= ty.sign_bit();
+    }
+    x
+}
