@@ -12,8 +12,8 @@
 //! `BadField` errors too; nothing is dropped silently.
 
 use super::inst::{Enc, Fields, Inst, Src, VopBase};
-use super::operand::{is_vop3_interp, src_kind, vop3_is_b, SrcKind};
-use super::table::{lookup, Op, Row, TableEnc};
+use super::operand::{is_vop3_interp, operands, src_kind, vop3_is_b, Kind as OpKind, SrcKind};
+use super::table::{lookup, Field, Op, Row, TableEnc};
 use crate::arch::Gen;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::ir::Flow;
@@ -200,9 +200,181 @@ fn is_mad_k(op: Op) -> bool {
 /// program). Returns it and its size in bytes.
 pub fn decode(gen: Gen, code: &[u8], offset: u32) -> Result<(Inst, u32), DecodeError> {
     let d = Dec { gen, code };
-    match decode_inner(&d) {
+    match decode_inner(&d)
+        .and_then(|(inst, words)| check_unused(gen, &inst).map(|()| (inst, words)))
+    {
         Ok((inst, words)) => Ok((inst, words * 4)),
         Err(kind) => Err(DecodeError { offset, kind }),
+    }
+}
+
+/// Fields that the operation's form has no operand in must be zero (a field it ignores
+/// cannot be written in assembly, so a nonzero value would not survive a round trip through
+/// text): the operand fields missing from the row's layout, VOP3 ABS/NEG bits of missing
+/// sources, and SMRD/SMEM's IMM bit when there is no offset. Scalar codes in fields that
+/// hold SGPRs in a vector encoding (VOP3 compare destinations, `v_readlane_b32`,
+/// `v_readfirstlane_b32`) must name a scalar register.
+fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
+    let Ok((row, _)) = super::encode::opcode(gen, inst.op, inst.enc) else {
+        return Ok(());
+    };
+    let ops = operands(row, inst.enc == Enc::Vop3);
+    let has = |f: Field| ops.iter().any(|o| o.field == f);
+    let zero = |f: Field, name: &'static str, v: u32| -> Result<(), Kind> {
+        if v != 0 && !has(f) {
+            return Err(Kind::BadField {
+                field: name,
+                value: v,
+            });
+        }
+        Ok(())
+    };
+    let sgpr_in = |f: Field, name: &'static str, v: u32| -> Result<(), Kind> {
+        match ops.iter().find(|o| o.field == f) {
+            Some(o) if matches!(o.kind, OpKind::Sgpr(_)) => {
+                if v > 127 {
+                    return Err(Kind::BadField { field: name, value: v });
+                }
+                check_sdst(gen, name, v as u8)
+            }
+            _ => Ok(()),
+        }
+    };
+    match inst.fields {
+        Fields::Sop2 { sdst, ssrc0, ssrc1 } => {
+            zero(Field::Sdst, "sdst", sdst as u32)?;
+            zero(Field::Ssrc0, "ssrc0", ssrc0.0 as u32)?;
+            zero(Field::Ssrc1, "ssrc1", ssrc1.0 as u32)
+        }
+        Fields::Sopk { sdst, simm16 } => {
+            zero(Field::Sdst, "sdst", sdst as u32)?;
+            zero(Field::Simm16, "simm16", simm16 as u32)
+        }
+        Fields::Sop1 { sdst, ssrc0 } => {
+            zero(Field::Sdst, "sdst", sdst as u32)?;
+            zero(Field::Ssrc0, "ssrc0", ssrc0.0 as u32)
+        }
+        Fields::Sopc { ssrc0, ssrc1 } => {
+            zero(Field::Ssrc0, "ssrc0", ssrc0.0 as u32)?;
+            zero(Field::Ssrc1, "ssrc1", ssrc1.0 as u32)
+        }
+        Fields::Sopp { simm16 } => zero(Field::Simm16, "simm16", simm16 as u32),
+        Fields::Smrd {
+            sdst,
+            sbase,
+            imm,
+            offset,
+        } => {
+            zero(Field::Sdata, "sdst", sdst as u32)?;
+            zero(Field::Sbase, "sbase", sbase as u32)?;
+            zero(Field::Offset, "offset", offset as u32)?;
+            zero(Field::Offset, "imm", imm as u32)
+        }
+        Fields::Smem {
+            sdata,
+            sbase,
+            imm,
+            offset,
+            ..
+        } => {
+            zero(Field::Sdata, "sdata", sdata as u32)?;
+            zero(Field::Sbase, "sbase", sbase as u32)?;
+            zero(Field::Offset, "offset", offset)?;
+            zero(Field::Offset, "imm", imm as u32)
+        }
+        Fields::Vop1 { vdst, src0 } => {
+            zero(Field::Vdst, "vdst", vdst as u32)?;
+            zero(Field::Src0, "src0", src0.0 as u32)?;
+            sgpr_in(Field::Vdst, "vdst", vdst as u32)
+        }
+        Fields::Vop2 { vdst, src0, vsrc1 } => {
+            zero(Field::Vdst, "vdst", vdst as u32)?;
+            zero(Field::Src0, "src0", src0.0 as u32)?;
+            zero(Field::Vsrc1, "vsrc1", vsrc1 as u32)?;
+            sgpr_in(Field::Vdst, "vdst", vdst as u32)
+        }
+        Fields::Vopc { src0, vsrc1 } => {
+            zero(Field::Src0, "src0", src0.0 as u32)?;
+            zero(Field::Vsrc1, "vsrc1", vsrc1 as u32)
+        }
+        Fields::Sdwa {
+            vdst, src0, vsrc1, ..
+        }
+        | Fields::Dpp {
+            vdst, src0, vsrc1, ..
+        } => {
+            zero(Field::Vdst, "vdst", vdst as u32)?;
+            zero(Field::Src0, "src0", src0 as u32)?;
+            zero(Field::Vsrc1, "vsrc1", vsrc1 as u32)
+        }
+        Fields::Vop3 {
+            vdst,
+            sdst,
+            src,
+            abs,
+            neg,
+            ..
+        } => {
+            zero(Field::Vdst, "vdst", vdst as u32)?;
+            zero(Field::Sdst, "sdst", sdst as u32)?;
+            const F: [(Field, &str); 3] = [
+                (Field::Src0, "src0"),
+                (Field::Src1, "src1"),
+                (Field::Src2, "src2"),
+            ];
+            for (i, (f, name)) in F.iter().enumerate() {
+                zero(*f, name, src[i].0 as u32)?;
+                zero(*f, "abs", (abs as u32 >> i) & 1)?;
+                zero(*f, "neg", (neg as u32 >> i) & 1)?;
+            }
+            sgpr_in(Field::Vdst, "vdst", vdst as u32)
+        }
+        Fields::Ds {
+            vdst,
+            addr,
+            data0,
+            data1,
+            ..
+        } => {
+            zero(Field::Vdst, "vdst", vdst as u32)?;
+            zero(Field::Addr, "addr", addr as u32)?;
+            zero(Field::Data0, "data0", data0 as u32)?;
+            zero(Field::Data1, "data1", data1 as u32)
+        }
+        Fields::Mubuf {
+            vdata,
+            vaddr,
+            srsrc,
+            soffset,
+            ..
+        }
+        | Fields::Mtbuf {
+            vdata,
+            vaddr,
+            srsrc,
+            soffset,
+            ..
+        } => {
+            zero(Field::Vdata, "vdata", vdata as u32)?;
+            zero(Field::Vaddr, "vaddr", vaddr as u32)?;
+            zero(Field::Srsrc, "srsrc", srsrc as u32)?;
+            zero(Field::Soffset, "soffset", soffset.0 as u32)
+        }
+        Fields::Flat {
+            vdst,
+            addr,
+            data,
+            glc,
+            ..
+        } => {
+            // Atomics return the old value in VDST when GLC is set.
+            if !glc {
+                zero(Field::Vdst, "vdst", vdst as u32)?;
+            }
+            zero(Field::Addr, "addr", addr as u32)?;
+            zero(Field::Data, "data", data as u32)
+        }
+        Fields::Vintrp { .. } | Fields::Raw { .. } => Ok(()),
     }
 }
 

@@ -7,7 +7,7 @@
 use super::decode::{decode, needs_literal};
 use super::inst::{Enc, Fields, Inst, Src, VopBase};
 use super::operand::vop3_is_b;
-use super::table::{vop3_twin_opcode, Op, Row, TableEnc, ROWS};
+use super::table::{vop3_twin_opcode, Op, Row, TableEnc};
 use crate::arch::Gen;
 use crate::error::DecodeErrorKind;
 
@@ -52,8 +52,10 @@ pub fn opcode(gen: Gen, op: Op, enc: Enc) -> R<(&'static Row, u16)> {
         gen,
     };
     let native = |te: TableEnc| -> Option<(&'static Row, u16)> {
-        ROWS.iter()
-            .find(|r| r.op == op && r.enc == te && r.opcode[gen.index()].is_some())
+        op.rows()
+            .iter()
+            .copied()
+            .find(|r| r.enc == te && r.opcode[gen.index()].is_some())
             .and_then(|r| r.opcode[gen.index()].map(|o| (r, o)))
     };
     let te = match enc {

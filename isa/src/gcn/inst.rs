@@ -96,8 +96,11 @@ impl Src {
 
 /// Fields of an instruction, per encoding, exactly as encoded.
 ///
-/// Register fields hold register numbers (`u8`), source fields hold `Src`. Fields that a
-/// particular operation ignores are still kept so that re-encoding is bit-exact.
+/// Register fields hold register numbers (`u8`): `sbase` is the first SGPR of the pair or
+/// quad (even; the encoding stores it halved), `srsrc` the first SGPR of the resource
+/// descriptor (a multiple of 4; stored quartered). Source fields hold `Src`. The decoder
+/// keeps every field of the encoding; a field the operation has no operand in must be 0
+/// (see `decode.rs`), so that every decoded instruction can be written as text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fields {
     Sop2 {

@@ -6,8 +6,8 @@
 //! float values are the manuals' list (0.5, 1.0, 2.0, 4.0 and their negatives) plus
 //! 1/(2π) on GCN 1.2 (code 248).
 
-use super::inst::Src;
-use super::table::{Row, TableEnc};
+use super::inst::{Enc, Inst, Src};
+use super::table::{Field, Op, Row, TableEnc};
 use crate::arch::Gen;
 
 /// What a source (or scalar destination) code means on a generation.
@@ -266,9 +266,364 @@ pub fn vop3_is_b(row: &Row) -> bool {
     }
 }
 
+/// What an operand of a row's signature is (the `sig` column, LLVM's operand list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A VGPR tuple of this many dwords.
+    Vgpr(u8),
+    /// An SGPR tuple of this many dwords (or any scalar source of that width).
+    Sgpr(u8),
+    /// VCC (a 64-bit lane mask), implicit in VOP2/VOPC; an SGPR pair in the VOP3 form.
+    Vcc,
+    /// An immediate: SIMM16, an SMRD/SMEM offset, an inline constant or the literal.
+    Imm,
+    /// MUBUF/MTBUF without an address VGPR (`off`).
+    Off,
+    /// A VINTRP attribute and channel.
+    Attr,
+    /// V_INTERP_MOV's parameter (P10, P20, P0).
+    Param,
+    Hwreg,
+    Sendmsg,
+    Waitcnt,
+    GprIdx,
+    /// EXP target.
+    Tgt,
+    Exec,
+    M0,
+    Scc,
+}
+
+impl Kind {
+    fn parse(w: &str) -> Option<Kind> {
+        let n = |t: &str| t.parse::<u8>().ok();
+        Some(match w {
+            "vcc" => Kind::Vcc,
+            "imm" => Kind::Imm,
+            "off" => Kind::Off,
+            "attr" => Kind::Attr,
+            "p" => Kind::Param,
+            "hwreg" => Kind::Hwreg,
+            "sendmsg" => Kind::Sendmsg,
+            "waitcnt" => Kind::Waitcnt,
+            "gpr_idx" => Kind::GprIdx,
+            "tgt" => Kind::Tgt,
+            "exec" => Kind::Exec,
+            "m0" => Kind::M0,
+            "scc" => Kind::Scc,
+            _ if w.starts_with('v') => Kind::Vgpr(n(&w[1..])?),
+            _ if w.starts_with('s') => Kind::Sgpr(n(&w[1..])?),
+            _ => return None,
+        })
+    }
+
+    /// Register dwords this operand occupies (0 for immediates and the like).
+    pub fn dwords(self) -> u8 {
+        match self {
+            Kind::Vgpr(n) | Kind::Sgpr(n) => n,
+            Kind::Vcc | Kind::Exec => 2,
+            Kind::M0 | Kind::Scc => 1,
+            _ => 0,
+        }
+    }
+}
+
+/// One operand of an instruction form: where it is encoded and what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Operand {
+    pub field: Field,
+    pub kind: Kind,
+}
+
+/// The operands of `row` in LLVM's order (destinations first), for the native encoding
+/// (`vop3 = false`; also SDWA/DPP) or the VOP3 twin of a VOP1/VOP2/VOPC row (`vop3 = true`).
+/// In the VOP3 twin, the native form's implicit VCC is an SGPR pair in a field (`Kind::Sgpr(2)`).
+///
+/// Memory operations list the operands of their text form without `glc`: FLAT/MUBUF
+/// atomics return their old value in VDST/VDATA only when GLC is set.
+pub fn operands(row: &Row, vop3: bool) -> Vec<Operand> {
+    let layout = if vop3 && !matches!(row.enc, TableEnc::Vop3 | TableEnc::Vop3b) {
+        row.layout64
+    } else {
+        row.layout
+    };
+    let sig = row.sig.split('+').next().unwrap_or("");
+    sig.split(',')
+        .filter(|w| !w.is_empty())
+        .zip(layout.iter())
+        .filter_map(|(w, &field)| {
+            let kind = Kind::parse(w)?;
+            let kind = if kind == Kind::Vcc && field != Field::Vcc {
+                Kind::Sgpr(2)
+            } else {
+                kind
+            };
+            Some(Operand { field, kind })
+        })
+        .collect()
+}
+
+/// The operands of a decoded instruction (see `operands`).
+pub fn inst_operands(gen: Gen, inst: &Inst) -> Vec<Operand> {
+    match row_of(gen, inst) {
+        Some(r) => operands(r, inst.enc == Enc::Vop3),
+        None => Vec::new(),
+    }
+}
+
+/// The table row an instruction was decoded from (its native row; for VOP3 twins the
+/// VOP1/VOP2/VOPC row).
+pub fn row_of(gen: Gen, inst: &Inst) -> Option<&'static Row> {
+    super::encode::opcode(gen, inst.op, inst.enc)
+        .ok()
+        .map(|(r, _)| r)
+}
+
+/// The operand held in `field`, if the instruction form has one there.
+pub fn operand_in(ops: &[Operand], field: Field) -> Option<Operand> {
+    ops.iter().copied().find(|o| o.field == field)
+}
+
+/// Register widths, in dwords, of the fields of a VALU/SALU instruction form: 0 when the
+/// field holds no register operand. `dst` is VDST (VGPRs, or the SGPRs of
+/// `v_readlane_b32`/`v_readfirstlane_b32`/VOP3 compares) or SOP's SDST; `sdst` is VOP3B's
+/// SDST; `src` are SRC0-2 (SSRC0/SSRC1 for SOP*, VSRC1 as `src[1]` in VOP2/VOPC).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Widths {
+    pub dst: u8,
+    pub sdst: u8,
+    pub src: [u8; 3],
+}
+
+/// Operand widths of `inst` by field (see `Widths`).
+pub fn widths(gen: Gen, inst: &Inst) -> Widths {
+    let mut w = Widths::default();
+    for o in inst_operands(gen, inst) {
+        let d = o.kind.dwords();
+        match o.field {
+            Field::Vdst => w.dst = d,
+            Field::Sdst if matches!(inst.enc, Enc::Sop2 | Enc::Sop1 | Enc::Sopk) => w.dst = d,
+            Field::Sdst => w.sdst = d,
+            Field::Src0 | Field::Ssrc0 => w.src[0] = d,
+            Field::Src1 | Field::Vsrc1 | Field::Ssrc1 => w.src[1] = d,
+            Field::Src2 => w.src[2] = d,
+            _ => {}
+        }
+    }
+    w
+}
+
+/// The type sizes a mnemonic names (`v_cvt_f16_f32` → [16, 32]; `v_add_u16` → [16]).
+fn type_bits(m: &str) -> Vec<u8> {
+    m.split('_')
+        .skip(1)
+        .filter_map(|t| {
+            let (c, n) = t.split_at(1.min(t.len()));
+            (matches!(c, "f" | "i" | "u" | "b") && matches!(n, "8" | "16" | "24" | "32" | "64"))
+                .then(|| n.parse().ok())
+                .flatten()
+        })
+        .collect()
+}
+
+/// Whether the VALU operation reads 16-bit source values on GCN 1.2 (f16/i16/u16
+/// operations, and conversions from them), so that inline float constants are f16 there.
+/// `v_sad_u16` and the packing conversions read 32-bit operands.
+pub fn reads_16bit(op: Op) -> bool {
+    let m = op.mnemonic();
+    if !m.starts_with("v_") || m.contains("sad") || m.contains("_pk") {
+        return false;
+    }
+    let t = type_bits(m);
+    // One type: every operand; two types: destination, then sources.
+    t.last() == Some(&16)
+}
+
+/// Whether the VALU operation writes a 16-bit result (ERRATA VOP3 12: low 16 bits written,
+/// high bits zeroed).
+pub fn writes_16bit(op: Op) -> bool {
+    let m = op.mnemonic();
+    if !m.starts_with("v_") || m.contains("sad") || m.contains("_pk") || m.starts_with("v_cmp") {
+        return false;
+    }
+    type_bits(m).first() == Some(&16)
+}
+
+/// Whether `op` is a 16-bit operation of GCN 1.2 (reads or writes 16-bit values).
+pub fn is_16bit(op: Op) -> bool {
+    reads_16bit(op) || writes_16bit(op)
+}
+
+/// The value width of a source operand for inline constants: 64-bit for two-dword
+/// operands, 16-bit for 16-bit VALU sources on GCN 1.2, 32-bit otherwise.
+pub fn src_width(gen: Gen, op: Op, o: &Operand) -> Width {
+    if o.kind.dwords() == 2 {
+        Width::B64
+    } else if gen == Gen::Gfx8 && reads_16bit(op) {
+        Width::B16
+    } else {
+        Width::B32
+    }
+}
+
+/// Whether the instruction writes VCC without naming it: VOPC and the VOP2 carry-out
+/// operations in their 32-bit, SDWA and DPP forms (their VOP3 forms name an SGPR pair).
+pub fn writes_vcc_implicitly(gen: Gen, inst: &Inst) -> bool {
+    inst.enc != Enc::Vop3
+        && inst_operands(gen, inst)
+            .iter()
+            .take(2)
+            .any(|o| o.field == Field::Vcc)
+}
+
+/// Whether the instruction reads VCC without naming it: `v_cndmask_b32` and the VOP2
+/// carry-in operations (`v_addc_u32`, …) in their 32-bit, SDWA and DPP forms.
+pub fn reads_vcc_implicitly(gen: Gen, inst: &Inst) -> bool {
+    inst.enc != Enc::Vop3
+        && inst_operands(gen, inst)
+            .iter()
+            .skip(2)
+            .any(|o| o.field == Field::Vcc)
+}
+
+/// Whether the operation also writes EXEC (`v_cmpx_*`, `v_cmpsx_*`, `s_*_saveexec_b64`).
+pub fn writes_exec(op: Op) -> bool {
+    let m = op.mnemonic();
+    m.starts_with("v_cmpx_") || m.starts_with("v_cmpsx_") || m.ends_with("_saveexec_b64")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::gcn::decode::decode;
+
+    fn dec(gen: Gen, words: &[u32]) -> Inst {
+        let b: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        decode(gen, &b, 0).expect("decodes").0
+    }
+
+    fn w(dst: u8, sdst: u8, src: [u8; 3]) -> Widths {
+        Widths { dst, sdst, src }
+    }
+
+    #[test]
+    fn widths_by_field() {
+        // Words from opcodes.tsv; widths from the manuals' operand descriptions.
+        // v_add_f64 v[2:3], v[4:5], v[6:7] (VOP3-only): all 64-bit.
+        assert_eq!(
+            widths(Gen::Gfx6, &dec(Gen::Gfx6, &[0xd2c80002, 0x00020d04])),
+            w(2, 0, [2, 2, 0])
+        );
+        // v_cmp_gt_f32_e64 s[92:93], -v184, v17: the VOP3 compare writes an SGPR pair.
+        assert_eq!(
+            widths(Gen::Gfx8, &dec(Gen::Gfx8, &[0xd044005c, 0x200223b8])),
+            w(2, 0, [1, 1, 0])
+        );
+        // s_getpc_b64 s[2:3] writes SDST; s_setpc_b64 / s_rfe_b64 s[4:5] read SSRC0.
+        assert_eq!(
+            widths(Gen::Gfx8, &dec(Gen::Gfx8, &[0xbe821c00])),
+            w(2, 0, [0, 0, 0])
+        );
+        assert_eq!(
+            widths(Gen::Gfx8, &dec(Gen::Gfx8, &[0xbe801f04])),
+            w(0, 0, [2, 0, 0])
+        );
+        // s_bitset0_b64 s[2:3], s4
+        assert_eq!(
+            widths(Gen::Gfx8, &dec(Gen::Gfx8, &[0xbe821904])),
+            w(2, 0, [1, 0, 0])
+        );
+        // v_cvt_f64_i32 v[1:2], v2 (VOP1 4 on gfx6): 64-bit result of a 32-bit source.
+        let cvt = dec(Gen::Gfx6, &[0x7e020902]);
+        assert_eq!(cvt.op, Op::VCvtF64I32);
+        assert_eq!(widths(Gen::Gfx6, &cvt), w(2, 0, [1, 0, 0]));
+    }
+
+    #[test]
+    fn carry_operations_use_vcc_or_an_sgpr_pair() {
+        // v_add_i32_e32 v1, vcc, v2, v3 on gfx6 (VOP2 37): VCC implicit.
+        let e32 = dec(Gen::Gfx6, &[37 << 25 | 1 << 17 | 3 << 9 | 0x102]);
+        assert_eq!(e32.op, Op::VAddI32);
+        assert!(writes_vcc_implicitly(Gen::Gfx6, &e32));
+        assert!(!reads_vcc_implicitly(Gen::Gfx6, &e32));
+        // Its VOP3B twin (256 + 37 = 293 at bits 25:17) names the carry-out SGPR pair in SDST.
+        let e64 = dec(
+            Gen::Gfx6,
+            &[0x34 << 26 | 293 << 17 | 10 << 8 | 1, 0x102 | 0x103 << 9],
+        );
+        assert_eq!(e64.op, Op::VAddI32);
+        assert!(!writes_vcc_implicitly(Gen::Gfx6, &e64));
+        assert_eq!(widths(Gen::Gfx6, &e64), w(1, 2, [1, 1, 0]));
+        // v_cndmask_b32_e32 reads VCC; its VOP3 form reads SRC2 as an SGPR pair.
+        let cnd = dec(Gen::Gfx8, &[3 << 9 | 0x102]);
+        assert_eq!(cnd.op, Op::VCndmaskB32);
+        assert!(reads_vcc_implicitly(Gen::Gfx8, &cnd));
+        let cnd64 = dec(
+            Gen::Gfx8,
+            &[0x34 << 26 | 256 << 16 | 1, 0x102 | 0x103 << 9 | 106 << 18],
+        );
+        assert_eq!(widths(Gen::Gfx8, &cnd64), w(1, 0, [1, 1, 2]));
+        // VOPC writes VCC.
+        let cmp = dec(Gen::Gfx8, &[0x7c2177e3]);
+        assert!(writes_vcc_implicitly(Gen::Gfx8, &cmp));
+        assert!(writes_exec(Op::VCmpxLtF32));
+        assert!(!writes_exec(Op::VCmpLtF32));
+        assert!(writes_exec(Op::SAndSaveexecB64));
+    }
+
+    #[test]
+    fn sixteen_bit_operations() {
+        assert!(reads_16bit(Op::VAddF16) && writes_16bit(Op::VAddF16));
+        assert!(reads_16bit(Op::VCvtF32F16) && !writes_16bit(Op::VCvtF32F16));
+        assert!(!reads_16bit(Op::VCvtF16F32) && writes_16bit(Op::VCvtF16F32));
+        assert!(reads_16bit(Op::VCmpLtF16) && !writes_16bit(Op::VCmpLtF16));
+        assert!(reads_16bit(Op::VMadU16) && reads_16bit(Op::VFrexpExpI16F16));
+        assert!(!is_16bit(Op::VSadU16) && !is_16bit(Op::VCvtPkrtzF16F32));
+        assert!(!is_16bit(Op::VAddF32) && !is_16bit(Op::SSextI32I16));
+        let o = Operand {
+            field: Field::Src0,
+            kind: Kind::Vgpr(1),
+        };
+        assert_eq!(src_width(Gen::Gfx8, Op::VAddF16, &o), Width::B16);
+        assert_eq!(src_width(Gen::Gfx7, Op::VCvtF32F16, &o), Width::B32);
+        assert_eq!(src_width(Gen::Gfx8, Op::VAddF32, &o), Width::B32);
+        let o2 = Operand {
+            field: Field::Src0,
+            kind: Kind::Vgpr(2),
+        };
+        assert_eq!(src_width(Gen::Gfx8, Op::VAddF64, &o2), Width::B64);
+    }
+
+    #[test]
+    fn every_row_has_a_layout_for_its_operands() {
+        for r in super::super::table::ROWS.iter() {
+            let n = r
+                .sig
+                .split('+')
+                .next()
+                .unwrap_or("")
+                .split(',')
+                .filter(|w| !w.is_empty())
+                .count();
+            assert_eq!(
+                operands(r, false).len(),
+                n,
+                "{} line {}",
+                r.op.mnemonic(),
+                r.line
+            );
+            if r.e64.iter().any(|&e| e) {
+                assert_eq!(
+                    operands(r, true).len(),
+                    n,
+                    "{} line {}",
+                    r.op.mnemonic(),
+                    r.line
+                );
+            }
+        }
+    }
 
     #[test]
     fn inline_float_patterns_worked_out_by_hand() {

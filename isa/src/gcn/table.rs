@@ -31,6 +31,43 @@ pub enum TableEnc {
     Exp,
 }
 
+/// An encoding field that holds an operand (the `layout` columns of `gcn.tsv`). Names are
+/// those of `Fields`; `Vsrc1` is VOP2/VOPC's VSRC1 (and EXP's second source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    Vdst,
+    Sdst,
+    Src0,
+    Src1,
+    Src2,
+    Vsrc1,
+    Ssrc0,
+    Ssrc1,
+    Simm16,
+    Sbase,
+    Sdata,
+    Offset,
+    Vsrc,
+    Attr,
+    Addr,
+    Data0,
+    Data1,
+    Vdata,
+    Vaddr,
+    Srsrc,
+    Soffset,
+    Ssamp,
+    Data,
+    Tgt,
+    Vsrc0,
+    Vsrc2,
+    Vsrc3,
+    /// The 32-bit literal that follows the instruction.
+    Lit,
+    /// VCC, read or written implicitly.
+    Vcc,
+}
+
 /// One row of `gcn.tsv`: an operation in its native encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Row {
@@ -44,6 +81,13 @@ pub struct Row {
     pub sig: &'static str,
     /// Another accepted mnemonic.
     pub alias: Option<&'static str>,
+    /// For each operand of `sig`, in order, the encoding field that holds it in the native
+    /// encoding (`Field::Vcc`: VCC, implicit; `Field::Lit`: the literal dword).
+    pub layout: &'static [Field],
+    /// The same for the VOP3 twin of a VOP1/VOP2/VOPC row (empty otherwise). Implicit VCC
+    /// operands of the native form are SGPR-pair fields here (VDST of a compare, SDST of a
+    /// carry-out, SRC2 of a carry-in or `v_cndmask_b32`).
+    pub layout64: &'static [Field],
     /// Line in gcn.tsv, for messages.
     pub line: u32,
 }
