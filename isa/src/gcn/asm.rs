@@ -1,1 +1,391 @@
-//! GCN assembler (CLRX and LLVM syntax).
+//! GCN assembler: text in CLRX or LLVM syntax (case-insensitive, either per line) → decoded
+//! instructions and bytes for one generation.
+//!
+//! Two passes: the first lays the program out (instruction sizes never depend on label
+//! values: only SOPP branches and the SOPK fork name labels, and they are one dword), the
+//! second resolves labels and encodes. Directives: `.text`, `.byte`, `.short`/`.hword`,
+//! `.int`/`.long`/`.word`, `.quad`. Comments: `;`, `//`, `#`, `/* */`. Every error is an
+//! `AsmError` with the line and column; no text makes it panic.
+
+pub mod lex;
+pub mod mem;
+pub mod opnd;
+pub mod parse;
+pub mod scalar;
+pub mod valu;
+
+use std::collections::HashMap;
+
+use self::parse::{parse_line, Arg, Modifier, Operand, PErr, Stmt};
+use self::valu::split_suffix;
+use super::fmt::shape::valu_shape;
+use super::fmt::valu::Form;
+use super::inst::{Enc, Inst};
+use super::table::{Op, TableEnc, ROWS};
+use crate::arch::Gen;
+use crate::error::AsmError;
+
+/// One assembled statement that emitted bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// Byte offset in the program.
+    pub offset: u32,
+    pub size: u32,
+    /// 1-based source line.
+    pub line: u32,
+    /// The source text of the statement (comments and labels removed, trimmed).
+    pub text: String,
+    /// The instruction, or `None` for data directives.
+    pub inst: Option<Inst>,
+}
+
+/// An assembled program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Assembly {
+    pub bytes: Vec<u8>,
+    pub items: Vec<Item>,
+    /// Labels and their byte offsets.
+    pub labels: Vec<(String, u32)>,
+}
+
+impl Assembly {
+    /// The program as dwords (a trailing partial dword is zero-padded).
+    pub fn words(&self) -> Vec<u32> {
+        self.bytes
+            .chunks(4)
+            .map(|c| {
+                let mut b = [0u8; 4];
+                b[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(b)
+            })
+            .collect()
+    }
+}
+
+/// Size in bytes of an instruction as it will be encoded.
+pub fn inst_size(inst: &Inst) -> u32 {
+    let base = match inst.enc {
+        Enc::Smem
+        | Enc::Vop3
+        | Enc::Sdwa { .. }
+        | Enc::Dpp { .. }
+        | Enc::Ds
+        | Enc::Mubuf
+        | Enc::Mtbuf
+        | Enc::Mimg
+        | Enc::Flat
+        | Enc::Exp => 8,
+        _ => 4,
+    };
+    base + if inst.literal.is_some() { 4 } else { 0 }
+}
+
+fn at(line: u32, e: PErr) -> AsmError {
+    AsmError {
+        line,
+        col: e.col,
+        msg: e.msg,
+    }
+}
+
+/// Assemble a whole program for `gen`.
+pub fn assemble(gen: Gen, text: &str) -> Result<Assembly, AsmError> {
+    struct Pending {
+        line: u32,
+        stmt: Stmt,
+        offset: u32,
+        end_col: u32,
+        text: String,
+    }
+    let mut labels: HashMap<String, u32> = HashMap::new();
+    let mut order: Vec<(String, u32)> = Vec::new();
+    let mut pend: Vec<Pending> = Vec::new();
+    let mut pc: u32 = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i as u32 + 1;
+        let stmt = parse_line(raw).map_err(|e| at(line, e))?;
+        for (l, col) in &stmt.labels {
+            if labels.insert(l.clone(), pc).is_some() {
+                return Err(AsmError {
+                    line,
+                    col: *col,
+                    msg: format!("label `{l}` defined twice"),
+                });
+            }
+            order.push((l.clone(), pc));
+        }
+        let Some((head, hcol)) = stmt.head.clone() else {
+            continue;
+        };
+        let end_col = raw.chars().count() as u32 + 1;
+        let size = if head.starts_with('.') {
+            directive_bytes(&head, hcol, &stmt)
+                .map_err(|e| at(line, e))?
+                .len() as u32
+        } else {
+            let here = pc;
+            let dummy = move |_: &str| Some(here + 4);
+            let inst = statement(gen, &stmt, pc, &dummy, end_col).map_err(|e| at(line, e))?;
+            inst_size(&inst)
+        };
+        pc = pc.checked_add(size).ok_or(AsmError {
+            line,
+            col: 1,
+            msg: "program too large".into(),
+        })?;
+        let body = statement_text(raw, hcol);
+        pend.push(Pending {
+            line,
+            stmt,
+            offset: pc - size,
+            end_col,
+            text: body,
+        });
+    }
+    let mut out = Assembly {
+        labels: order,
+        ..Assembly::default()
+    };
+    for p in pend {
+        let Some((head, hcol)) = p.stmt.head.clone() else {
+            continue;
+        };
+        if head.starts_with('.') {
+            let b = directive_bytes(&head, hcol, &p.stmt).map_err(|e| at(p.line, e))?;
+            if !b.is_empty() {
+                out.items.push(Item {
+                    offset: p.offset,
+                    size: b.len() as u32,
+                    line: p.line,
+                    text: p.text,
+                    inst: None,
+                });
+                out.bytes.extend(b);
+            }
+            continue;
+        }
+        let lookup = |l: &str| labels.get(l).copied();
+        let inst =
+            statement(gen, &p.stmt, p.offset, &lookup, p.end_col).map_err(|e| at(p.line, e))?;
+        let words = super::encode(gen, &inst).map_err(|m| AsmError {
+            line: p.line,
+            col: hcol,
+            msg: format!("cannot encode: {m}"),
+        })?;
+        let size = words.len() as u32 * 4;
+        for w in &words {
+            out.bytes.extend(w.to_le_bytes());
+        }
+        out.items.push(Item {
+            offset: p.offset,
+            size,
+            line: p.line,
+            text: p.text,
+            inst: Some(inst),
+        });
+    }
+    Ok(out)
+}
+
+/// The statement part of a source line: from the mnemonic on, comment removed, trimmed.
+fn statement_text(raw: &str, head_col: u32) -> String {
+    let s: String = raw
+        .chars()
+        .skip(head_col.saturating_sub(1) as usize)
+        .collect();
+    let mut end = s.len();
+    for pat in [";", "//", "#"] {
+        if let Some(i) = s.find(pat) {
+            end = end.min(i);
+        }
+    }
+    s[..end].trim().to_string()
+}
+
+/// Assemble one instruction (no labels; branch targets are raw offsets) at offset `pc`.
+pub fn assemble_inst(gen: Gen, line: &str) -> Result<Inst, AsmError> {
+    let stmt = parse_line(line).map_err(|e| at(1, e))?;
+    if stmt.head.is_none() {
+        return Err(AsmError {
+            line: 1,
+            col: 1,
+            msg: "no instruction".into(),
+        });
+    }
+    let none = |_: &str| None;
+    statement(gen, &stmt, 0, &none, line.chars().count() as u32 + 1).map_err(|e| at(1, e))
+}
+
+/// The bytes of a data directive.
+fn directive_bytes(head: &str, col: u32, stmt: &Stmt) -> Result<Vec<u8>, PErr> {
+    let d = head.to_ascii_lowercase();
+    let size = match d.as_str() {
+        ".text" => 0,
+        ".byte" => 1,
+        ".short" | ".hword" => 2,
+        ".int" | ".long" | ".word" => 4,
+        ".quad" => 8,
+        _ => {
+            return Err(PErr {
+                col,
+                msg: format!("unknown directive `{head}`"),
+            })
+        }
+    };
+    let mut out = Vec::new();
+    if size == 0 {
+        if let Some(a) = stmt.args.first() {
+            let c = match a {
+                Arg::Op(o) => o.col,
+                Arg::Mod(m) => m.col,
+            };
+            return Err(PErr {
+                col: c,
+                msg: format!("{head} takes no operands"),
+            });
+        }
+        return Ok(out);
+    }
+    if stmt.args.is_empty() {
+        return Err(PErr {
+            col,
+            msg: format!("{head} needs values"),
+        });
+    }
+    let bits = size * 8;
+    let lo: i128 = -(1i128 << (bits - 1));
+    let hi: i128 = (1i128 << bits) - 1;
+    for a in &stmt.args {
+        match a {
+            Arg::Op(o) => {
+                let v = opnd::int_in(o, lo, hi, "value")?;
+                let b = (v as u128).to_le_bytes();
+                out.extend_from_slice(&b[..size]);
+            }
+            Arg::Mod(m) => {
+                return Err(PErr {
+                    col: m.col,
+                    msg: "expected a number".into(),
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The operation named `name` (mnemonic or alias, lowercase), preferring one that exists in
+/// `gen` (an alias may name another operation than the same mnemonic elsewhere).
+pub fn find_op(gen: Gen, name: &str) -> Option<Op> {
+    ROWS.iter()
+        .find(|r| {
+            r.opcode[gen.index()].is_some() && (r.op.mnemonic() == name || r.alias == Some(name))
+        })
+        .map(|r| r.op)
+        .or_else(|| Op::from_mnemonic(name))
+}
+
+/// Assemble one instruction statement at `pc`.
+fn statement(
+    gen: Gen,
+    stmt: &Stmt,
+    pc: u32,
+    labels: scalar::Labels,
+    end_col: u32,
+) -> Result<Inst, PErr> {
+    let Some((head, hcol)) = &stmt.head else {
+        return Err(PErr {
+            col: 1,
+            msg: "no instruction".into(),
+        });
+    };
+    let hcol = *hcol;
+    let lower = head.to_ascii_lowercase();
+    let (op, suffix) = match find_op(gen, &lower) {
+        Some(op) => (op, None),
+        None => {
+            let (base, sfx) = split_suffix(&lower);
+            match (find_op(gen, base), sfx) {
+                (Some(op), Some(f)) => (op, Some(f)),
+                _ => {
+                    return Err(PErr {
+                        col: hcol,
+                        msg: format!("unknown instruction `{head}`"),
+                    })
+                }
+            }
+        }
+    };
+    let rows: Vec<_> = op
+        .rows()
+        .iter()
+        .copied()
+        .filter(|r| r.opcode[gen.index()].is_some())
+        .collect();
+    if rows.is_empty() {
+        return Err(PErr {
+            col: hcol,
+            msg: format!("{} does not exist on {gen}", op.mnemonic()),
+        });
+    }
+    let ops: Vec<Operand> = stmt
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Op(o) => Some(o.clone()),
+            Arg::Mod(_) => None,
+        })
+        .collect();
+    let mods: Vec<Modifier> = stmt
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Mod(m) => Some(m.clone()),
+            Arg::Op(_) => None,
+        })
+        .collect();
+    let vintrp = rows.iter().find(|r| r.enc == TableEnc::Vintrp);
+    let valu_native = rows.iter().any(|r| {
+        matches!(
+            r.enc,
+            TableEnc::Vop1 | TableEnc::Vop2 | TableEnc::Vopc | TableEnc::Vop3 | TableEnc::Vop3b
+        )
+    });
+    let vop3_mod = mods.iter().any(|m| m.name == "vop3");
+    if let Some(r) = vintrp {
+        if matches!(suffix, None | Some(Form::E32)) && !vop3_mod {
+            if suffix == Some(Form::E32) && gen != Gen::Gfx8 {
+                return Err(PErr {
+                    col: hcol,
+                    msg: "VINTRP has no _e32 suffix before GCN 1.2".into(),
+                });
+            }
+            return mem::assemble(gen, op, r, &ops, &mods, hcol, end_col);
+        }
+    }
+    if valu_native {
+        let Some(shape) = valu_shape(gen, op) else {
+            return Err(PErr {
+                col: hcol,
+                msg: format!("{} is no VALU operation on {gen}", op.mnemonic()),
+            });
+        };
+        return valu::assemble(gen, op, &shape, suffix, &ops, &mods, hcol, end_col);
+    }
+    if suffix.is_some() {
+        return Err(PErr {
+            col: hcol,
+            msg: format!("{} takes no encoding suffix", op.mnemonic()),
+        });
+    }
+    let r = rows[0];
+    match r.enc {
+        TableEnc::Sop2
+        | TableEnc::Sopk
+        | TableEnc::Sop1
+        | TableEnc::Sopc
+        | TableEnc::Sopp
+        | TableEnc::Smrd
+        | TableEnc::Smem => scalar::assemble(gen, op, r, &ops, &mods, hcol, end_col, pc, labels),
+        _ => mem::assemble(gen, op, r, &ops, &mods, hcol, end_col),
+    }
+}

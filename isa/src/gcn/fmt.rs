@@ -1,1 +1,172 @@
-//! GCN disassembler (CLRX and LLVM syntax).
+//! GCN disassembler: decoded instructions → text, in CLRX syntax (the spec documents'
+//! syntax, the default) or LLVM syntax (as llvm-mc 19 prints it), one instruction at a time
+//! or as a whole-program listing with labels.
+//!
+//! The operand layouts live in `shape` (from the table) and `valu` (VALU forms); the
+//! assembler (`super::asm`) parses exactly what is printed here.
+
+pub mod mem;
+pub mod names;
+pub mod scalar;
+pub mod shape;
+pub mod valu;
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use super::inst::{Fields, Inst};
+use crate::arch::Gen;
+
+/// Which assembly dialect to print.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// CLRX syntax (000/002 spec documents): no encoding suffixes, `sext(v1)`, `abs(v1)`,
+    /// lowercase SDWA selectors, `bound_ctrl`.
+    #[default]
+    Clrx,
+    /// LLVM syntax exactly as llvm-mc 19 prints it: `_e32`/`_e64`/`_sdwa`/`_dpp`,
+    /// `|v1|`, `BYTE_1`, `bound_ctrl:1`.
+    Llvm,
+}
+
+impl std::str::FromStr for Syntax {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "clrx" => Ok(Syntax::Clrx),
+            "llvm" => Ok(Syntax::Llvm),
+            _ => Err(format!("unknown syntax `{s}` (clrx or llvm)")),
+        }
+    }
+}
+
+/// The text of one instruction. `pc` is its byte offset (used for branch comments in
+/// listings; the text itself holds branch offsets as numbers, as LLVM does).
+pub fn format(gen: Gen, inst: &Inst, pc: u32, syntax: Syntax) -> String {
+    let _ = pc;
+    let text = valu::print(gen, inst, syntax)
+        .or_else(|| scalar::print(gen, inst, syntax))
+        .or_else(|| mem::print(gen, inst, syntax));
+    match text {
+        Some(t) => t,
+        None => format!(
+            "{} /* unprintable fields {:?} */",
+            inst.op.mnemonic(),
+            inst.fields
+        ),
+    }
+}
+
+/// The mnemonic of `op` in `gen` for `syntax`. The table's alias column holds LLVM's name
+/// where the spec's differs (ERRATA VOP3 15: GCN 1.0 `v_mqsad_u8` is LLVM's
+/// `v_mqsad_pk_u16_u8`), so LLVM syntax prints the alias.
+pub fn mnemonic(gen: Gen, op: super::table::Op, syntax: Syntax) -> &'static str {
+    if syntax == Syntax::Llvm {
+        if let Some(a) = op.row(gen).and_then(|r| r.alias) {
+            return a;
+        }
+    }
+    op.mnemonic()
+}
+
+/// Branch target (byte offset) of a SOPP branch or SOPK fork at `pc`, if `inst` is one.
+pub fn branch_target(inst: &Inst, pc: u32) -> Option<u32> {
+    let simm = match inst.fields {
+        Fields::Sopp { simm16 } if scalar::is_branch(inst.op) => simm16,
+        Fields::Sopk { simm16, .. } if scalar::is_branch(inst.op) => simm16,
+        _ => return None,
+    };
+    let t = pc as i64 + 4 + 4 * (simm as i16 as i64);
+    u32::try_from(t).ok()
+}
+
+/// One line of a listing: the instruction's words and text.
+pub struct ListingLine {
+    pub pc: u32,
+    pub words: Vec<u32>,
+    pub text: String,
+}
+
+/// Disassemble a whole program. Every decodable instruction gets one line; a word that does
+/// not decode is printed as `.long` with the decoder's reason, and the sweep goes on at the
+/// next dword. In CLRX syntax, branch targets inside the program become labels
+/// (`.L<offset>`); in LLVM syntax they stay numeric, as llvm-mc prints them.
+pub fn listing(gen: Gen, code: &[u8], syntax: Syntax) -> Vec<ListingLine> {
+    let mut insts: Vec<(u32, u32, Result<Inst, String>)> = Vec::new();
+    let mut pc = 0u32;
+    while (pc as usize) < code.len() {
+        let rest = code.get(pc as usize..).unwrap_or(&[]);
+        match super::decode(gen, rest, pc) {
+            Ok((inst, n)) if n > 0 => {
+                insts.push((pc, n, Ok(inst)));
+                pc += n;
+            }
+            Ok(_) => break,
+            Err(e) => {
+                let n = rest.len().min(4) as u32;
+                insts.push((pc, n, Err(e.kind.to_string())));
+                pc += n;
+            }
+        }
+    }
+    let starts: BTreeSet<u32> = insts.iter().map(|(p, _, _)| *p).collect();
+    let mut labels: BTreeSet<u32> = BTreeSet::new();
+    if syntax == Syntax::Clrx {
+        for (p, _, i) in &insts {
+            if let Ok(i) = i {
+                if let Some(t) = branch_target(i, *p) {
+                    if starts.contains(&t) {
+                        labels.insert(t);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (p, n, i) in insts {
+        let bytes = code.get(p as usize..(p + n) as usize).unwrap_or(&[]);
+        let words: Vec<u32> = bytes
+            .chunks(4)
+            .map(|c| {
+                let mut b = [0u8; 4];
+                b[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(b)
+            })
+            .collect();
+        let mut text = String::new();
+        if labels.contains(&p) {
+            let _ = write!(text, "{}: ", label_name(p));
+        }
+        match &i {
+            Ok(inst) => {
+                let lab = branch_target(inst, p)
+                    .filter(|t| labels.contains(t))
+                    .map(label_name);
+                let t = match lab {
+                    Some(l) => scalar::print_with_target(gen, inst, syntax, Some(&l))
+                        .unwrap_or_else(|| format(gen, inst, p, syntax)),
+                    None => format(gen, inst, p, syntax),
+                };
+                text.push_str(&t);
+            }
+            Err(e) => {
+                let _ = write!(
+                    text,
+                    ".long {} // {e}",
+                    words
+                        .iter()
+                        .map(|w| format!("0x{w:08x}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+        }
+        out.push(ListingLine { pc: p, words, text });
+    }
+    out
+}
+
+/// The label of a byte offset in CLRX listings.
+pub fn label_name(pc: u32) -> String {
+    format!(".L{pc}")
+}

@@ -1,0 +1,490 @@
+//! One line of assembly → a statement: labels, a mnemonic (or directive), operands (with
+//! their source modifiers `-x`, `|x|`, `abs(x)`, `neg(x)`, `sext(x)`, `lit(x)`) and trailing
+//! modifiers (`glc`, `offset:16`, `dst_sel:BYTE_1`, `quad_perm:[0,1,2,3]`, …). Syntax-neutral:
+//! both CLRX and LLVM spellings come out the same; the encoders decide what they mean.
+
+use super::lex::{lex, Tok, TokKind};
+
+/// A positioned parse failure (1-based column).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PErr {
+    pub col: u32,
+    pub msg: String,
+}
+
+fn perr<T>(col: u32, msg: impl Into<String>) -> Result<T, PErr> {
+    Err(PErr {
+        col,
+        msg: msg.into(),
+    })
+}
+
+/// A value written as an operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    /// A plain word: a register name (`v1`, `vcc`, `ttmp3`), `off`, `attr0.x`, a label, …
+    Ident(String),
+    /// `v[a:b]`, `s[a:b]`, `ttmp[a:b]` (file letter lowercased: 'v', 's', 't').
+    Tuple(char, u32, u32),
+    Int(i128),
+    Float(f64),
+    Str(String),
+    /// `name(arg, …)`: `hwreg(...)`, `sendmsg(...)`, `vmcnt(3)`, `swizzle(...)`, `gpr_idx(...)`.
+    Func(String, Vec<Val>),
+}
+
+/// An operand with its source modifiers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    pub val: Val,
+    pub neg: bool,
+    pub abs: bool,
+    pub sext: bool,
+    /// `lit(...)`: keep the value as a literal even when an inline constant could encode it.
+    pub lit: bool,
+    pub col: u32,
+}
+
+/// A trailing modifier: `name` or `name:value`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Modifier {
+    /// Lowercased.
+    pub name: String,
+    pub value: Option<ModVal>,
+    pub col: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModVal {
+    Int(i128),
+    Ident(String),
+    /// `[a,b,...]` of numbers or words.
+    List(Vec<Val>),
+    /// `swizzle(...)` and the like.
+    Func(String, Vec<Val>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Op(Operand),
+    Mod(Modifier),
+}
+
+/// A parsed line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stmt {
+    pub labels: Vec<(String, u32)>,
+    /// The mnemonic or directive as written, and its column.
+    pub head: Option<(String, u32)>,
+    pub args: Vec<Arg>,
+}
+
+/// Bare words that are modifiers, not operands.
+pub const FLAG_WORDS: &[&str] = &[
+    "glc",
+    "slc",
+    "tfe",
+    "lds",
+    "gds",
+    "offen",
+    "idxen",
+    "addr64",
+    "clamp",
+    "high",
+    "unorm",
+    "da",
+    "r128",
+    "lwe",
+    "d16",
+    "done",
+    "compr",
+    "vm",
+    "row_mirror",
+    "row_half_mirror",
+    "bound_ctrl",
+    "sdwa",
+    "dpp",
+    "vop3",
+    "wave_shl",
+    "wave_shr",
+    "wave_rol",
+    "wave_ror",
+];
+
+struct P<'a> {
+    t: &'a [Tok],
+    i: usize,
+    end_col: u32,
+}
+
+impl<'a> P<'a> {
+    fn peek(&self) -> Option<&'a TokKind> {
+        self.t.get(self.i).map(|t| &t.kind)
+    }
+    fn peek2(&self) -> Option<&'a TokKind> {
+        self.t.get(self.i + 1).map(|t| &t.kind)
+    }
+    fn col(&self) -> u32 {
+        self.t.get(self.i).map_or(self.end_col, |t| t.col)
+    }
+    fn bump(&mut self) -> Option<&'a Tok> {
+        let t = self.t.get(self.i);
+        self.i += 1;
+        t
+    }
+    fn is_punct(&self, c: char) -> bool {
+        self.peek() == Some(&TokKind::Punct(c))
+    }
+    fn expect(&mut self, c: char) -> Result<(), PErr> {
+        if self.is_punct(c) {
+            self.i += 1;
+            Ok(())
+        } else {
+            perr(self.col(), format!("expected `{c}`"))
+        }
+    }
+
+    /// An unsigned or negative integer.
+    fn int(&mut self) -> Result<i128, PErr> {
+        let col = self.col();
+        let neg = if self.is_punct('-') {
+            self.i += 1;
+            true
+        } else {
+            false
+        };
+        match self.bump().map(|t| &t.kind) {
+            Some(TokKind::Int(v)) => Ok(if neg { -*v } else { *v }),
+            _ => perr(col, "expected a number"),
+        }
+    }
+
+    /// An atom inside `f(...)` or `[...]`: number, word, string.
+    fn atom(&mut self) -> Result<Val, PErr> {
+        let col = self.col();
+        if self.is_punct('-') {
+            self.i += 1;
+            return match self.bump().map(|t| &t.kind) {
+                Some(TokKind::Int(v)) => Ok(Val::Int(-*v)),
+                Some(TokKind::Float(v)) => Ok(Val::Float(-*v)),
+                _ => perr(col, "expected a number after `-`"),
+            };
+        }
+        match self.bump().map(|t| &t.kind) {
+            Some(TokKind::Int(v)) => Ok(Val::Int(*v)),
+            Some(TokKind::Float(v)) => Ok(Val::Float(*v)),
+            Some(TokKind::Ident(s)) => Ok(Val::Ident(s.clone())),
+            Some(TokKind::Str(s)) => Ok(Val::Str(s.clone())),
+            _ => perr(col, "expected a value"),
+        }
+    }
+
+    /// `(a, b, ...)` after a function name.
+    fn call_args(&mut self) -> Result<Vec<Val>, PErr> {
+        self.expect('(')?;
+        let mut args = Vec::new();
+        if self.is_punct(')') {
+            self.i += 1;
+            return Ok(args);
+        }
+        loop {
+            args.push(self.atom()?);
+            if self.is_punct(',') {
+                self.i += 1;
+                continue;
+            }
+            self.expect(')')?;
+            return Ok(args);
+        }
+    }
+
+    /// `[a, b, ...]`.
+    fn list(&mut self) -> Result<Vec<Val>, PErr> {
+        self.expect('[')?;
+        let mut v = Vec::new();
+        loop {
+            v.push(self.atom()?);
+            if self.is_punct(',') {
+                self.i += 1;
+                continue;
+            }
+            self.expect(']')?;
+            return Ok(v);
+        }
+    }
+
+    /// An operand with optional source modifiers.
+    fn operand(&mut self) -> Result<Operand, PErr> {
+        let col = self.col();
+        match self.peek() {
+            Some(TokKind::Punct('-')) => {
+                self.i += 1;
+                // `-1.0` is a number; `-v1`, `-|v1|`, `-abs(v1)` negate an operand.
+                match self.peek() {
+                    Some(TokKind::Int(v)) => {
+                        let v = -*v;
+                        self.i += 1;
+                        Ok(Operand {
+                            val: Val::Int(v),
+                            neg: false,
+                            abs: false,
+                            sext: false,
+                            lit: false,
+                            col,
+                        })
+                    }
+                    Some(TokKind::Float(v)) => {
+                        let v = -*v;
+                        self.i += 1;
+                        Ok(Operand {
+                            val: Val::Float(v),
+                            neg: false,
+                            abs: false,
+                            sext: false,
+                            lit: false,
+                            col,
+                        })
+                    }
+                    _ => {
+                        let mut o = self.operand()?;
+                        if o.neg {
+                            return perr(col, "double negation");
+                        }
+                        o.neg = true;
+                        o.col = col;
+                        Ok(o)
+                    }
+                }
+            }
+            Some(TokKind::Punct('|')) => {
+                self.i += 1;
+                let mut o = self.operand()?;
+                self.expect('|')?;
+                if o.abs {
+                    return perr(col, "double absolute value");
+                }
+                o.abs = true;
+                o.col = col;
+                Ok(o)
+            }
+            Some(TokKind::Ident(name)) => {
+                let lname = name.to_ascii_lowercase();
+                if self.peek2() == Some(&TokKind::Punct('(')) {
+                    if matches!(lname.as_str(), "abs" | "neg" | "sext" | "lit") {
+                        self.i += 2;
+                        let mut o = self.operand()?;
+                        self.expect(')')?;
+                        let flag = match lname.as_str() {
+                            "abs" => &mut o.abs,
+                            "neg" => &mut o.neg,
+                            "sext" => &mut o.sext,
+                            _ => &mut o.lit,
+                        };
+                        if *flag {
+                            return perr(col, format!("`{lname}` given twice"));
+                        }
+                        *flag = true;
+                        o.col = col;
+                        return Ok(o);
+                    }
+                    self.i += 1;
+                    let args = self.call_args()?;
+                    return Ok(Operand {
+                        val: Val::Func(lname, args),
+                        neg: false,
+                        abs: false,
+                        sext: false,
+                        lit: false,
+                        col,
+                    });
+                }
+                if self.peek2() == Some(&TokKind::Punct('['))
+                    && matches!(lname.as_str(), "v" | "s" | "ttmp")
+                {
+                    self.i += 2;
+                    let lo = self.int()?;
+                    let hi = if self.is_punct(':') {
+                        self.i += 1;
+                        self.int()?
+                    } else {
+                        lo
+                    };
+                    self.expect(']')?;
+                    if lo < 0 || hi < lo || hi > 1023 {
+                        return perr(col, format!("bad register range [{lo}:{hi}]"));
+                    }
+                    let f = lname.chars().next().unwrap_or('v');
+                    return Ok(Operand {
+                        val: Val::Tuple(f, lo as u32, hi as u32),
+                        neg: false,
+                        abs: false,
+                        sext: false,
+                        lit: false,
+                        col,
+                    });
+                }
+                self.i += 1;
+                Ok(Operand {
+                    val: Val::Ident(name.clone()),
+                    neg: false,
+                    abs: false,
+                    sext: false,
+                    lit: false,
+                    col,
+                })
+            }
+            Some(TokKind::Int(v)) => {
+                let v = *v;
+                self.i += 1;
+                Ok(Operand {
+                    val: Val::Int(v),
+                    neg: false,
+                    abs: false,
+                    sext: false,
+                    lit: false,
+                    col,
+                })
+            }
+            Some(TokKind::Float(v)) => {
+                let v = *v;
+                self.i += 1;
+                Ok(Operand {
+                    val: Val::Float(v),
+                    neg: false,
+                    abs: false,
+                    sext: false,
+                    lit: false,
+                    col,
+                })
+            }
+            Some(TokKind::Str(s)) => {
+                let s = s.clone();
+                self.i += 1;
+                Ok(Operand {
+                    val: Val::Str(s),
+                    neg: false,
+                    abs: false,
+                    sext: false,
+                    lit: false,
+                    col,
+                })
+            }
+            Some(_) => perr(col, "expected an operand"),
+            None => perr(col, "expected an operand"),
+        }
+    }
+
+    /// The value after `name:`.
+    fn mod_value(&mut self) -> Result<ModVal, PErr> {
+        let col = self.col();
+        match self.peek() {
+            Some(TokKind::Punct('[')) => Ok(ModVal::List(self.list()?)),
+            Some(TokKind::Punct('-')) | Some(TokKind::Int(_)) => Ok(ModVal::Int(self.int()?)),
+            Some(TokKind::Ident(s)) => {
+                let s = s.clone();
+                self.i += 1;
+                if self.is_punct('(') {
+                    let args = self.call_args()?;
+                    return Ok(ModVal::Func(s.to_ascii_lowercase(), args));
+                }
+                Ok(ModVal::Ident(s))
+            }
+            _ => perr(col, "expected a modifier value"),
+        }
+    }
+}
+
+/// Parse one line.
+pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
+    let toks = lex(line).map_err(|(col, msg)| PErr { col, msg })?;
+    let end_col = line.chars().count() as u32 + 1;
+    let mut p = P {
+        t: &toks,
+        i: 0,
+        end_col,
+    };
+    let mut st = Stmt::default();
+    // Labels: `name:` at the start.
+    while let (Some(TokKind::Ident(n)), Some(TokKind::Punct(':'))) = (p.peek(), p.peek2()) {
+        st.labels.push((n.clone(), p.col()));
+        p.i += 2;
+    }
+    match p.peek() {
+        None => return Ok(st),
+        Some(TokKind::Ident(n)) => {
+            st.head = Some((n.clone(), p.col()));
+            p.i += 1;
+        }
+        Some(_) => return perr(p.col(), "expected a mnemonic, directive or label"),
+    }
+    while p.peek().is_some() {
+        if p.is_punct(',') || p.is_punct('&') {
+            p.i += 1;
+            continue;
+        }
+        let col = p.col();
+        if let Some(TokKind::Ident(n)) = p.peek() {
+            let l = n.to_ascii_lowercase();
+            if p.peek2() == Some(&TokKind::Punct(':')) {
+                p.i += 2;
+                let v = p.mod_value()?;
+                st.args.push(Arg::Mod(Modifier {
+                    name: l,
+                    value: Some(v),
+                    col,
+                }));
+                continue;
+            }
+            if FLAG_WORDS.contains(&l.as_str()) {
+                p.i += 1;
+                st.args.push(Arg::Mod(Modifier {
+                    name: l,
+                    value: None,
+                    col,
+                }));
+                continue;
+            }
+        }
+        let o = p.operand()?;
+        st.args.push(Arg::Op(o));
+    }
+    Ok(st)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operands_and_modifiers() {
+        let s = parse_line("lbl: v_add_f32_e64 v1, -|v2|, neg(1.0) clamp mul:2 ; c").unwrap();
+        assert_eq!(s.labels, vec![("lbl".to_string(), 1)]);
+        assert_eq!(s.head, Some(("v_add_f32_e64".to_string(), 6)));
+        assert_eq!(s.args.len(), 5);
+        match &s.args[1] {
+            Arg::Op(o) => {
+                assert!(o.neg && o.abs);
+                assert_eq!(o.val, Val::Ident("v2".into()));
+            }
+            a => panic!("{a:?}"),
+        }
+        match &s.args[2] {
+            Arg::Op(o) => assert!(o.neg && o.val == Val::Float(1.0)),
+            a => panic!("{a:?}"),
+        }
+        assert!(
+            matches!(&s.args[4], Arg::Mod(m) if m.name == "mul" && m.value == Some(ModVal::Int(2)))
+        );
+        let s = parse_line("s_load_dwordx2 s[2:3], s[4:5], 0x10").unwrap();
+        assert!(matches!(&s.args[0], Arg::Op(o) if o.val == Val::Tuple('s', 2, 3)));
+        let s = parse_line("v_mov_b32 v0, v1 quad_perm:[1,0,3,2] row_mask:0xa").unwrap();
+        assert!(
+            matches!(&s.args[2], Arg::Mod(m) if m.value == Some(ModVal::List(vec![Val::Int(1), Val::Int(0), Val::Int(3), Val::Int(2)])))
+        );
+        let s = parse_line("s_waitcnt vmcnt(0) & lgkmcnt(1)").unwrap();
+        assert_eq!(s.args.len(), 2);
+        assert_eq!(parse_line("v_mov_b32 v1, v[2").unwrap_err().col, 19);
+        assert!(parse_line("v_mov_b32 v1, --v2").is_err());
+    }
+}

@@ -1,0 +1,534 @@
+//! Assembling scalar instructions: SOP2, SOPK, SOP1, SOPC, SOPP, SMRD and SMEM, including
+//! the symbolic immediates (`hwreg(...)`, `sendmsg(...)`, `vmcnt(..)`, `gpr_idx(...)`) and
+//! branch targets given as labels or raw offsets.
+
+use super::opnd::{self, err};
+use super::parse::{Modifier, Operand, PErr, Val};
+use crate::arch::Gen;
+use crate::gcn::fmt::scalar::{is_branch, GS_OPS, HWREG_NAMES, MSG_NAMES, SYSMSG_OPS};
+use crate::gcn::fmt::shape::{sig_dwords, Ty};
+use crate::gcn::inst::{Enc, Fields, Inst, Src};
+use crate::gcn::table::{Op, Row, TableEnc};
+
+/// Where branch labels are resolved: label → byte offset (`None`: unknown).
+pub type Labels<'a> = &'a dyn Fn(&str) -> Option<u32>;
+
+fn sty(d: u8) -> Ty {
+    if d == 2 {
+        Ty::B64
+    } else {
+        Ty::B32
+    }
+}
+
+fn expect_n(ops: &[Operand], n: usize, m: &str, end_col: u32) -> Result<(), PErr> {
+    if ops.len() != n {
+        let col = ops.get(n).map_or(end_col, |o| o.col);
+        return err(
+            col,
+            format!(
+                "{m} takes {n} operand{}, found {}",
+                if n == 1 { "" } else { "s" },
+                ops.len()
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn no_mods_allowed(mods: &[Modifier], allowed: &[&str]) -> Result<(), PErr> {
+    for m in mods {
+        if !allowed.contains(&m.name.as_str()) {
+            return err(m.col, format!("`{}` is not valid here", m.name));
+        }
+    }
+    Ok(())
+}
+
+/// Sources of a SOP instruction (at most one literal value).
+struct Lit(Option<u32>);
+
+impl Lit {
+    fn src(&mut self, gen: Gen, o: &Operand, d: u8) -> Result<Src, PErr> {
+        if o.neg || o.abs || o.sext {
+            return err(o.col, "scalar operands take no modifiers");
+        }
+        let (s, l) = opnd::src(gen, o, sty(d))?;
+        if let Some(l) = l {
+            match self.0 {
+                Some(x) if x != l => return err(o.col, "only one literal constant is allowed"),
+                _ => self.0 = Some(l),
+            }
+        }
+        if s.is_vgpr() {
+            return err(o.col, "scalar instructions cannot read VGPRs");
+        }
+        Ok(s)
+    }
+}
+
+fn sdst(gen: Gen, o: &Operand, d: u8) -> Result<u8, PErr> {
+    Ok(opnd::sreg_n(gen, o, d, "destination")? as u8)
+}
+
+/// A branch operand: a label (→ dword offset from the next instruction) or a raw number.
+fn branch(o: &Operand, pc: u32, labels: Labels) -> Result<u16, PErr> {
+    opnd::no_mods(o)?;
+    match &o.val {
+        Val::Int(v) if (-32768..=65535).contains(v) => Ok(*v as u16),
+        Val::Int(v) => err(o.col, format!("branch offset {v} does not fit 16 bits")),
+        Val::Ident(l) => {
+            let t = labels(l).ok_or(PErr {
+                col: o.col,
+                msg: format!("unknown label `{l}`"),
+            })?;
+            let d = t as i64 - (pc as i64 + 4);
+            if d % 4 != 0 {
+                return err(
+                    o.col,
+                    format!("label `{l}` is not dword aligned relative to the branch"),
+                );
+            }
+            let d = d / 4;
+            if !(-32768..=32767).contains(&d) {
+                return err(o.col, format!("label `{l}` is too far ({d} dwords)"));
+            }
+            Ok(d as i16 as u16)
+        }
+        _ => err(o.col, "expected a label or an offset"),
+    }
+}
+
+fn imm16(o: &Operand) -> Result<u16, PErr> {
+    Ok(opnd::int_in(o, -32768, 65535, "immediate")? as u16)
+}
+
+fn ident_args(args: &[Val]) -> Vec<Option<String>> {
+    args.iter()
+        .map(|a| match a {
+            Val::Ident(s) => Some(s.to_ascii_uppercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn int_arg(a: Option<&Val>, lo: i128, hi: i128, col: u32, what: &str) -> Result<u16, PErr> {
+    match a {
+        Some(Val::Int(v)) if (lo..=hi).contains(v) => Ok(*v as u16),
+        Some(Val::Int(v)) => err(col, format!("{what} {v} is out of range {lo}..{hi}")),
+        _ => err(col, format!("{what} must be a number")),
+    }
+}
+
+/// `hwreg(id[, offset, size])` or a raw 16-bit number.
+pub fn hwreg(o: &Operand) -> Result<u16, PErr> {
+    opnd::no_mods(o)?;
+    match &o.val {
+        Val::Func(f, args) if f == "hwreg" => {
+            let names = ident_args(args);
+            let id = match (args.first(), names.first().cloned().flatten()) {
+                (_, Some(n)) => {
+                    let n = n.strip_prefix("HW_REG_").unwrap_or(&n).to_string();
+                    match HWREG_NAMES
+                        .iter()
+                        .find(|(_, x)| x.strip_prefix("HW_REG_") == Some(n.as_str()))
+                    {
+                        Some((i, _)) => *i,
+                        None => return err(o.col, format!("unknown hardware register `{n}`")),
+                    }
+                }
+                (a, None) => int_arg(a, 0, 63, o.col, "hardware register id")?,
+            };
+            match args.len() {
+                1 => Ok(id | 31 << 11),
+                3 => {
+                    let off = int_arg(args.get(1), 0, 31, o.col, "bit offset")?;
+                    let size = int_arg(args.get(2), 1, 32, o.col, "bit size")?;
+                    Ok(id | off << 6 | (size - 1) << 11)
+                }
+                _ => err(o.col, "hwreg takes (id) or (id, offset, size)"),
+            }
+        }
+        Val::Int(_) => imm16(o),
+        _ => err(o.col, "expected hwreg(...)"),
+    }
+}
+
+/// `sendmsg(msg[, op[, stream]])` or a raw number.
+pub fn sendmsg(o: &Operand) -> Result<u16, PErr> {
+    opnd::no_mods(o)?;
+    match &o.val {
+        Val::Func(f, args) if f == "sendmsg" => {
+            let names = ident_args(args);
+            let id = match names.first().cloned().flatten() {
+                Some(n) => {
+                    let n = n.strip_prefix("MSG_").unwrap_or(&n).to_string();
+                    match MSG_NAMES
+                        .iter()
+                        .find(|(_, x)| x.strip_prefix("MSG_") == Some(n.as_str()))
+                    {
+                        Some((i, _)) => *i,
+                        None => return err(o.col, format!("unknown message `{n}`")),
+                    }
+                }
+                None => int_arg(args.first(), 0, 15, o.col, "message id")?,
+            };
+            let op = match (args.get(1), names.get(1).cloned().flatten()) {
+                (None, _) => 0,
+                (_, Some(n)) => {
+                    let gs = n.strip_prefix("GS_OP_").unwrap_or(&n).to_string();
+                    let sys = n.strip_prefix("SYSMSG_OP_").unwrap_or(&n).to_string();
+                    if let Some(i) = GS_OPS
+                        .iter()
+                        .position(|x| x.strip_prefix("GS_OP_") == Some(gs.as_str()))
+                    {
+                        i as u16
+                    } else if let Some((i, _)) = SYSMSG_OPS
+                        .iter()
+                        .find(|(_, x)| x.strip_prefix("SYSMSG_OP_") == Some(sys.as_str()))
+                    {
+                        *i
+                    } else {
+                        return err(o.col, format!("unknown message operation `{n}`"));
+                    }
+                }
+                (a, None) => int_arg(a, 0, 7, o.col, "message operation")?,
+            };
+            let stream = match args.get(2) {
+                None => 0,
+                a => int_arg(a, 0, 3, o.col, "stream")?,
+            };
+            if args.len() > 3 {
+                return err(o.col, "sendmsg takes at most 3 arguments");
+            }
+            Ok(id | op << 4 | stream << 8)
+        }
+        Val::Int(_) => imm16(o),
+        _ => err(o.col, "expected sendmsg(...)"),
+    }
+}
+
+/// `vmcnt(n) expcnt(n) lgkmcnt(n)` in any order and number, or one raw number.
+pub fn waitcnt(ops: &[Operand], col: u32) -> Result<u16, PErr> {
+    if let [o] = ops {
+        if let Val::Int(_) = o.val {
+            return imm16(o);
+        }
+    }
+    if ops.is_empty() {
+        return err(col, "s_waitcnt needs vmcnt(..), expcnt(..) or lgkmcnt(..)");
+    }
+    let mut v: u16 = 0xf7f;
+    for o in ops {
+        opnd::no_mods(o)?;
+        let Val::Func(f, args) = &o.val else {
+            return err(o.col, "expected vmcnt(..), expcnt(..) or lgkmcnt(..)");
+        };
+        if args.len() != 1 {
+            return err(o.col, format!("{f} takes one number"));
+        }
+        match f.as_str() {
+            "vmcnt" => v = v & !0xf | int_arg(args.first(), 0, 15, o.col, "vmcnt")?,
+            "expcnt" => v = v & !0x70 | int_arg(args.first(), 0, 7, o.col, "expcnt")? << 4,
+            "lgkmcnt" => v = v & !0xf00 | int_arg(args.first(), 0, 15, o.col, "lgkmcnt")? << 8,
+            _ => return err(o.col, format!("unknown counter `{f}`")),
+        }
+    }
+    Ok(v)
+}
+
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` or a raw number.
+pub fn gpr_idx(o: &Operand, max: i128) -> Result<u16, PErr> {
+    opnd::no_mods(o)?;
+    match &o.val {
+        Val::Func(f, args) if f == "gpr_idx" => {
+            let mut v = 0u16;
+            for a in ident_args(args) {
+                let bit = match a.as_deref() {
+                    Some("SRC0") => 1,
+                    Some("SRC1") => 2,
+                    Some("SRC2") => 4,
+                    Some("DST") => 8,
+                    _ => return err(o.col, "gpr_idx takes SRC0, SRC1, SRC2, DST"),
+                };
+                if v & bit != 0 {
+                    return err(o.col, "gpr_idx mode given twice");
+                }
+                v |= bit;
+            }
+            Ok(v)
+        }
+        Val::Int(_) => Ok(opnd::int_in(o, 0, max, "index mode")? as u16),
+        _ => err(o.col, "expected gpr_idx(...)"),
+    }
+}
+
+fn enc_of(t: TableEnc) -> Enc {
+    match t {
+        TableEnc::Sop2 => Enc::Sop2,
+        TableEnc::Sopk => Enc::Sopk,
+        TableEnc::Sop1 => Enc::Sop1,
+        TableEnc::Sopc => Enc::Sopc,
+        TableEnc::Sopp => Enc::Sopp,
+        TableEnc::Smrd => Enc::Smrd,
+        _ => Enc::Smem,
+    }
+}
+
+/// Assemble a scalar instruction of `row` at byte offset `pc`.
+#[allow(clippy::too_many_arguments)]
+pub fn assemble(
+    gen: Gen,
+    op: Op,
+    row: &Row,
+    ops: &[Operand],
+    mods: &[Modifier],
+    head_col: u32,
+    end_col: u32,
+    pc: u32,
+    labels: Labels,
+) -> Result<Inst, PErr> {
+    let w = sig_dwords(row);
+    let words: Vec<&str> = w.iter().map(|x| x.0.as_str()).collect();
+    let d = |i: usize| w.get(i).map_or(1, |x| x.1);
+    let m = op.mnemonic();
+    let mut lit = Lit(None);
+    let smem_mods: &[&str] = if row.enc == TableEnc::Smem {
+        &["glc"]
+    } else {
+        &[]
+    };
+    no_mods_allowed(mods, smem_mods)?;
+    let fields = match row.enc {
+        TableEnc::Sop2 => {
+            if w.len() == 2 {
+                expect_n(ops, 2, m, end_col)?;
+                Fields::Sop2 {
+                    sdst: 0,
+                    ssrc0: lit.src(gen, &ops[0], d(0))?,
+                    ssrc1: lit.src(gen, &ops[1], d(1))?,
+                }
+            } else {
+                expect_n(ops, 3, m, end_col)?;
+                Fields::Sop2 {
+                    sdst: sdst(gen, &ops[0], d(0))?,
+                    ssrc0: lit.src(gen, &ops[1], d(1))?,
+                    ssrc1: lit.src(gen, &ops[2], d(2))?,
+                }
+            }
+        }
+        TableEnc::Sop1 => match w.len() {
+            0 => {
+                expect_n(ops, 0, m, end_col)?;
+                Fields::Sop1 {
+                    sdst: 0,
+                    ssrc0: Src(0),
+                }
+            }
+            1 if m == "s_getpc_b64" => {
+                expect_n(ops, 1, m, end_col)?;
+                Fields::Sop1 {
+                    sdst: sdst(gen, &ops[0], d(0))?,
+                    ssrc0: Src(0),
+                }
+            }
+            1 => {
+                expect_n(ops, 1, m, end_col)?;
+                Fields::Sop1 {
+                    sdst: 0,
+                    ssrc0: lit.src(gen, &ops[0], d(0))?,
+                }
+            }
+            _ => {
+                expect_n(ops, 2, m, end_col)?;
+                Fields::Sop1 {
+                    sdst: sdst(gen, &ops[0], d(0))?,
+                    ssrc0: lit.src(gen, &ops[1], d(1))?,
+                }
+            }
+        },
+        TableEnc::Sopc => {
+            expect_n(ops, 2, m, end_col)?;
+            if words.get(1) == Some(&"gpr_idx") {
+                Fields::Sopc {
+                    ssrc0: lit.src(gen, &ops[0], d(0))?,
+                    ssrc1: Src(gpr_idx(&ops[1], 255)?),
+                }
+            } else {
+                Fields::Sopc {
+                    ssrc0: lit.src(gen, &ops[0], d(0))?,
+                    ssrc1: lit.src(gen, &ops[1], d(1))?,
+                }
+            }
+        }
+        TableEnc::Sopk => {
+            expect_n(ops, 2, m, end_col)?;
+            match (words.first().copied(), words.get(1).copied()) {
+                (Some("hwreg"), Some("imm")) => {
+                    let h = hwreg(&ops[0])?;
+                    opnd::no_mods(&ops[1])?;
+                    let (_, l) = opnd::constant(gen, &ops[1].val, Ty::F32, true, ops[1].col)?;
+                    lit.0 = l;
+                    Fields::Sopk { sdst: 0, simm16: h }
+                }
+                (Some("hwreg"), _) => Fields::Sopk {
+                    sdst: sdst(gen, &ops[1], 1)?,
+                    simm16: hwreg(&ops[0])?,
+                },
+                (_, Some("hwreg")) => Fields::Sopk {
+                    sdst: sdst(gen, &ops[0], 1)?,
+                    simm16: hwreg(&ops[1])?,
+                },
+                _ if is_branch(op) => Fields::Sopk {
+                    sdst: sdst(gen, &ops[0], d(0))?,
+                    simm16: branch(&ops[1], pc, labels)?,
+                },
+                _ => Fields::Sopk {
+                    sdst: sdst(gen, &ops[0], d(0))?,
+                    simm16: imm16(&ops[1])?,
+                },
+            }
+        }
+        TableEnc::Sopp => {
+            let simm16 = match words.first().copied() {
+                None => {
+                    if ops.len() > 1 {
+                        expect_n(ops, 0, m, end_col)?;
+                    }
+                    match ops.first() {
+                        Some(o) => imm16(o)?,
+                        None => 0,
+                    }
+                }
+                Some("waitcnt") => waitcnt(ops, end_col)?,
+                Some(w0) => {
+                    expect_n(ops, 1, m, end_col)?;
+                    match w0 {
+                        "sendmsg" => sendmsg(&ops[0])?,
+                        "gpr_idx" => gpr_idx(&ops[0], 65535)?,
+                        _ if is_branch(op) => branch(&ops[0], pc, labels)?,
+                        _ => imm16(&ops[0])?,
+                    }
+                }
+            };
+            Fields::Sopp { simm16 }
+        }
+        TableEnc::Smrd => match w.len() {
+            0 => {
+                expect_n(ops, 0, m, end_col)?;
+                Fields::Smrd {
+                    sdst: 0,
+                    sbase: 0,
+                    imm: false,
+                    offset: 0,
+                }
+            }
+            1 => {
+                expect_n(ops, 1, m, end_col)?;
+                Fields::Smrd {
+                    sdst: sdst(gen, &ops[0], d(0))?,
+                    sbase: 0,
+                    imm: false,
+                    offset: 0,
+                }
+            }
+            _ => {
+                expect_n(ops, 3, m, end_col)?;
+                let dst = sdst(gen, &ops[0], d(0))?;
+                let base = sbase(gen, &ops[1], d(1))?;
+                let (imm, offset) = match opnd::scalar_reg(gen, &ops[2].val, ops[2].col)? {
+                    Some((r, 1)) => {
+                        opnd::no_mods(&ops[2])?;
+                        (false, r as u8)
+                    }
+                    Some(_) => return err(ops[2].col, "the offset register is one SGPR"),
+                    None => {
+                        let v = opnd::int_in(&ops[2], 0, u32::MAX as i128, "offset")?;
+                        if v <= 255 && !ops[2].lit {
+                            (true, v as u8)
+                        } else if gen == Gen::Gfx7 {
+                            lit.0 = Some(v as u32);
+                            (false, 255)
+                        } else {
+                            return err(
+                                ops[2].col,
+                                format!("SMRD offset {v} does not fit 8 bits on {gen}"),
+                            );
+                        }
+                    }
+                };
+                Fields::Smrd {
+                    sdst: dst,
+                    sbase: base,
+                    imm,
+                    offset,
+                }
+            }
+        },
+        _ => {
+            let glc = mods.iter().any(|m| m.name == "glc");
+            match w.len() {
+                0 => {
+                    expect_n(ops, 0, m, end_col)?;
+                    Fields::Smem {
+                        sdata: 0,
+                        sbase: 0,
+                        imm: false,
+                        glc,
+                        offset: 0,
+                    }
+                }
+                1 => {
+                    expect_n(ops, 1, m, end_col)?;
+                    Fields::Smem {
+                        sdata: sdst(gen, &ops[0], d(0))?,
+                        sbase: 0,
+                        imm: false,
+                        glc,
+                        offset: 0,
+                    }
+                }
+                _ => {
+                    expect_n(ops, 3, m, end_col)?;
+                    let data = if words.first() == Some(&"imm") {
+                        opnd::int_in(&ops[0], 0, 127, "sdata")? as u8
+                    } else {
+                        sdst(gen, &ops[0], d(0))?
+                    };
+                    let base = sbase(gen, &ops[1], d(1))?;
+                    let (imm, offset) = match opnd::scalar_reg(gen, &ops[2].val, ops[2].col)? {
+                        Some((r, 1)) => {
+                            opnd::no_mods(&ops[2])?;
+                            (false, r as u32)
+                        }
+                        Some(_) => return err(ops[2].col, "the offset register is one SGPR"),
+                        None => (true, opnd::int_in(&ops[2], 0, 0xfffff, "offset")? as u32),
+                    };
+                    Fields::Smem {
+                        sdata: data,
+                        sbase: base,
+                        imm,
+                        glc,
+                        offset,
+                    }
+                }
+            }
+        }
+    };
+    let _ = head_col;
+    Ok(Inst {
+        op,
+        enc: enc_of(row.enc),
+        fields,
+        literal: lit.0,
+    })
+}
+
+/// SBASE: an even SGPR pair (or quad for buffer loads), held as its register number.
+fn sbase(gen: Gen, o: &Operand, d: u8) -> Result<u8, PErr> {
+    let r = opnd::sreg_n(gen, o, d, "base")?;
+    if r % 2 != 0 {
+        return err(o.col, "the base register must be even");
+    }
+    Ok(r as u8)
+}

@@ -1,0 +1,512 @@
+//! Vector memory, LDS and export instructions as text: DS, MUBUF, MTBUF, MIMG, FLAT, EXP,
+//! and VINTRP (001_43f5507a70f72cb4.txt). Which register fields an operation's text names
+//! follows from its row signature and its mnemonic (loads return data, stores do not,
+//! atomics return data only with `glc`).
+
+use super::names;
+use super::shape::{sig_dwords, Ty};
+use super::Syntax;
+use crate::arch::Gen;
+use crate::gcn::inst::{Fields, Inst};
+use crate::gcn::table::{Op, TableEnc};
+
+/// The DS register fields named by an operation's text, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DsField {
+    Vdst,
+    Addr,
+    Data0,
+    Data1,
+}
+
+/// Whether a DS operation returns a value in VDST.
+pub fn ds_returns(op: Op) -> bool {
+    let m = op.mnemonic();
+    m.contains("_rtn")
+        || m.starts_with("ds_read")
+        || m.starts_with("ds_condxchg")
+        || matches!(
+            m,
+            "ds_swizzle_b32"
+                | "ds_permute_b32"
+                | "ds_bpermute_b32"
+                | "ds_append"
+                | "ds_consume"
+                | "ds_ordered_count"
+        )
+}
+
+/// Whether a DS operation has two 8-bit offsets (`offset0:`/`offset1:`).
+pub fn ds_two_offsets(op: Op) -> bool {
+    let m = op.mnemonic();
+    m.starts_with("ds_read2") || m.starts_with("ds_write2") || m.starts_with("ds_wrxchg2")
+}
+
+/// DS fields in text order with their dwords, for `op` in `gen`.
+pub fn ds_layout(gen: Gen, op: Op) -> Vec<(DsField, u8)> {
+    let w = row_sig(gen, op, TableEnc::Ds);
+    let mut fields = Vec::new();
+    if ds_returns(op) {
+        fields.push(DsField::Vdst);
+    }
+    if !matches!(op.mnemonic(), "ds_append" | "ds_consume") {
+        fields.extend([DsField::Addr, DsField::Data0, DsField::Data1]);
+    }
+    fields.into_iter().zip(w.iter().map(|x| x.1)).collect()
+}
+
+/// The register words of `op`'s row of `enc` in `gen`.
+pub fn row_sig(gen: Gen, op: Op, enc: TableEnc) -> Vec<(String, u8)> {
+    op.rows()
+        .iter()
+        .find(|r| r.enc == enc && r.opcode[gen.index()].is_some())
+        .map(|r| sig_dwords(r))
+        .unwrap_or_default()
+}
+
+/// MUBUF/MTBUF resource register of the SRSRC field (`Fields` holds the register number).
+pub fn srsrc_reg(field: u8) -> u16 {
+    field as u16
+}
+
+/// The kind of a FLAT operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlatKind {
+    Load,
+    Store,
+    Atomic,
+}
+
+pub fn flat_kind(op: Op) -> FlatKind {
+    let m = op.mnemonic();
+    if m.contains("_atomic_") {
+        FlatKind::Atomic
+    } else if m.contains("_store_") {
+        FlatKind::Store
+    } else {
+        FlatKind::Load
+    }
+}
+
+/// `offset:swizzle(...)` of ds_swizzle_b32, as LLVM prints it (bit 15 = 0: bitmask mode with
+/// and/or/xor masks in bits 4:0, 9:5, 14:10; 0x80xx: quad permute).
+pub fn swizzle_text(v: u16) -> String {
+    if v & 0xff00 == 0x8000 {
+        let l: Vec<String> = (0..4).map(|i| (v >> (2 * i) & 3).to_string()).collect();
+        return format!("swizzle(QUAD_PERM,{})", l.join(","));
+    }
+    if v & 0x8000 != 0 {
+        return v.to_string();
+    }
+    let and = v & 31;
+    let or = v >> 5 & 31;
+    let xor = v >> 10 & 31;
+    if and == 31 && or == 0 && xor.count_ones() == 1 {
+        return format!("swizzle(SWAP,{xor})");
+    }
+    if and == 31 && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
+        return format!("swizzle(REVERSE,{})", xor + 1);
+    }
+    let group = 31 - and + 1;
+    if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
+        return format!("swizzle(BROADCAST,{group},{or})");
+    }
+    let p0 = (or) ^ xor;
+    let p1 = ((31 & and) | or) ^ xor;
+    let mut s = String::new();
+    for b in (0..5).rev() {
+        let (a, c) = (p0 >> b & 1, p1 >> b & 1);
+        s.push(match (a, c) {
+            (0, 0) => '0',
+            (1, 1) => '1',
+            (0, _) => 'p',
+            _ => 'i',
+        });
+    }
+    format!("swizzle(BITMASK_PERM,\"{s}\")")
+}
+
+/// MTBUF data format names (DFMT 0-15).
+pub const DFMT_NAMES: [&str; 16] = [
+    "BUF_DATA_FORMAT_INVALID",
+    "BUF_DATA_FORMAT_8",
+    "BUF_DATA_FORMAT_16",
+    "BUF_DATA_FORMAT_8_8",
+    "BUF_DATA_FORMAT_32",
+    "BUF_DATA_FORMAT_16_16",
+    "BUF_DATA_FORMAT_10_11_11",
+    "BUF_DATA_FORMAT_11_11_10",
+    "BUF_DATA_FORMAT_10_10_10_2",
+    "BUF_DATA_FORMAT_2_10_10_10",
+    "BUF_DATA_FORMAT_8_8_8_8",
+    "BUF_DATA_FORMAT_32_32",
+    "BUF_DATA_FORMAT_16_16_16_16",
+    "BUF_DATA_FORMAT_32_32_32",
+    "BUF_DATA_FORMAT_32_32_32_32",
+    "BUF_DATA_FORMAT_RESERVED_15",
+];
+
+/// MTBUF numeric format names (NFMT 0-7) per generation.
+pub fn nfmt_names(gen: Gen) -> [&'static str; 8] {
+    [
+        "BUF_NUM_FORMAT_UNORM",
+        "BUF_NUM_FORMAT_SNORM",
+        "BUF_NUM_FORMAT_USCALED",
+        "BUF_NUM_FORMAT_SSCALED",
+        "BUF_NUM_FORMAT_UINT",
+        "BUF_NUM_FORMAT_SINT",
+        if gen == Gen::Gfx8 {
+            "BUF_NUM_FORMAT_RESERVED_6"
+        } else {
+            "BUF_NUM_FORMAT_SNORM_OGL"
+        },
+        "BUF_NUM_FORMAT_FLOAT",
+    ]
+}
+
+/// ` format:[...]` of MTBUF (empty for the default dfmt 1, nfmt 0).
+pub fn format_text(gen: Gen, dfmt: u8, nfmt: u8) -> String {
+    if dfmt == 1 && nfmt == 0 {
+        return String::new();
+    }
+    let mut s = String::from("format:[");
+    if dfmt != 1 {
+        s.push_str(DFMT_NAMES[dfmt as usize & 15]);
+        if nfmt != 0 {
+            s.push(',');
+        }
+    }
+    if nfmt != 0 {
+        s.push_str(nfmt_names(gen)[nfmt as usize & 7]);
+    }
+    s.push(']');
+    s
+}
+
+/// EXP target names (TGT 0-63).
+pub fn exp_target_text(t: u8) -> String {
+    match t {
+        0..=7 => format!("mrt{t}"),
+        8 => "mrtz".into(),
+        9 => "null".into(),
+        12..=15 => format!("pos{}", t - 12),
+        32..=63 => format!("param{}", t - 32),
+        _ => format!("invalid_target_{t}"),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn buffer_text(
+    gen: Gen,
+    inst: &Inst,
+    sx: Syntax,
+    w: &[(String, u8)],
+    vdata: u8,
+    vaddr: u8,
+    srsrc: u8,
+    soffset: crate::gcn::inst::Src,
+    fmt: Option<(u8, u8)>,
+    flags: (bool, bool, bool),
+) -> (Vec<String>, Vec<String>) {
+    let (offen, idxen, addr64) = flags;
+    let mut ops = Vec::new();
+    let has_vdata = w.first().is_some_and(|x| x.0.starts_with('v'));
+    if w.is_empty() {
+        return (ops, Vec::new());
+    }
+    if has_vdata {
+        ops.push(names::vreg(vdata, w[0].1));
+        let a = if offen || idxen || addr64 {
+            let n = if (offen && idxen) || addr64 { 2 } else { 1 };
+            names::vreg(vaddr, n)
+        } else {
+            "off".to_string()
+        };
+        ops.push(a);
+    }
+    ops.push(names::sreg(gen, srsrc_reg(srsrc), 4));
+    let mut so = names::src(gen, soffset, Ty::B32, inst.literal, sx);
+    if let Some((d, n)) = fmt {
+        let f = format_text(gen, d, n);
+        if !f.is_empty() {
+            so = format!("{so} {f}");
+        }
+    }
+    ops.push(so);
+    let mut mods = Vec::new();
+    if idxen && offen {
+        mods.push("idxen offen".to_string());
+    } else if offen {
+        mods.push("offen".into());
+    } else if idxen {
+        mods.push("idxen".into());
+    }
+    if addr64 {
+        mods.push("addr64".into());
+    }
+    (ops, mods)
+}
+
+/// Print a memory, export or interpolation instruction (`None` when `inst` is none).
+pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
+    let op = inst.op;
+    let mut name = op.mnemonic().to_string();
+    let mut ops: Vec<String> = Vec::new();
+    let mut mods: Vec<String> = Vec::new();
+    match inst.fields {
+        Fields::Vintrp {
+            vdst,
+            vsrc,
+            attr,
+            chan,
+        } => {
+            if gen == Gen::Gfx8 && sx == Syntax::Llvm {
+                name.push_str("_e32");
+            }
+            ops.push(names::vreg(vdst, 1));
+            if op.mnemonic() == "v_interp_mov_f32" {
+                ops.push(names::interp_param(vsrc as u16));
+            } else {
+                ops.push(names::vreg(vsrc, 1));
+            }
+            ops.push(names::attr(attr, chan));
+        }
+        Fields::Ds {
+            vdst,
+            addr,
+            data0,
+            data1,
+            offset0,
+            offset1,
+            gds,
+        } => {
+            for (f, d) in ds_layout(gen, op) {
+                let r = match f {
+                    DsField::Vdst => vdst,
+                    DsField::Addr => addr,
+                    DsField::Data0 => data0,
+                    DsField::Data1 => data1,
+                };
+                ops.push(names::vreg(r, d));
+            }
+            if ds_two_offsets(op) {
+                if offset0 != 0 {
+                    mods.push(format!("offset0:{offset0}"));
+                }
+                if offset1 != 0 {
+                    mods.push(format!("offset1:{offset1}"));
+                }
+            } else {
+                let off = offset0 as u16 | (offset1 as u16) << 8;
+                if off != 0 {
+                    if op.mnemonic() == "ds_swizzle_b32" {
+                        mods.push(format!("offset:{}", swizzle_text(off)));
+                    } else {
+                        mods.push(format!("offset:{off}"));
+                    }
+                }
+            }
+            if gds {
+                mods.push("gds".into());
+            }
+        }
+        Fields::Mubuf {
+            vdata,
+            vaddr,
+            srsrc,
+            soffset,
+            offset,
+            offen,
+            idxen,
+            glc,
+            slc,
+            tfe,
+            lds,
+            addr64,
+        } => {
+            let w = row_sig(gen, op, TableEnc::Mubuf);
+            let (o, m) = buffer_text(
+                gen,
+                inst,
+                sx,
+                &w,
+                vdata,
+                vaddr,
+                srsrc,
+                soffset,
+                None,
+                (offen, idxen, addr64),
+            );
+            ops = o;
+            mods = m;
+            if offset != 0 {
+                mods.push(format!("offset:{offset}"));
+            }
+            for (b, t) in [(glc, "glc"), (slc, "slc"), (lds, "lds"), (tfe, "tfe")] {
+                if b {
+                    mods.push(t.into());
+                }
+            }
+        }
+        Fields::Mtbuf {
+            vdata,
+            vaddr,
+            srsrc,
+            soffset,
+            offset,
+            offen,
+            idxen,
+            glc,
+            slc,
+            tfe,
+            addr64,
+            dfmt,
+            nfmt,
+        } => {
+            let w = row_sig(gen, op, TableEnc::Mtbuf);
+            let (o, m) = buffer_text(
+                gen,
+                inst,
+                sx,
+                &w,
+                vdata,
+                vaddr,
+                srsrc,
+                soffset,
+                Some((dfmt, nfmt)),
+                (offen, idxen, addr64),
+            );
+            ops = o;
+            mods = m;
+            if offset != 0 {
+                mods.push(format!("offset:{offset}"));
+            }
+            for (b, t) in [(glc, "glc"), (slc, "slc"), (tfe, "tfe")] {
+                if b {
+                    mods.push(t.into());
+                }
+            }
+        }
+        Fields::Flat {
+            vdst,
+            addr,
+            data,
+            glc,
+            slc,
+            tfe,
+        } => {
+            let w = row_sig(gen, op, TableEnc::Flat);
+            let d = |i: usize| w.get(i).map_or(1, |x| x.1);
+            match flat_kind(op) {
+                FlatKind::Load => {
+                    ops.push(names::vreg(vdst, d(0)));
+                    ops.push(names::vreg(addr, d(1)));
+                }
+                FlatKind::Store => {
+                    ops.push(names::vreg(addr, d(0)));
+                    ops.push(names::vreg(data, d(1)));
+                }
+                FlatKind::Atomic => {
+                    if glc {
+                        let rd = if op.mnemonic().contains("cmpswap") {
+                            (d(1) / 2).max(1)
+                        } else {
+                            d(1)
+                        };
+                        ops.push(names::vreg(vdst, rd));
+                    }
+                    ops.push(names::vreg(addr, d(0)));
+                    ops.push(names::vreg(data, d(1)));
+                }
+            }
+            for (b, t) in [(glc, "glc"), (slc, "slc"), (tfe, "tfe")] {
+                if b {
+                    mods.push(t.into());
+                }
+            }
+        }
+        Fields::Raw { words } => {
+            let rows = op.rows();
+            let row = rows.iter().find(|r| r.opcode[gen.index()].is_some())?;
+            match row.enc {
+                TableEnc::Exp => {
+                    let w0 = words[0];
+                    let w1 = words[1];
+                    let en = w0 & 15;
+                    let compr = w0 >> 10 & 1 != 0;
+                    name = format!("{name} {}", exp_target_text((w0 >> 4 & 63) as u8));
+                    for n in 0..4u32 {
+                        let src = if compr { n / 2 } else { n };
+                        if en >> n & 1 != 0 {
+                            ops.push(names::vreg((w1 >> (8 * src)) as u8, 1));
+                        } else {
+                            ops.push("off".into());
+                        }
+                    }
+                    for (bit, t) in [(11, "done"), (10, "compr"), (12, "vm")] {
+                        if w0 >> bit & 1 != 0 {
+                            mods.push(t.into());
+                        }
+                    }
+                }
+                TableEnc::Mimg => {
+                    let w0 = words[0];
+                    let w1 = words[1];
+                    let w = sig_dwords(row);
+                    let dmask = w0 >> 8 & 15;
+                    let tfe = w0 >> 16 & 1 != 0;
+                    let r128 = w0 >> 15 & 1 != 0;
+                    let mut nd = if op.mnemonic().starts_with("image_gather4") {
+                        4
+                    } else {
+                        dmask.count_ones().max(1) as u8
+                    };
+                    if tfe {
+                        nd += 1;
+                    }
+                    ops.push(names::vreg((w1 >> 8) as u8, nd));
+                    ops.push(names::vreg(w1 as u8, w.get(1).map_or(1, |x| x.1)));
+                    ops.push(names::sreg(
+                        gen,
+                        (w1 >> 16 & 31) as u16 * 4,
+                        if r128 { 4 } else { 8 },
+                    ));
+                    if w.len() >= 4 {
+                        ops.push(names::sreg(gen, (w1 >> 21 & 31) as u16 * 4, 4));
+                    }
+                    if dmask != 0 {
+                        mods.push(format!("dmask:0x{dmask:x}"));
+                    }
+                    for (bit, t) in [
+                        (12, "unorm"),
+                        (13, "glc"),
+                        (25, "slc"),
+                        (15, "r128"),
+                        (16, "tfe"),
+                        (17, "lwe"),
+                        (14, "da"),
+                    ] {
+                        if w0 >> bit & 1 != 0 {
+                            mods.push(t.into());
+                        }
+                    }
+                    if gen == Gen::Gfx8 && w1 >> 31 & 1 != 0 {
+                        mods.push("d16".into());
+                    }
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    }
+    let mut out = name;
+    if !ops.is_empty() {
+        out.push(' ');
+        out.push_str(&ops.join(", "));
+    }
+    for m in mods {
+        out.push(' ');
+        out.push_str(&m);
+    }
+    Some(out)
+}

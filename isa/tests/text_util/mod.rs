@@ -1,0 +1,129 @@
+//! Shared helpers of the text (assembler/disassembler) tests: reading the LLVM corpora copied
+//! into `tests/data/gcn/` and collecting failures so that a runner reports every bad line.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use wavejit_isa::Gen;
+
+/// One corpus row: generation, LLVM text, dwords (low first), file and line for messages.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub gen: Gen,
+    pub text: String,
+    pub words: Vec<u32>,
+    pub file: &'static str,
+    pub line: usize,
+}
+
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/gcn")
+}
+
+fn gen_of(cpu: &str) -> Gen {
+    match cpu {
+        "tahiti" | "gfx6" => Gen::Gfx6,
+        "bonaire" | "gfx7" => Gen::Gfx7,
+        "fiji" | "gfx8" => Gen::Gfx8,
+        _ => panic!("unknown cpu {cpu}"),
+    }
+}
+
+fn words(s: &str) -> Vec<u32> {
+    s.split_whitespace()
+        .map(|w| u32::from_str_radix(w, 16).expect("hex word"))
+        .collect()
+}
+
+/// Rows of `tahiti/bonaire/fiji/vop3_seed_ops.tsv` (`cpu, text, words`) or `opcodes.tsv`
+/// (`gen, encoding, opcode, mnemonic, text, words`).
+pub fn rows(file: &'static str) -> Vec<Row> {
+    let path = data_dir().join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let c: Vec<&str> = l.split('\t').collect();
+        if file == "opcodes.tsv" {
+            if i == 0 || c.len() < 6 {
+                continue;
+            }
+            out.push(Row {
+                gen: gen_of(c[0]),
+                text: c[4].to_string(),
+                words: words(c[5]),
+                file,
+                line: i + 1,
+            });
+        } else {
+            if c.len() < 3 {
+                continue;
+            }
+            out.push(Row {
+                gen: gen_of(c[0]),
+                text: c[1].to_string(),
+                words: words(c[2]),
+                file,
+                line: i + 1,
+            });
+        }
+    }
+    out
+}
+
+/// Every GCN corpus file.
+pub const CORPORA: [&str; 5] = [
+    "tahiti.tsv",
+    "bonaire.tsv",
+    "fiji.tsv",
+    "vop3_seed_ops.tsv",
+    "opcodes.tsv",
+];
+
+/// Whitespace-normalised text.
+pub fn norm(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+pub fn hex(w: &[u32]) -> String {
+    w.iter()
+        .map(|x| format!("{x:08x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Failures of one runner; `finish` panics listing them all (first 200) and the count.
+#[derive(Default)]
+pub struct Failures {
+    pub list: Vec<String>,
+    pub checked: usize,
+}
+
+impl Failures {
+    pub fn fail(&mut self, r: &Row, what: String) {
+        self.list.push(format!(
+            "{}:{} [{}] `{}` {}: {what}",
+            r.file,
+            r.line,
+            r.gen,
+            r.text,
+            hex(&r.words)
+        ));
+    }
+    pub fn finish(&self, name: &str) {
+        if !self.list.is_empty() {
+            let shown: Vec<&String> = self.list.iter().take(200).collect();
+            panic!(
+                "{name}: {} of {} rows fail:\n{}",
+                self.list.len(),
+                self.checked,
+                shown
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+        eprintln!("{name}: {} rows ok", self.checked);
+    }
+}
