@@ -187,3 +187,42 @@ fn garbage_stops_the_sweep_with_its_error() {
     );
     assert_eq!(p.blocks.len(), 2);
 }
+
+#[test]
+fn invalid_words_fail_with_the_expected_error() {
+    let text = std::fs::read_to_string(codec_util::data_path("invalid.txt")).expect("invalid.txt");
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        n += 1;
+        let c: Vec<&str> = line.split('\t').collect();
+        let gen: Gen = c[0].parse().expect("generation");
+        let bytes: Vec<u8> = c[1]
+            .split_whitespace()
+            .flat_map(|w| u32::from_str_radix(w, 16).expect("hex").to_le_bytes())
+            .collect();
+        let got = decode(gen, &bytes, 0);
+        let ok = match (c[2], &got) {
+            (want, Ok((inst, size))) if want.starts_with("ok:") => {
+                let (m, s) = want[3..].split_once(':').expect("ok:mnemonic:bytes");
+                inst.op.mnemonic() == m && size.to_string() == s
+            }
+            ("Truncated", Err(e)) => matches!(e.kind, DecodeErrorKind::Truncated { .. }),
+            ("UnknownOpcode", Err(e)) => matches!(e.kind, DecodeErrorKind::UnknownOpcode { .. }),
+            ("NotInGeneration", Err(e)) => matches!(e.kind, DecodeErrorKind::NotInGeneration { .. }),
+            ("LiteralInVop3", Err(e)) => e.kind == DecodeErrorKind::LiteralInVop3,
+            (want, Err(e)) if want.starts_with("BadField:") => {
+                matches!(e.kind, DecodeErrorKind::BadField { field, .. } if field == &want[9..])
+            }
+            _ => false,
+        };
+        if !ok {
+            bad.push(format!("invalid.txt:{}: {line}: got {got:?}", i + 1));
+        }
+    }
+    assert!(n >= 30, "{n} cases");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

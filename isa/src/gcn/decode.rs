@@ -233,9 +233,29 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
         match ops.iter().find(|o| o.field == f) {
             Some(o) if matches!(o.kind, OpKind::Sgpr(_)) => {
                 if v > 127 {
-                    return Err(Kind::BadField { field: name, value: v });
+                    return Err(Kind::BadField {
+                        field: name,
+                        value: v,
+                    });
                 }
                 check_sdst(gen, name, v as u8)
+            }
+            _ => Ok(()),
+        }
+    };
+    // A scalar operand in a vector source field (`v_readlane_b32`'s lane select,
+    // `v_writelane_b32`'s value): an SGPR, M0 or constant, not a VGPR or LDS_DIRECT; in the
+    // 8-bit VSRC1 field not the literal either (no literal is read for it).
+    let scalar_src = |f: Field, name: &'static str, v: Src| -> Result<(), Kind> {
+        match ops.iter().find(|o| o.field == f) {
+            Some(o) if matches!(o.kind, OpKind::Sgpr(_)) => {
+                if v.is_vgpr() || (f == Field::Vsrc1 && v.is_literal()) {
+                    return Err(Kind::BadField {
+                        field: name,
+                        value: v.0 as u32,
+                    });
+                }
+                check_ssrc(gen, name, v)
             }
             _ => Ok(()),
         }
@@ -291,6 +311,8 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
             zero(Field::Vdst, "vdst", vdst as u32)?;
             zero(Field::Src0, "src0", src0.0 as u32)?;
             zero(Field::Vsrc1, "vsrc1", vsrc1 as u32)?;
+            scalar_src(Field::Src0, "src0", src0)?;
+            scalar_src(Field::Vsrc1, "vsrc1", Src(vsrc1 as u16))?;
             sgpr_in(Field::Vdst, "vdst", vdst as u32)
         }
         Fields::Vopc { src0, vsrc1 } => {
@@ -326,6 +348,10 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
                 zero(*f, name, src[i].0 as u32)?;
                 zero(*f, "abs", (abs as u32 >> i) & 1)?;
                 zero(*f, "neg", (neg as u32 >> i) & 1)?;
+                scalar_src(*f, name, src[i])?;
+            }
+            if is_vop3_interp(row) {
+                check_vop3_interp(row, src, abs, neg)?;
             }
             sgpr_in(Field::Vdst, "vdst", vdst as u32)
         }
@@ -374,8 +400,52 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
             zero(Field::Addr, "addr", addr as u32)?;
             zero(Field::Data, "data", data as u32)
         }
-        Fields::Vintrp { .. } | Fields::Raw { .. } => Ok(()),
+        Fields::Vintrp { vsrc, .. } => {
+            // V_INTERP_MOV_F32's parameter: 0 = P10, 1 = P20, 2 = P0 (001).
+            if inst.op == Op::VInterpMovF32 && vsrc > 2 {
+                return Err(Kind::BadField {
+                    field: "vsrc",
+                    value: vsrc as u32,
+                });
+            }
+            Ok(())
+        }
+        Fields::Raw { .. } => Ok(()),
     }
+}
+
+/// The VINTRP-in-VOP3 forms of GCN 1.2: SRC0 is the attribute (no ABS/NEG), its bit 8
+/// (`high`) exists only for the f16 operations, and V_INTERP_MOV's SRC1 is the parameter
+/// (0-2, no ABS/NEG).
+fn check_vop3_interp(row: &Row, src: [Src; 3], abs: u8, neg: u8) -> Result<(), Kind> {
+    if (abs | neg) & 1 != 0 {
+        return Err(Kind::BadField {
+            field: "abs/neg of the attribute",
+            value: ((abs & 1) | (neg & 1) << 1) as u32,
+        });
+    }
+    let has_high = row.sig.split('+').any(|w| w == "high");
+    if !has_high && src[0].0 & 0x100 != 0 {
+        return Err(Kind::BadField {
+            field: "high",
+            value: 1,
+        });
+    }
+    if row.op == Op::VInterpMovF32 {
+        if src[1].0 > 2 {
+            return Err(Kind::BadField {
+                field: "src1",
+                value: src[1].0 as u32,
+            });
+        }
+        if (abs | neg) & 2 != 0 {
+            return Err(Kind::BadField {
+                field: "abs/neg of the parameter",
+                value: ((abs | neg) & 2) as u32,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
