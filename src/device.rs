@@ -375,6 +375,10 @@ impl Device {
                 "grid {grid:?} and block {block:?} must be at least 1 in every dimension"
             )));
         }
+        let items: u64 = block.iter().map(|&b| b as u64).product();
+        if items > 1024 {
+            return Err(args_err(format!("a workgroup of {items} work-items is more than the 1024 GCN allows")));
+        }
         let dims = if grid[2] > 1 || block[2] > 1 {
             3
         } else if grid[1] > 1 || block[1] > 1 {

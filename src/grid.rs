@@ -90,6 +90,15 @@ impl WaveExec for Interp {
     }
 }
 
+/// The engine called `name` on the command line (`interp`, `jit`, `tiered`).
+pub fn exec_by_name(name: &str) -> Result<Box<dyn WaveExec>, String> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "interp" => Ok(Box::new(Interp)),
+        "jit" | "tiered" => Err(format!("engine `{name}` is not available to grids yet (use --engine interp)")),
+        _ => Err(format!("unknown engine `{name}` (try interp|jit|tiered)")),
+    }
+}
+
 /// Work-items per dimension.
 pub type Dim3 = [u32; 3];
 

@@ -29,6 +29,8 @@ const ELFOSABI_AMDGPU_PAL: u8 = 65;
 const ELFOSABI_AMDGPU_MESA3D: u8 = 66;
 /// `R_AMDGPU_REL64`: S + A - P, 64 bits.
 const R_AMDGPU_REL64: u32 = 5;
+/// `R_AMDGPU_REL16`: ((S + A - P) - 4) / 4, 16 bits (a SOPP branch to a symbol).
+const R_AMDGPU_REL16: u32 = 14;
 
 /// EF_AMDGPU_MACH values of GCN 1.0-1.2 processors, with their names.
 const MACHS: &[(u32, &str, Gen)] = &[
@@ -246,12 +248,13 @@ fn read_kernels(
                     .section_by_index(code_sec)
                     .map_err(|e| fail(e.to_string()))?;
                 let data = sec.data().map_err(|e| fail(format!("code section: {e}")))?;
-                let relocs = if relocatable {
-                    sec.relocations().count()
+                let mut bytes = data.to_vec();
+                let unresolved = if relocatable {
+                    apply_code_relocations(file, &sec, &mut bytes)
                 } else {
                     0
                 };
-                let c: (Arc<[u8]>, usize) = (Arc::from(data), relocs);
+                let c: (Arc<[u8]>, usize) = (Arc::from(bytes), unresolved);
                 code_cache.insert(code_sec.0, c.clone());
                 c
             }
@@ -359,4 +362,43 @@ fn relocatable_entry(
                 .into(),
         ),
     }
+}
+
+/// Apply the relocations of a relocatable object's code section that need no layout: a
+/// branch (`R_AMDGPU_REL16`) to a symbol of the same section. Returns how many others are
+/// left (calls and data references into other sections), which make the code unrunnable.
+fn apply_code_relocations(
+    file: &Elf<'_>,
+    sec: &object::read::elf::ElfSection64<'_, '_, LittleEndian>,
+    bytes: &mut [u8],
+) -> usize {
+    let mut unresolved = 0;
+    for (p, r) in sec.relocations() {
+        let patched = (|| {
+            let RelocationFlags::Elf { r_type: R_AMDGPU_REL16 } = r.flags() else {
+                return None;
+            };
+            let RelocationTarget::Symbol(si) = r.target() else { return None };
+            let target = file.symbol_by_index(si).ok()?;
+            if target.section() != SymbolSection::Section(sec.index()) {
+                return None;
+            }
+            let delta = i64::try_from(target.address())
+                .ok()?
+                .checked_add(r.addend())?
+                .checked_sub(i64::try_from(p).ok()?)?
+                .checked_sub(4)?;
+            if delta % 4 != 0 {
+                return None;
+            }
+            let v = i16::try_from(delta / 4).ok()?;
+            let at = usize::try_from(p).ok()?;
+            bytes.get_mut(at..at.checked_add(2)?)?.copy_from_slice(&v.to_le_bytes());
+            Some(())
+        })();
+        if patched.is_none() {
+            unresolved += 1;
+        }
+    }
+    unresolved
 }

@@ -22,7 +22,7 @@ pub mod state;
 pub mod syntax;
 pub mod table;
 
-pub use state::{S2v, State, Variant};
+pub use state::{S2v, State, Variant, C_ALWAYS_ONE, C_ALWAYS_ZERO};
 pub use table::{CMode, Form, Kind, OpDesc, S2vSrc, Sign, Src2};
 
 use crate::error::{DecodeError, DecodeErrorKind};

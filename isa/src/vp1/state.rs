@@ -7,6 +7,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// `$c` bit that always reads 1.
+pub const C_ALWAYS_ONE: u16 = 0x8000;
+/// `$c` bits that always read 0.
+pub const C_ALWAYS_ZERO: u16 = 0x5800;
+
 /// Which VP1 the program runs on: G80 also writes scalar `$c` bits 6-7 (alt b19, b18) and
 /// has the `$d` and `$x` files; NV41-family chips write those flag bits as 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -76,7 +81,9 @@ pub struct S2v {
 pub struct State {
     /// `$r0-$r30`; `r[31]` is the hardwired 0.
     pub r: [u32; 32],
-    /// `$c0-$c3`, 16 bits each; bits 0-7 belong to the scalar unit.
+    /// `$c0-$c3`, 16 bits each; bits 0-7 belong to the scalar unit. Bit 15 always reads 1
+    /// and bits 11, 12 and 14 always 0 (vp1-notes.md 3: SLCT 15 is "always XOR 1", SLCT 14
+    /// "no mangling"); [`State::new`] and [`State::normalize_c`] keep it so.
     pub c: [u16; 4],
     /// `$l0-$l3`, 16 bits each.
     pub l: [u16; 4],
@@ -103,11 +110,11 @@ pub struct State {
 }
 
 impl State {
-    /// Every register 0.
+    /// Every register 0 (`$c` = 0x8000: its bit 15 is always set).
     pub fn new(variant: Variant) -> State {
         State {
             r: [0; 32],
-            c: [0; 4],
+            c: [C_ALWAYS_ONE; 4],
             l: [0; 4],
             vc: [0; 4],
             v: [[0; 4]; 32],
@@ -121,6 +128,13 @@ impl State {
             x: [0; 16],
             s2v: S2v::default(),
             variant,
+        }
+    }
+
+    /// Force the `$c` bits the hardware fixes (bit 15 set; 11, 12, 14 clear).
+    pub fn normalize_c(&mut self) {
+        for c in &mut self.c {
+            *c = (*c & !C_ALWAYS_ZERO) | C_ALWAYS_ONE;
         }
     }
 
@@ -164,9 +178,13 @@ mod tests {
         s.write_r(31, 5);
         s.write_r(3, 7);
         assert_eq!((s.read_r(31), s.read_r(3), s.r[31]), (0, 7, 0));
+        assert_eq!(s.c, [0x8000; 4]);
         s.c[2] = 0xa5ff;
         s.write_c_scalar(2, 0x12);
         assert_eq!(s.c[2], 0xa512);
+        s.c[1] = 0x7fff;
+        s.normalize_c();
+        assert_eq!(s.c[1], 0xa7ff);
         assert_eq!("G80".parse::<Variant>(), Ok(Variant::G80));
         assert!("nv99".parse::<Variant>().is_err());
     }

@@ -1,0 +1,277 @@
+//! The OpenCL C examples (`examples/opencl/`), built by clang-19 at test time for gfx600,
+//! gfx700 and gfx803, launched on every engine, and checked against a plain Rust
+//! computation of the same result: integer kernels bit for bit, float kernels against both
+//! roundings a compiler may choose (a*x+y rounded twice, or fused) — see the README there.
+//! Plus the prebuilt objects of `tests/data/launch/`, which need no compiler.
+
+mod launch_common;
+
+use launch_common::{build, device, engines, prebuilt, CPUS};
+use rand::{Rng, SeedableRng};
+use wavejit::device::Arg;
+use wavejit::load::CodeObject;
+
+fn rng() -> rand::rngs::StdRng {
+    rand::rngs::StdRng::seed_from_u64(0x8_2024)
+}
+
+/// Every (cpu, code object) the example builds for, among `cpus`.
+fn builds(src: &str, cpus: &[&str], extra: &[&str]) -> Vec<(String, CodeObject)> {
+    cpus.iter().filter_map(|cpu| build(src, cpu, extra).map(|c| (cpu.to_string(), c))).collect()
+}
+
+#[test]
+fn vadd_partial_groups() {
+    let n = 1000u32;
+    let mut r = rng();
+    let a: Vec<u32> = (0..n).map(|_| r.random()).collect();
+    let b: Vec<u32> = (0..n).map(|_| r.random()).collect();
+    let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
+    let mut objs = builds("vadd.cl", &CPUS, &[]);
+    // Code object v4: the group size comes from the dispatch packet, not hidden arguments.
+    objs.extend(builds("vadd.cl", &["gfx803"], &["-mcode-object-version=4"]).into_iter().map(|(c, o)| (c + " v4", o)));
+    for (cpu, code) in &objs {
+        for engine in engines() {
+            for block in [64, 100, 256] {
+                let mut dev = device(engine);
+                let (ba, bb) = (dev.alloc_slice(&a).unwrap(), dev.alloc_slice(&b).unwrap());
+                // 16 spare elements after n: nothing may be written there.
+                let bc = dev.alloc_zeroed(4 * (n as u64 + 16)).unwrap();
+                let args = [Arg::Buffer(ba), Arg::Buffer(bb), Arg::Buffer(bc), Arg::U32(n)];
+                let s = dev.launch(code, "vadd", [n, 1, 1], [block, 1, 1], &args).unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+                let got: Vec<u32> = dev.read_vec(bc).unwrap();
+                assert_eq!(&got[..n as usize], &want[..], "{cpu} {engine} block {block}");
+                assert!(got[n as usize..].iter().all(|&v| v == 0), "{cpu} {engine}: wrote past n");
+                assert_eq!(s.workgroups, n.div_ceil(block) as u64);
+                // Waves: full groups have ceil(block/64); the last has ceil(rest/64).
+                let full = (n / block) as u64 * block.div_ceil(64) as u64;
+                let rest = (n % block).div_ceil(64) as u64;
+                assert_eq!(s.waves, full + rest, "{cpu} {engine} block {block}");
+            }
+        }
+    }
+}
+
+#[test]
+fn saxpy_float() {
+    let n = 777u32;
+    let mut r = rng();
+    let a = 1.75f32;
+    let x: Vec<f32> = (0..n).map(|_| r.random_range(-1000.0f32..1000.0)).collect();
+    let y: Vec<f32> = (0..n).map(|_| r.random_range(-1000.0f32..1000.0)).collect();
+    for (cpu, code) in builds("saxpy.cl", &CPUS, &[]) {
+        for engine in engines() {
+            let mut dev = device(engine);
+            let bx = dev.alloc_slice(&x).unwrap();
+            let by = dev.alloc_slice(&y).unwrap();
+            dev.launch(&code, "saxpy", [n, 1, 1], [128, 1, 1], &[Arg::F32(a), Arg::Buffer(bx), Arg::Buffer(by), Arg::U32(n)])
+                .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            let got: Vec<f32> = dev.read_vec(by).unwrap();
+            for i in 0..n as usize {
+                let twice = a * x[i] + y[i];
+                let fused = a.mul_add(x[i], y[i]);
+                assert!(
+                    got[i].to_bits() == twice.to_bits() || got[i].to_bits() == fused.to_bits(),
+                    "{cpu} {engine} [{i}]: {} * {} + {} gave {} (want {twice} or {fused})",
+                    a,
+                    x[i],
+                    y[i],
+                    got[i]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dpp_wave_scan() {
+    let n = 1000u32;
+    let grid = n.next_multiple_of(64);
+    let mut r = rng();
+    let input: Vec<u32> = (0..n).map(|_| r.random()).collect();
+    let padded: Vec<u32> = (0..grid).map(|i| input.get(i as usize).copied().unwrap_or(0)).collect();
+    let mut scan = vec![0u32; grid as usize];
+    let mut sums = vec![0u32; (grid / 64) as usize];
+    for w in 0..(grid / 64) as usize {
+        let mut acc = 0u32;
+        for l in 0..64 {
+            acc = acc.wrapping_add(padded[w * 64 + l]);
+            scan[w * 64 + l] = acc;
+        }
+        sums[w] = acc;
+    }
+    // DPP exists on GCN 1.2 only.
+    for (cpu, code) in builds("reduce_dpp.cl", &["gfx803"], &[]) {
+        for engine in engines() {
+            let mut dev = device(engine);
+            let bi = dev.alloc_slice(&input).unwrap();
+            let bs = dev.alloc_zeroed(4 * grid as u64).unwrap();
+            let bt = dev.alloc_zeroed(4 * sums.len() as u64).unwrap();
+            dev.launch(&code, "reduce_dpp", [grid, 1, 1], [256, 1, 1], &[Arg::Buffer(bi), Arg::Buffer(bs), Arg::Buffer(bt), Arg::U32(n)])
+                .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            assert_eq!(dev.read_vec::<u32>(bs).unwrap(), scan, "{cpu} {engine}: scan");
+            assert_eq!(dev.read_vec::<u32>(bt).unwrap(), sums, "{cpu} {engine}: sums");
+        }
+    }
+}
+
+#[test]
+fn byte_and_short_arithmetic() {
+    let n = 300u32;
+    let mut r = rng();
+    let a: Vec<u8> = (0..4 * n).map(|_| r.random()).collect();
+    let b: Vec<u8> = (0..4 * n).map(|_| r.random()).collect();
+    let p: Vec<i16> = (0..2 * n).map(|_| r.random()).collect();
+    let q: Vec<i16> = (0..2 * n).map(|_| r.random()).collect();
+    let want_c: Vec<u8> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(y.wrapping_mul(3))).collect();
+    let want_m: Vec<u8> = a.iter().zip(&b).map(|(x, y)| *x.max(y)).collect();
+    let want_r: Vec<i16> = p.iter().zip(&q).map(|(s, t)| s.wrapping_mul(*t).wrapping_sub(s >> 2)).collect();
+    for (cpu, code) in builds("bytes.cl", &CPUS, &[]) {
+        for engine in engines() {
+            let mut dev = device(engine);
+            let (ba, bb) = (dev.alloc(&a).unwrap(), dev.alloc(&b).unwrap());
+            let bc = dev.alloc_zeroed(4 * n as u64).unwrap();
+            let (bp, bq) = (dev.alloc_slice(&p).unwrap(), dev.alloc_slice(&q).unwrap());
+            let br = dev.alloc_zeroed(4 * n as u64).unwrap();
+            let bm = dev.alloc_zeroed(4 * n as u64).unwrap();
+            let args = [ba, bb, bc, bp, bq, br, bm].map(Arg::Buffer);
+            let mut args = args.to_vec();
+            args.push(Arg::U32(n));
+            dev.launch(&code, "bytes", [n, 1, 1], [64, 1, 1], &args).unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            assert_eq!(dev.read(bc).unwrap(), want_c, "{cpu} {engine}: a + 3b");
+            assert_eq!(dev.read(bm).unwrap(), want_m, "{cpu} {engine}: max");
+            assert_eq!(dev.read_vec::<i16>(br).unwrap(), want_r, "{cpu} {engine}: p*q - (p>>2)");
+        }
+    }
+}
+
+#[test]
+fn tiled_matmul_in_local_memory() {
+    let (m, n, k) = (32u32, 48u32, 64u32);
+    let mut r = rng();
+    let a: Vec<u32> = (0..m * k).map(|_| r.random()).collect();
+    let b: Vec<u32> = (0..k * n).map(|_| r.random()).collect();
+    let mut want = vec![0u32; (m * n) as usize];
+    for i in 0..m as usize {
+        for j in 0..n as usize {
+            let mut acc = 0u32;
+            for t in 0..k as usize {
+                acc = acc.wrapping_add(a[i * k as usize + t].wrapping_mul(b[t * n as usize + j]));
+            }
+            want[i * n as usize + j] = acc;
+        }
+    }
+    for (cpu, code) in builds("matmul.cl", &CPUS, &[]) {
+        assert_eq!(code.kernel("matmul").unwrap().kd.group_segment_fixed_size, 2 * 16 * 16 * 4);
+        for engine in engines() {
+            let mut dev = device(engine);
+            let (ba, bb) = (dev.alloc_slice(&a).unwrap(), dev.alloc_slice(&b).unwrap());
+            let bc = dev.alloc_zeroed(4 * (m * n) as u64).unwrap();
+            let args = [Arg::Buffer(ba), Arg::Buffer(bb), Arg::Buffer(bc), Arg::U32(m), Arg::U32(n), Arg::U32(k)];
+            let s = dev.launch(&code, "matmul", [n, m, 1], [16, 16, 1], &args).unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            assert_eq!(s.workgroups, 6);
+            assert_eq!(s.waves, 24, "256 work-items = 4 waves per group");
+            assert_eq!(dev.read_vec::<u32>(bc).unwrap(), want, "{cpu} {engine}");
+        }
+    }
+}
+
+#[test]
+fn prefix_sum_with_barriers() {
+    let n = 1000u32;
+    let mut r = rng();
+    let input: Vec<u32> = (0..n).map(|_| r.random()).collect();
+    for block in [64u32, 128, 256] {
+        let grid = n.next_multiple_of(block);
+        let groups = (grid / block) as usize;
+        let mut out = vec![0u32; n as usize];
+        let mut totals = vec![0u32; groups];
+        for (g, total) in totals.iter_mut().enumerate() {
+            let mut acc = 0u32;
+            for l in 0..block as usize {
+                let i = g * block as usize + l;
+                acc = acc.wrapping_add(input.get(i).copied().unwrap_or(0));
+                if i < n as usize {
+                    out[i] = acc;
+                }
+            }
+            *total = acc;
+        }
+        for (cpu, code) in builds("prefix_sum.cl", &CPUS, &[]) {
+            for engine in engines() {
+                let mut dev = device(engine);
+                let bi = dev.alloc_slice(&input).unwrap();
+                let bo = dev.alloc_zeroed(4 * n as u64).unwrap();
+                let bt = dev.alloc_zeroed(4 * groups as u64).unwrap();
+                dev.launch(&code, "prefix_sum", [grid, 1, 1], [block, 1, 1], &[Arg::Buffer(bi), Arg::Buffer(bo), Arg::Buffer(bt), Arg::U32(n)])
+                    .unwrap_or_else(|e| panic!("{cpu} {engine} block {block}: {e}"));
+                assert_eq!(dev.read_vec::<u32>(bo).unwrap(), out, "{cpu} {engine} block {block}");
+                assert_eq!(dev.read_vec::<u32>(bt).unwrap(), totals, "{cpu} {engine} block {block}");
+            }
+        }
+    }
+}
+
+#[test]
+fn private_arrays_in_scratch() {
+    let n = 100u32;
+    let mut r = rng();
+    let keys: Vec<u32> = (0..64 * n).map(|_| r.random()).collect();
+    let mut want = vec![0u32; 32 * n as usize];
+    for i in 0..n as usize {
+        for k in 0..64 {
+            want[i * 32 + (keys[i * 64 + k] % 32) as usize] += 1;
+        }
+    }
+    for (cpu, code) in builds("private_hist.cl", &CPUS, &[]) {
+        let kd = code.kernel("private_hist").unwrap().kd;
+        assert!(kd.private_segment() && kd.private_segment_fixed_size >= 128, "{cpu}: the histogram lives in scratch");
+        for engine in engines() {
+            for threads in [1, 2] {
+                let mut dev = device(engine);
+                dev.set_threads(threads);
+                let bk = dev.alloc_slice(&keys).unwrap();
+                let bo = dev.alloc_zeroed(4 * 32 * n as u64).unwrap();
+                dev.launch(&code, "private_hist", [n, 1, 1], [64, 1, 1], &[Arg::Buffer(bk), Arg::Buffer(bo), Arg::U32(n)])
+                    .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+                assert_eq!(dev.read_vec::<u32>(bo).unwrap(), want, "{cpu} {engine} threads {threads}");
+            }
+        }
+    }
+}
+
+/// Hand-written assembly through llvm-mc (no metadata note: arguments packed in order).
+#[test]
+fn llvm_mc_kernel() {
+    let code = prebuilt("wave_ids.o");
+    for engine in engines() {
+        let mut dev = device(engine);
+        let out = dev.alloc_zeroed(4 * 256).unwrap();
+        dev.launch(&code, "wave_ids", [256, 1, 1], [64, 1, 1], &[Arg::Buffer(out), Arg::U32(17)])
+            .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        let want: Vec<u32> = (0..256).map(|i| i * 3 + 17).collect();
+        assert_eq!(dev.read_vec::<u32>(out).unwrap(), want, "{engine}");
+    }
+}
+
+/// Two kernels of one object, linked (gfx700) and relocatable (`clang -c`, gfx803).
+#[test]
+fn prebuilt_two_kernel_objects() {
+    for file in ["two-gfx700.hsaco", "two-gfx803.o"] {
+        let code = prebuilt(file);
+        for engine in engines() {
+            let mut dev = device(engine);
+            let input: Vec<i32> = (0..200i32).map(|i| (i * 7919 - 500_000).wrapping_add((i32::MAX / 2).wrapping_mul(i % 3))).collect();
+            let bi = dev.alloc_slice(&input).unwrap();
+            let bo = dev.alloc_zeroed(4 * 200).unwrap();
+            dev.launch(&code, "twice", [200, 1, 1], [64, 1, 1], &[Arg::Buffer(bi), Arg::Buffer(bo)])
+                .unwrap_or_else(|e| panic!("{file} {engine}: {e}"));
+            let want: Vec<i32> = input.iter().map(|v| v.wrapping_mul(2)).collect();
+            assert_eq!(dev.read_vec::<i32>(bo).unwrap(), want, "{file} {engine}");
+            let bf = dev.alloc_zeroed(4 * 128).unwrap();
+            dev.launch(&code, "fill", [128, 1, 1], [32, 1, 1], &[Arg::Buffer(bf), Arg::U32(0xdead_beef)])
+                .unwrap_or_else(|e| panic!("{file} {engine}: {e}"));
+            assert!(dev.read_vec::<u32>(bf).unwrap().iter().all(|&v| v == 0xdead_beef), "{file} {engine}");
+        }
+    }
+}
