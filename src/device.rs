@@ -377,7 +377,9 @@ impl Device {
         }
         let items: u64 = block.iter().map(|&b| b as u64).product();
         if items > 1024 {
-            return Err(args_err(format!("a workgroup of {items} work-items is more than the 1024 GCN allows")));
+            return Err(args_err(format!(
+                "a workgroup of {items} work-items is more than the 1024 GCN allows"
+            )));
         }
         let dims = if grid[2] > 1 || block[2] > 1 {
             3

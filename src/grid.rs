@@ -94,7 +94,9 @@ impl WaveExec for Interp {
 pub fn exec_by_name(name: &str) -> Result<Box<dyn WaveExec>, String> {
     match name.trim().to_ascii_lowercase().as_str() {
         "interp" => Ok(Box::new(Interp)),
-        "jit" | "tiered" => Err(format!("engine `{name}` is not available to grids yet (use --engine interp)")),
+        "jit" | "tiered" => Err(format!(
+            "engine `{name}` is not available to grids yet (use --engine interp)"
+        )),
         _ => Err(format!("unknown engine `{name}` (try interp|jit|tiered)")),
     }
 }

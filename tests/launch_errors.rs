@@ -24,12 +24,20 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn u32s(p: &Path, v: &[u32]) {
-    std::fs::write(p, v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    std::fs::write(
+        p,
+        v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
+    )
+    .unwrap();
 }
 
 /// Run `wavejit launch ARGS`; returns (exit code, stderr).
 fn launch(args: &[&str]) -> (i32, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_wavejit")).arg("launch").args(args).output().expect("run wavejit");
+    let o = Command::new(env!("CARGO_BIN_EXE_wavejit"))
+        .arg("launch")
+        .args(args)
+        .output()
+        .expect("run wavejit");
     let err = String::from_utf8_lossy(&o.stderr).to_string();
     assert!(!err.contains("panicked"), "wavejit panicked: {err}");
     (o.status.code().unwrap_or(-1), err)
@@ -106,7 +114,10 @@ fn cli_malformed_elf() {
     std::fs::write(&cut, &good[..good.len() / 3]).unwrap();
     let (code, err) = launch(&[cut.to_str().unwrap(), "--kernel", "vadd", "--grid", "64"]);
     assert_eq!(code, 2);
-    assert!(err.contains("malformed ELF") || err.contains("descriptor"), "{err}");
+    assert!(
+        err.contains("malformed ELF") || err.contains("descriptor"),
+        "{err}"
+    );
 
     let (code, err) = launch(&["/nonexistent/k.hsaco", "--kernel", "vadd", "--grid", "64"]);
     assert_eq!(code, 2);
@@ -115,9 +126,18 @@ fn cli_malformed_elf() {
 
 #[test]
 fn cli_missing_kernel() {
-    let (code, err) = launch(&[obj("two-gfx700.hsaco").to_str().unwrap(), "--kernel", "thrice", "--grid", "64"]);
+    let (code, err) = launch(&[
+        obj("two-gfx700.hsaco").to_str().unwrap(),
+        "--kernel",
+        "thrice",
+        "--grid",
+        "64",
+    ]);
     assert_eq!(code, 2);
-    assert!(err.contains("no kernel named `thrice`") && err.contains("fill, twice"), "{err}");
+    assert!(
+        err.contains("no kernel named `thrice`") && err.contains("fill, twice"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -127,7 +147,12 @@ fn cli_wrong_argument_count_and_sizes() {
     let ina = format!("in:{}", a.display());
     // Three arguments for four.
     let v = vadd_args(&ina, &ina, &ina, "u32:1");
-    let (code, err) = launch(&v[..v.len() - 2].iter().map(String::as_str).collect::<Vec<_>>());
+    let (code, err) = launch(
+        &v[..v.len() - 2]
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
     assert_eq!(code, 2);
     assert!(err.contains("takes 4 arguments, 3 given"), "{err}");
     // A 64-bit value for the 32-bit n.
@@ -146,13 +171,35 @@ fn cli_wrong_argument_count_and_sizes() {
     let (code, err) = run_vadd(&ina, &ina, &ina, "u32:-1");
     assert_eq!(code, 2);
     assert!(err.contains("does not fit u32"), "{err}");
-    let (code, err) = launch(&[obj("vadd-gfx803.hsaco").to_str().unwrap(), "--kernel", "vadd", "--grid", "0"]);
+    let (code, err) = launch(&[
+        obj("vadd-gfx803.hsaco").to_str().unwrap(),
+        "--kernel",
+        "vadd",
+        "--grid",
+        "0",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("at least 1"), "{err}");
-    let (code, err) = launch(&[obj("vadd-gfx803.hsaco").to_str().unwrap(), "--kernel", "vadd", "--grid", "64", "--block", "2048"]);
+    let (code, err) = launch(&[
+        obj("vadd-gfx803.hsaco").to_str().unwrap(),
+        "--kernel",
+        "vadd",
+        "--grid",
+        "64",
+        "--block",
+        "2048",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("1024"), "{err}");
-    let (code, err) = launch(&[obj("vadd-gfx803.hsaco").to_str().unwrap(), "--kernel", "vadd", "--grid", "64", "--engine", "warp"]);
+    let (code, err) = launch(&[
+        obj("vadd-gfx803.hsaco").to_str().unwrap(),
+        "--kernel",
+        "vadd",
+        "--grid",
+        "64",
+        "--engine",
+        "warp",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown engine"), "{err}");
 }
@@ -171,7 +218,10 @@ fn cli_read_outside_buffer() {
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("out of bounds"), "{err}");
-    assert!(err.contains("past the end of --arg 0"), "names the buffer: {err}");
+    assert!(
+        err.contains("past the end of --arg 0"),
+        "names the buffer: {err}"
+    );
     assert!(!c.exists(), "no output after a failed run");
 }
 
@@ -182,9 +232,18 @@ fn device_errors_are_typed() {
         let mut dev = device(engine);
         let small = dev.alloc_zeroed(16).unwrap();
         let big = dev.alloc_zeroed(4096).unwrap();
-        let args = [Arg::Buffer(big), Arg::Buffer(small), Arg::Buffer(big), Arg::U32(64)];
+        let args = [
+            Arg::Buffer(big),
+            Arg::Buffer(small),
+            Arg::Buffer(big),
+            Arg::U32(64),
+        ];
         match dev.launch(&code, "vadd", [64, 1, 1], [64, 1, 1], &args) {
-            Err(LaunchError::Run { source: GridError::Exec { wg, wave, err }, hint: Some(h), .. }) => {
+            Err(LaunchError::Run {
+                source: GridError::Exec { wg, wave, err },
+                hint: Some(h),
+                ..
+            }) => {
                 assert_eq!((wg, wave), ([0, 0, 0], 0));
                 assert!(format!("{err}").contains("out of bounds"), "{err}");
                 // The 16-byte buffer ends at small.addr + 16; lane 4 reads there.
@@ -193,12 +252,16 @@ fn device_errors_are_typed() {
             other => panic!("{engine}: expected an out-of-bounds error, got {other:?}"),
         }
         match dev.launch(&code, "vadd", [64, 1, 1], [64, 1, 1], &args[..2]) {
-            Err(LaunchError::Args { msg, .. }) => assert!(msg.contains("takes 4 arguments, 2 given"), "{msg}"),
+            Err(LaunchError::Args { msg, .. }) => {
+                assert!(msg.contains("takes 4 arguments, 2 given"), "{msg}")
+            }
             other => panic!("expected an argument error, got {other:?}"),
         }
         assert!(matches!(
             dev.launch(&code, "nope", [64, 1, 1], [64, 1, 1], &args),
-            Err(LaunchError::Load(wavejit::load::LoadError::NoSuchKernel { .. }))
+            Err(LaunchError::Load(
+                wavejit::load::LoadError::NoSuchKernel { .. }
+            ))
         ));
     }
 }
@@ -210,7 +273,10 @@ fn never_ending_kernels_hit_the_budget() {
         let mut dev = device(engine);
         dev.set_max_insts_per_wave(10_000);
         match dev.launch(&code, "spin", [64, 1, 1], [64, 1, 1], &[]) {
-            Err(LaunchError::Run { source: GridError::Budget { budget, pc, .. }, .. }) => {
+            Err(LaunchError::Run {
+                source: GridError::Budget { budget, pc, .. },
+                ..
+            }) => {
                 assert_eq!(budget, 10_000);
                 assert_eq!(pc, 0, "the branch to itself");
             }
@@ -218,11 +284,25 @@ fn never_ending_kernels_hit_the_budget() {
         }
         // Wave 0 waits at a barrier that wave 1 never reaches.
         match dev.launch(&code, "half_barrier", [128, 1, 1], [128, 1, 1], &[]) {
-            Err(LaunchError::Run { source: GridError::Budget { wave, .. }, .. }) => assert_eq!(wave, 1),
+            Err(LaunchError::Run {
+                source: GridError::Budget { wave, .. },
+                ..
+            }) => assert_eq!(wave, 1),
             other => panic!("{engine}: expected the budget error, got {other:?}"),
         }
     }
-    let (code, err) = launch(&[obj("spin.o").to_str().unwrap(), "--kernel", "spin", "--grid", "64", "--max-insts", "5000"]);
+    let (code, err) = launch(&[
+        obj("spin.o").to_str().unwrap(),
+        "--kernel",
+        "spin",
+        "--grid",
+        "64",
+        "--max-insts",
+        "5000",
+    ]);
     assert_eq!(code, 2);
-    assert!(err.contains("did not reach s_endpgm or s_barrier within 5000 instructions"), "{err}");
+    assert!(
+        err.contains("did not reach s_endpgm or s_barrier within 5000 instructions"),
+        "{err}"
+    );
 }

@@ -17,7 +17,9 @@ fn rng() -> rand::rngs::StdRng {
 
 /// Every (cpu, code object) the example builds for, among `cpus`.
 fn builds(src: &str, cpus: &[&str], extra: &[&str]) -> Vec<(String, CodeObject)> {
-    cpus.iter().filter_map(|cpu| build(src, cpu, extra).map(|c| (cpu.to_string(), c))).collect()
+    cpus.iter()
+        .filter_map(|cpu| build(src, cpu, extra).map(|c| (cpu.to_string(), c)))
+        .collect()
 }
 
 #[test]
@@ -29,7 +31,11 @@ fn vadd_partial_groups() {
     let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
     let mut objs = builds("vadd.cl", &CPUS, &[]);
     // Code object v4: the group size comes from the dispatch packet, not hidden arguments.
-    objs.extend(builds("vadd.cl", &["gfx803"], &["-mcode-object-version=4"]).into_iter().map(|(c, o)| (c + " v4", o)));
+    objs.extend(
+        builds("vadd.cl", &["gfx803"], &["-mcode-object-version=4"])
+            .into_iter()
+            .map(|(c, o)| (c + " v4", o)),
+    );
     for (cpu, code) in &objs {
         for engine in engines() {
             for block in [64, 100, 256] {
@@ -37,11 +43,25 @@ fn vadd_partial_groups() {
                 let (ba, bb) = (dev.alloc_slice(&a).unwrap(), dev.alloc_slice(&b).unwrap());
                 // 16 spare elements after n: nothing may be written there.
                 let bc = dev.alloc_zeroed(4 * (n as u64 + 16)).unwrap();
-                let args = [Arg::Buffer(ba), Arg::Buffer(bb), Arg::Buffer(bc), Arg::U32(n)];
-                let s = dev.launch(code, "vadd", [n, 1, 1], [block, 1, 1], &args).unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+                let args = [
+                    Arg::Buffer(ba),
+                    Arg::Buffer(bb),
+                    Arg::Buffer(bc),
+                    Arg::U32(n),
+                ];
+                let s = dev
+                    .launch(code, "vadd", [n, 1, 1], [block, 1, 1], &args)
+                    .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
                 let got: Vec<u32> = dev.read_vec(bc).unwrap();
-                assert_eq!(&got[..n as usize], &want[..], "{cpu} {engine} block {block}");
-                assert!(got[n as usize..].iter().all(|&v| v == 0), "{cpu} {engine}: wrote past n");
+                assert_eq!(
+                    &got[..n as usize],
+                    &want[..],
+                    "{cpu} {engine} block {block}"
+                );
+                assert!(
+                    got[n as usize..].iter().all(|&v| v == 0),
+                    "{cpu} {engine}: wrote past n"
+                );
                 assert_eq!(s.workgroups, n.div_ceil(block) as u64);
                 // Waves: full groups have ceil(block/64); the last has ceil(rest/64).
                 let full = (n / block) as u64 * block.div_ceil(64) as u64;
@@ -64,8 +84,14 @@ fn saxpy_float() {
             let mut dev = device(engine);
             let bx = dev.alloc_slice(&x).unwrap();
             let by = dev.alloc_slice(&y).unwrap();
-            dev.launch(&code, "saxpy", [n, 1, 1], [128, 1, 1], &[Arg::F32(a), Arg::Buffer(bx), Arg::Buffer(by), Arg::U32(n)])
-                .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            dev.launch(
+                &code,
+                "saxpy",
+                [n, 1, 1],
+                [128, 1, 1],
+                &[Arg::F32(a), Arg::Buffer(bx), Arg::Buffer(by), Arg::U32(n)],
+            )
+            .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
             let got: Vec<f32> = dev.read_vec(by).unwrap();
             for i in 0..n as usize {
                 let twice = a * x[i] + y[i];
@@ -89,7 +115,9 @@ fn dpp_wave_scan() {
     let grid = n.next_multiple_of(64);
     let mut r = rng();
     let input: Vec<u32> = (0..n).map(|_| r.random()).collect();
-    let padded: Vec<u32> = (0..grid).map(|i| input.get(i as usize).copied().unwrap_or(0)).collect();
+    let padded: Vec<u32> = (0..grid)
+        .map(|i| input.get(i as usize).copied().unwrap_or(0))
+        .collect();
     let mut scan = vec![0u32; grid as usize];
     let mut sums = vec![0u32; (grid / 64) as usize];
     for w in 0..(grid / 64) as usize {
@@ -107,10 +135,29 @@ fn dpp_wave_scan() {
             let bi = dev.alloc_slice(&input).unwrap();
             let bs = dev.alloc_zeroed(4 * grid as u64).unwrap();
             let bt = dev.alloc_zeroed(4 * sums.len() as u64).unwrap();
-            dev.launch(&code, "reduce_dpp", [grid, 1, 1], [256, 1, 1], &[Arg::Buffer(bi), Arg::Buffer(bs), Arg::Buffer(bt), Arg::U32(n)])
-                .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
-            assert_eq!(dev.read_vec::<u32>(bs).unwrap(), scan, "{cpu} {engine}: scan");
-            assert_eq!(dev.read_vec::<u32>(bt).unwrap(), sums, "{cpu} {engine}: sums");
+            dev.launch(
+                &code,
+                "reduce_dpp",
+                [grid, 1, 1],
+                [256, 1, 1],
+                &[
+                    Arg::Buffer(bi),
+                    Arg::Buffer(bs),
+                    Arg::Buffer(bt),
+                    Arg::U32(n),
+                ],
+            )
+            .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            assert_eq!(
+                dev.read_vec::<u32>(bs).unwrap(),
+                scan,
+                "{cpu} {engine}: scan"
+            );
+            assert_eq!(
+                dev.read_vec::<u32>(bt).unwrap(),
+                sums,
+                "{cpu} {engine}: sums"
+            );
         }
     }
 }
@@ -123,9 +170,17 @@ fn byte_and_short_arithmetic() {
     let b: Vec<u8> = (0..4 * n).map(|_| r.random()).collect();
     let p: Vec<i16> = (0..2 * n).map(|_| r.random()).collect();
     let q: Vec<i16> = (0..2 * n).map(|_| r.random()).collect();
-    let want_c: Vec<u8> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(y.wrapping_mul(3))).collect();
+    let want_c: Vec<u8> = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| x.wrapping_add(y.wrapping_mul(3)))
+        .collect();
     let want_m: Vec<u8> = a.iter().zip(&b).map(|(x, y)| *x.max(y)).collect();
-    let want_r: Vec<i16> = p.iter().zip(&q).map(|(s, t)| s.wrapping_mul(*t).wrapping_sub(s >> 2)).collect();
+    let want_r: Vec<i16> = p
+        .iter()
+        .zip(&q)
+        .map(|(s, t)| s.wrapping_mul(*t).wrapping_sub(s >> 2))
+        .collect();
     for (cpu, code) in builds("bytes.cl", &CPUS, &[]) {
         for engine in engines() {
             let mut dev = device(engine);
@@ -137,10 +192,15 @@ fn byte_and_short_arithmetic() {
             let args = [ba, bb, bc, bp, bq, br, bm].map(Arg::Buffer);
             let mut args = args.to_vec();
             args.push(Arg::U32(n));
-            dev.launch(&code, "bytes", [n, 1, 1], [64, 1, 1], &args).unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            dev.launch(&code, "bytes", [n, 1, 1], [64, 1, 1], &args)
+                .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
             assert_eq!(dev.read(bc).unwrap(), want_c, "{cpu} {engine}: a + 3b");
             assert_eq!(dev.read(bm).unwrap(), want_m, "{cpu} {engine}: max");
-            assert_eq!(dev.read_vec::<i16>(br).unwrap(), want_r, "{cpu} {engine}: p*q - (p>>2)");
+            assert_eq!(
+                dev.read_vec::<i16>(br).unwrap(),
+                want_r,
+                "{cpu} {engine}: p*q - (p>>2)"
+            );
         }
     }
 }
@@ -162,13 +222,25 @@ fn tiled_matmul_in_local_memory() {
         }
     }
     for (cpu, code) in builds("matmul.cl", &CPUS, &[]) {
-        assert_eq!(code.kernel("matmul").unwrap().kd.group_segment_fixed_size, 2 * 16 * 16 * 4);
+        assert_eq!(
+            code.kernel("matmul").unwrap().kd.group_segment_fixed_size,
+            2 * 16 * 16 * 4
+        );
         for engine in engines() {
             let mut dev = device(engine);
             let (ba, bb) = (dev.alloc_slice(&a).unwrap(), dev.alloc_slice(&b).unwrap());
             let bc = dev.alloc_zeroed(4 * (m * n) as u64).unwrap();
-            let args = [Arg::Buffer(ba), Arg::Buffer(bb), Arg::Buffer(bc), Arg::U32(m), Arg::U32(n), Arg::U32(k)];
-            let s = dev.launch(&code, "matmul", [n, m, 1], [16, 16, 1], &args).unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            let args = [
+                Arg::Buffer(ba),
+                Arg::Buffer(bb),
+                Arg::Buffer(bc),
+                Arg::U32(m),
+                Arg::U32(n),
+                Arg::U32(k),
+            ];
+            let s = dev
+                .launch(&code, "matmul", [n, m, 1], [16, 16, 1], &args)
+                .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
             assert_eq!(s.workgroups, 6);
             assert_eq!(s.waves, 24, "256 work-items = 4 waves per group");
             assert_eq!(dev.read_vec::<u32>(bc).unwrap(), want, "{cpu} {engine}");
@@ -203,10 +275,29 @@ fn prefix_sum_with_barriers() {
                 let bi = dev.alloc_slice(&input).unwrap();
                 let bo = dev.alloc_zeroed(4 * n as u64).unwrap();
                 let bt = dev.alloc_zeroed(4 * groups as u64).unwrap();
-                dev.launch(&code, "prefix_sum", [grid, 1, 1], [block, 1, 1], &[Arg::Buffer(bi), Arg::Buffer(bo), Arg::Buffer(bt), Arg::U32(n)])
-                    .unwrap_or_else(|e| panic!("{cpu} {engine} block {block}: {e}"));
-                assert_eq!(dev.read_vec::<u32>(bo).unwrap(), out, "{cpu} {engine} block {block}");
-                assert_eq!(dev.read_vec::<u32>(bt).unwrap(), totals, "{cpu} {engine} block {block}");
+                dev.launch(
+                    &code,
+                    "prefix_sum",
+                    [grid, 1, 1],
+                    [block, 1, 1],
+                    &[
+                        Arg::Buffer(bi),
+                        Arg::Buffer(bo),
+                        Arg::Buffer(bt),
+                        Arg::U32(n),
+                    ],
+                )
+                .unwrap_or_else(|e| panic!("{cpu} {engine} block {block}: {e}"));
+                assert_eq!(
+                    dev.read_vec::<u32>(bo).unwrap(),
+                    out,
+                    "{cpu} {engine} block {block}"
+                );
+                assert_eq!(
+                    dev.read_vec::<u32>(bt).unwrap(),
+                    totals,
+                    "{cpu} {engine} block {block}"
+                );
             }
         }
     }
@@ -225,16 +316,29 @@ fn private_arrays_in_scratch() {
     }
     for (cpu, code) in builds("private_hist.cl", &CPUS, &[]) {
         let kd = code.kernel("private_hist").unwrap().kd;
-        assert!(kd.private_segment() && kd.private_segment_fixed_size >= 128, "{cpu}: the histogram lives in scratch");
+        assert!(
+            kd.private_segment() && kd.private_segment_fixed_size >= 128,
+            "{cpu}: the histogram lives in scratch"
+        );
         for engine in engines() {
             for threads in [1, 2] {
                 let mut dev = device(engine);
                 dev.set_threads(threads);
                 let bk = dev.alloc_slice(&keys).unwrap();
                 let bo = dev.alloc_zeroed(4 * 32 * n as u64).unwrap();
-                dev.launch(&code, "private_hist", [n, 1, 1], [64, 1, 1], &[Arg::Buffer(bk), Arg::Buffer(bo), Arg::U32(n)])
-                    .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
-                assert_eq!(dev.read_vec::<u32>(bo).unwrap(), want, "{cpu} {engine} threads {threads}");
+                dev.launch(
+                    &code,
+                    "private_hist",
+                    [n, 1, 1],
+                    [64, 1, 1],
+                    &[Arg::Buffer(bk), Arg::Buffer(bo), Arg::U32(n)],
+                )
+                .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+                assert_eq!(
+                    dev.read_vec::<u32>(bo).unwrap(),
+                    want,
+                    "{cpu} {engine} threads {threads}"
+                );
             }
         }
     }
@@ -247,8 +351,14 @@ fn llvm_mc_kernel() {
     for engine in engines() {
         let mut dev = device(engine);
         let out = dev.alloc_zeroed(4 * 256).unwrap();
-        dev.launch(&code, "wave_ids", [256, 1, 1], [64, 1, 1], &[Arg::Buffer(out), Arg::U32(17)])
-            .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        dev.launch(
+            &code,
+            "wave_ids",
+            [256, 1, 1],
+            [64, 1, 1],
+            &[Arg::Buffer(out), Arg::U32(17)],
+        )
+        .unwrap_or_else(|e| panic!("{engine}: {e}"));
         let want: Vec<u32> = (0..256).map(|i| i * 3 + 17).collect();
         assert_eq!(dev.read_vec::<u32>(out).unwrap(), want, "{engine}");
     }
@@ -261,17 +371,37 @@ fn prebuilt_two_kernel_objects() {
         let code = prebuilt(file);
         for engine in engines() {
             let mut dev = device(engine);
-            let input: Vec<i32> = (0..200i32).map(|i| (i * 7919 - 500_000).wrapping_add((i32::MAX / 2).wrapping_mul(i % 3))).collect();
+            let input: Vec<i32> = (0..200i32)
+                .map(|i| (i * 7919 - 500_000).wrapping_add((i32::MAX / 2).wrapping_mul(i % 3)))
+                .collect();
             let bi = dev.alloc_slice(&input).unwrap();
             let bo = dev.alloc_zeroed(4 * 200).unwrap();
-            dev.launch(&code, "twice", [200, 1, 1], [64, 1, 1], &[Arg::Buffer(bi), Arg::Buffer(bo)])
-                .unwrap_or_else(|e| panic!("{file} {engine}: {e}"));
+            dev.launch(
+                &code,
+                "twice",
+                [200, 1, 1],
+                [64, 1, 1],
+                &[Arg::Buffer(bi), Arg::Buffer(bo)],
+            )
+            .unwrap_or_else(|e| panic!("{file} {engine}: {e}"));
             let want: Vec<i32> = input.iter().map(|v| v.wrapping_mul(2)).collect();
             assert_eq!(dev.read_vec::<i32>(bo).unwrap(), want, "{file} {engine}");
             let bf = dev.alloc_zeroed(4 * 128).unwrap();
-            dev.launch(&code, "fill", [128, 1, 1], [32, 1, 1], &[Arg::Buffer(bf), Arg::U32(0xdead_beef)])
-                .unwrap_or_else(|e| panic!("{file} {engine}: {e}"));
-            assert!(dev.read_vec::<u32>(bf).unwrap().iter().all(|&v| v == 0xdead_beef), "{file} {engine}");
+            dev.launch(
+                &code,
+                "fill",
+                [128, 1, 1],
+                [32, 1, 1],
+                &[Arg::Buffer(bf), Arg::U32(0xdead_beef)],
+            )
+            .unwrap_or_else(|e| panic!("{file} {engine}: {e}"));
+            assert!(
+                dev.read_vec::<u32>(bf)
+                    .unwrap()
+                    .iter()
+                    .all(|&v| v == 0xdead_beef),
+                "{file} {engine}"
+            );
         }
     }
 }

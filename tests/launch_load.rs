@@ -3,12 +3,14 @@
 //! were read off `llvm-readelf-19 -h -s --notes` and `llvm-objdump-19 -s -j .rodata`, an
 //! independent reader of the same files. Malformed inputs must end in errors, never panics.
 
+use wavejit::isa::Gen;
 use wavejit::load::kd::UserSgpr;
 use wavejit::load::{CodeObject, LoadError};
-use wavejit::isa::Gen;
 
 fn data(name: &str) -> Vec<u8> {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/launch").join(name);
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/launch")
+        .join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -19,7 +21,11 @@ fn linked_v5_gfx803() {
     assert_eq!(co.processor, "gfx803");
     assert_eq!(co.version, 5, "EI_ABIVERSION 3");
     assert!(!co.relocatable);
-    assert_eq!(co.kernels.len(), 1, "symtab and dynsym name the same kernel");
+    assert_eq!(
+        co.kernels.len(),
+        1,
+        "symtab and dynsym name the same kernel"
+    );
     let k = co.kernel("vadd").unwrap();
     // .rodata at 0x880: 00000000 00000000 20010000 00000000 | 80100000 00000000 …
     //                   | 4100ac00 8c000000 09000000
@@ -42,22 +48,43 @@ fn linked_v5_gfx803() {
     assert_eq!(k.entry, 0);
     assert_eq!(k.code.len(), 0x98);
     // First instruction: s_load_dword s0, s[4:5], 0x2c = C0020002 0000002C.
-    assert_eq!(&k.code[..8], &[0x02, 0x00, 0x02, 0xc0, 0x2c, 0x00, 0x00, 0x00]);
+    assert_eq!(
+        &k.code[..8],
+        &[0x02, 0x00, 0x02, 0xc0, 0x2c, 0x00, 0x00, 0x00]
+    );
     let m = k.meta.as_ref().unwrap();
     assert_eq!(m.symbol, "vadd.kd");
     assert_eq!(m.kernarg_segment_size, 288);
-    let user: Vec<_> = m.args.iter().filter(|a| !a.is_hidden()).map(|a| (a.offset, a.size, a.value_kind.as_str())).collect();
+    let user: Vec<_> = m
+        .args
+        .iter()
+        .filter(|a| !a.is_hidden())
+        .map(|a| (a.offset, a.size, a.value_kind.as_str()))
+        .collect();
     assert_eq!(
         user,
-        [(0, 8, "global_buffer"), (8, 8, "global_buffer"), (16, 8, "global_buffer"), (24, 4, "by_value")]
+        [
+            (0, 8, "global_buffer"),
+            (8, 8, "global_buffer"),
+            (16, 8, "global_buffer"),
+            (24, 4, "by_value")
+        ]
     );
-    let hidden = |kind: &str| m.args.iter().find(|a| a.value_kind == kind).map(|a| (a.offset, a.size));
+    let hidden = |kind: &str| {
+        m.args
+            .iter()
+            .find(|a| a.value_kind == kind)
+            .map(|a| (a.offset, a.size))
+    };
     assert_eq!(hidden("hidden_block_count_x"), Some((32, 4)));
     assert_eq!(hidden("hidden_group_size_x"), Some((44, 2)));
     assert_eq!(hidden("hidden_remainder_z"), Some((54, 2)));
     assert_eq!(hidden("hidden_global_offset_x"), Some((72, 8)));
     assert_eq!(hidden("hidden_grid_dims"), Some((96, 2)));
-    assert_eq!(co.metadata.as_ref().and_then(|m| m.code_object_version()), Some(5));
+    assert_eq!(
+        co.metadata.as_ref().and_then(|m| m.code_object_version()),
+        Some(5)
+    );
 }
 
 #[test]
@@ -67,7 +94,10 @@ fn linked_v4_and_older_generations() {
     let k = co.kernel("vadd.kd").unwrap();
     assert_eq!(k.kd.kernarg_size, 28);
     assert_eq!(k.kd.kernel_code_entry_byte_offset, 0x1600 - 0x580);
-    assert_eq!(k.kd.kernel_code_properties, 0x0b, "+ dispatch ptr: v4 reads the group size from the packet");
+    assert_eq!(
+        k.kd.kernel_code_properties, 0x0b,
+        "+ dispatch ptr: v4 reads the group size from the packet"
+    );
     assert_eq!(k.kd.user_sgpr_count(), 8);
     assert!(k.meta.as_ref().unwrap().args.iter().all(|a| !a.is_hidden()));
 
@@ -98,10 +128,23 @@ fn two_kernels_linked_and_relocatable() {
     let fill = co.kernel("fill").unwrap();
     let twice = co.kernel("twice").unwrap();
     assert_eq!((fill.entry, twice.entry), (0, 0x100));
-    assert_eq!(fill.kd.kernel_code_entry_byte_offset, 0, "the field is 0 until linked");
+    assert_eq!(
+        fill.kd.kernel_code_entry_byte_offset, 0,
+        "the field is 0 until linked"
+    );
     assert_eq!(twice.code.len(), 0x164);
     assert_eq!(fill.code_relocations, 0);
-    assert_eq!(twice.meta.as_ref().unwrap().args.iter().filter(|a| !a.is_hidden()).count(), 2);
+    assert_eq!(
+        twice
+            .meta
+            .as_ref()
+            .unwrap()
+            .args
+            .iter()
+            .filter(|a| !a.is_hidden())
+            .count(),
+        2
+    );
 }
 
 #[test]
@@ -128,7 +171,10 @@ fn missing_kernel_lists_the_others() {
     let e = co.kernel("thrice").unwrap_err();
     assert!(matches!(e, LoadError::NoSuchKernel { .. }));
     let msg = e.to_string();
-    assert!(msg.contains("thrice") && msg.contains("fill") && msg.contains("twice"), "{msg}");
+    assert!(
+        msg.contains("thrice") && msg.contains("fill") && msg.contains("twice"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -173,7 +219,12 @@ fn wrong_formats_are_named() {
 fn corrupted_objects_do_not_panic() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(8);
-    for name in ["vadd-gfx803.hsaco", "two-gfx803.o", "wave_ids.o", "vadd-gfx600.hsaco"] {
+    for name in [
+        "vadd-gfx803.hsaco",
+        "two-gfx803.o",
+        "wave_ids.o",
+        "vadd-gfx600.hsaco",
+    ] {
         let good = data(name);
         for _ in 0..400 {
             let mut b = good.clone();
@@ -195,7 +246,10 @@ fn corrupted_objects_do_not_panic() {
 fn branch_relocation_is_applied() {
     let mut b = data("spin.o");
     // `s_branch spin` = BF82FFFF at spin (.text + 0): zero its offset field in the file.
-    let at = b.windows(4).position(|w| w == [0xff, 0xff, 0x82, 0xbf]).unwrap();
+    let at = b
+        .windows(4)
+        .position(|w| w == [0xff, 0xff, 0x82, 0xbf])
+        .unwrap();
     b[at] = 0;
     b[at + 1] = 0;
     let co = CodeObject::parse(&b).unwrap();

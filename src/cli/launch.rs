@@ -91,14 +91,21 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
     Ok(match kind {
         "in" if !rest.is_empty() => ArgSpec::In(rest.into()),
         "out" => {
-            let (path, bytes) = rest.rsplit_once(':').ok_or_else(|| bad("expected out:PATH:BYTES".into()))?;
+            let (path, bytes) = rest
+                .rsplit_once(':')
+                .ok_or_else(|| bad("expected out:PATH:BYTES".into()))?;
             if path.is_empty() {
                 return Err(bad("expected out:PATH:BYTES".into()));
             }
-            ArgSpec::Out(path.into(), ranged::<u64>(bytes, "a byte count").map_err(bad)?)
+            ArgSpec::Out(
+                path.into(),
+                ranged::<u64>(bytes, "a byte count").map_err(bad)?,
+            )
         }
         "inout" => {
-            let (a, b) = rest.split_once(':').ok_or_else(|| bad("expected inout:IN_PATH:OUT_PATH".into()))?;
+            let (a, b) = rest
+                .split_once(':')
+                .ok_or_else(|| bad("expected inout:IN_PATH:OUT_PATH".into()))?;
             if a.is_empty() || b.is_empty() {
                 return Err(bad("expected inout:IN_PATH:OUT_PATH".into()));
             }
@@ -112,14 +119,22 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
         "f32" => ArgSpec::Scalar(Arg::F32(if rest.starts_with("0x") {
             f32::from_bits(ranged(rest, "32 bits").map_err(bad)?)
         } else {
-            rest.trim().parse().map_err(|_| bad(format!("`{rest}` is not a number")))?
+            rest.trim()
+                .parse()
+                .map_err(|_| bad(format!("`{rest}` is not a number")))?
         })),
         "f64" => ArgSpec::Scalar(Arg::F64(if rest.starts_with("0x") {
             f64::from_bits(ranged(rest, "64 bits").map_err(bad)?)
         } else {
-            rest.trim().parse().map_err(|_| bad(format!("`{rest}` is not a number")))?
+            rest.trim()
+                .parse()
+                .map_err(|_| bad(format!("`{rest}` is not a number")))?
         })),
-        _ => return Err(bad("unknown kind (in, out, inout, local, u32, i32, u64, i64, f32, f64)".into())),
+        _ => {
+            return Err(bad(
+                "unknown kind (in, out, inout, local, u32, i32, u64, i64, f32, f64)".into(),
+            ))
+        }
     })
 }
 
@@ -133,7 +148,9 @@ pub fn parse_dims(s: &str, what: &str) -> Result<[u32; 3], String> {
     for (i, p) in parts.iter().enumerate() {
         d[i] = ranged::<u32>(p, "u32").map_err(|e| format!("--{what}: {e}"))?;
         if d[i] == 0 {
-            return Err(format!("--{what} `{s}`: every dimension must be at least 1"));
+            return Err(format!(
+                "--{what} `{s}`: every dimension must be at least 1"
+            ));
         }
     }
     Ok(d)
@@ -142,7 +159,11 @@ pub fn parse_dims(s: &str, what: &str) -> Result<[u32; 3], String> {
 fn read_input(p: &PathBuf) -> Result<Vec<u8>, String> {
     let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
     if meta.len() > MAX_INPUT_BYTES {
-        return Err(format!("{}: {} bytes is more than wavejit maps", p.display(), meta.len()));
+        return Err(format!(
+            "{}: {} bytes is more than wavejit maps",
+            p.display(),
+            meta.len()
+        ));
     }
     std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))
 }
@@ -151,7 +172,11 @@ pub fn run(a: Args) -> CmdResult {
     let code = CodeObject::from_file(&a.code_object).map_err(|e| e.to_string())?;
     let grid_dims = parse_dims(&a.grid, "grid")?;
     let block = parse_dims(&a.block, "block")?;
-    let specs = a.args.iter().map(|s| parse_arg(s)).collect::<Result<Vec<_>, _>>()?;
+    let specs = a
+        .args
+        .iter()
+        .map(|s| parse_arg(s))
+        .collect::<Result<Vec<_>, _>>()?;
     let exec = grid::exec_by_name(&a.engine)?;
     let mut dev = Device::with_exec(exec);
     if let Some(t) = a.threads {
@@ -187,13 +212,17 @@ pub fn run(a: Args) -> CmdResult {
     }
 
     let kernel = code.kernel(&a.kernel)?;
-    let groups: u64 = (0..3).map(|d| grid_dims[d].div_ceil(block[d]) as u64).product();
+    let groups: u64 = (0..3)
+        .map(|d| grid_dims[d].div_ceil(block[d]) as u64)
+        .product();
     let bar = (!a.quiet && std::io::stderr().is_terminal() && groups >= 64).then(|| {
         let pb = indicatif::ProgressBar::new(groups);
         pb.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:40}] {pos}/{len} workgroups ({per_sec}, {eta})")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {msg} [{bar:40}] {pos}/{len} workgroups ({per_sec}, {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
         );
         pb.set_message(kernel.name.clone());
         pb
@@ -225,16 +254,42 @@ mod tests {
     #[test]
     fn arg_specs() {
         assert_eq!(parse_arg("in:a.bin"), Ok(ArgSpec::In("a.bin".into())));
-        assert_eq!(parse_arg("out:dir:x/c.bin:4096"), Ok(ArgSpec::Out("dir:x/c.bin".into(), 4096)));
-        assert_eq!(parse_arg("inout:a:b"), Ok(ArgSpec::InOut("a".into(), "b".into())));
+        assert_eq!(
+            parse_arg("out:dir:x/c.bin:4096"),
+            Ok(ArgSpec::Out("dir:x/c.bin".into(), 4096))
+        );
+        assert_eq!(
+            parse_arg("inout:a:b"),
+            Ok(ArgSpec::InOut("a".into(), "b".into()))
+        );
         assert_eq!(parse_arg("local:0x100"), Ok(ArgSpec::Local(256)));
-        assert_eq!(parse_arg("u32:0xffffffff"), Ok(ArgSpec::Scalar(Arg::U32(u32::MAX))));
+        assert_eq!(
+            parse_arg("u32:0xffffffff"),
+            Ok(ArgSpec::Scalar(Arg::U32(u32::MAX)))
+        );
         assert_eq!(parse_arg("i32:-5"), Ok(ArgSpec::Scalar(Arg::I32(-5))));
-        assert_eq!(parse_arg("u64:18446744073709551615"), Ok(ArgSpec::Scalar(Arg::U64(u64::MAX))));
+        assert_eq!(
+            parse_arg("u64:18446744073709551615"),
+            Ok(ArgSpec::Scalar(Arg::U64(u64::MAX)))
+        );
         assert_eq!(parse_arg("f32:1.5"), Ok(ArgSpec::Scalar(Arg::F32(1.5))));
-        assert_eq!(parse_arg("f32:0x3f800000"), Ok(ArgSpec::Scalar(Arg::F32(1.0))));
+        assert_eq!(
+            parse_arg("f32:0x3f800000"),
+            Ok(ArgSpec::Scalar(Arg::F32(1.0)))
+        );
         assert_eq!(parse_arg("f64:-0.25"), Ok(ArgSpec::Scalar(Arg::F64(-0.25))));
-        for bad in ["u32:-1", "u32:4294967296", "i32:2147483648", "out:x", "out::4", "inout:a", "in:", "f32:one", "x:1", "nocolon"] {
+        for bad in [
+            "u32:-1",
+            "u32:4294967296",
+            "i32:2147483648",
+            "out:x",
+            "out::4",
+            "inout:a",
+            "in:",
+            "f32:one",
+            "x:1",
+            "nocolon",
+        ] {
             assert!(parse_arg(bad).is_err(), "{bad}");
         }
     }

@@ -375,10 +375,15 @@ fn apply_code_relocations(
     let mut unresolved = 0;
     for (p, r) in sec.relocations() {
         let patched = (|| {
-            let RelocationFlags::Elf { r_type: R_AMDGPU_REL16 } = r.flags() else {
+            let RelocationFlags::Elf {
+                r_type: R_AMDGPU_REL16,
+            } = r.flags()
+            else {
                 return None;
             };
-            let RelocationTarget::Symbol(si) = r.target() else { return None };
+            let RelocationTarget::Symbol(si) = r.target() else {
+                return None;
+            };
             let target = file.symbol_by_index(si).ok()?;
             if target.section() != SymbolSection::Section(sec.index()) {
                 return None;
@@ -393,7 +398,9 @@ fn apply_code_relocations(
             }
             let v = i16::try_from(delta / 4).ok()?;
             let at = usize::try_from(p).ok()?;
-            bytes.get_mut(at..at.checked_add(2)?)?.copy_from_slice(&v.to_le_bytes());
+            bytes
+                .get_mut(at..at.checked_add(2)?)?
+                .copy_from_slice(&v.to_le_bytes());
             Some(())
         })();
         if patched.is_none() {

@@ -27,7 +27,10 @@ pub fn prebuilt(name: &str) -> CodeObject {
 }
 
 fn tool_works(tool: &str) -> bool {
-    Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Whether clang-19 (with lld) is installed; prints the skip note once.
@@ -65,7 +68,15 @@ pub fn build_file(src: &str, cpu: &str, extra: &[&str]) -> PathBuf {
     let tag: String = extra.iter().map(|e| e.replace(['=', '-'], "")).collect();
     let out = out_dir().join(format!("{}-{cpu}{tag}.hsaco", src.trim_end_matches(".cl")));
     let o = Command::new("clang-19")
-        .args(["-x", "cl", "-cl-std=CL1.2", "-target", "amdgcn-amd-amdhsa", "-nogpulib", "-O2"])
+        .args([
+            "-x",
+            "cl",
+            "-cl-std=CL1.2",
+            "-target",
+            "amdgcn-amd-amdhsa",
+            "-nogpulib",
+            "-O2",
+        ])
         .arg(format!("-mcpu={cpu}"))
         .args(extra)
         .arg(&input)
@@ -73,14 +84,22 @@ pub fn build_file(src: &str, cpu: &str, extra: &[&str]) -> PathBuf {
         .arg(&out)
         .output()
         .expect("run clang-19");
-    assert!(o.status.success(), "clang-19 {}: {}", input.display(), String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "clang-19 {}: {}",
+        input.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
     out
 }
 
 /// The engines every kernel runs on: the interpreter, and the JIT engines once
 /// `grid::exec_by_name` offers them.
 pub fn engines() -> Vec<&'static str> {
-    ["interp", "jit", "tiered"].into_iter().filter(|n| grid::exec_by_name(n).is_ok()).collect()
+    ["interp", "jit", "tiered"]
+        .into_iter()
+        .filter(|n| grid::exec_by_name(n).is_ok())
+        .collect()
 }
 
 /// A device running `engine` with two worker threads (the CI machine has two cores).
