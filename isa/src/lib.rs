@@ -8,6 +8,7 @@ pub mod arch;
 pub mod error;
 pub mod gcn;
 pub mod ir;
+pub mod progen;
 pub mod state;
 pub mod vp1;
 

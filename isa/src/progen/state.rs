@@ -1,0 +1,212 @@
+//! Random initial GCN states: register values biased to float specials and integer
+//! edges (per lane, per register, or f64 pairs), EXEC/VCC patterns, M0, SCC, MODE
+//! variations, random LDS and memory contents, and the reserved address registers of
+//! `layout` — in range, except now and then one lane or one register deliberately out of
+//! range or misaligned, so that both engines' errors are compared too.
+
+use rand::Rng;
+
+use super::gcn::mode_value;
+use super::layout::*;
+use super::values;
+use crate::arch::Gen;
+use crate::state::{Wave, LANES};
+
+/// Everything a generated GCN program runs on. `mem` lists the mapped regions and their
+/// bytes (a `Memory` is built from it for each run).
+#[derive(Clone)]
+pub struct GcnState {
+    pub wave: Box<Wave>,
+    pub lds: Vec<u8>,
+    pub mem: Vec<(u64, Vec<u8>)>,
+}
+
+fn fill_words(rng: &mut impl Rng, bytes: &mut [u8]) {
+    for c in bytes.chunks_mut(4) {
+        let w = values::word(rng).to_le_bytes();
+        c.copy_from_slice(&w[..c.len()]);
+    }
+}
+
+/// A random state for `gen`.
+pub fn gcn_state(gen: Gen, rng: &mut impl Rng) -> GcnState {
+    let mut w = Wave::new(gen);
+    // Random VGPRs: the pool only (nothing else is read except the reserved registers).
+    let mut r = 0usize;
+    while r < VPOOL as usize {
+        match rng.random_range(0..10) {
+            0..=1 => {
+                let x = values::word(rng);
+                w.vgpr[r] = [x; LANES];
+            }
+            2..=6 => {
+                for l in 0..LANES {
+                    w.vgpr[r][l] = values::word(rng);
+                }
+            }
+            7 => {
+                let (m, a) = (rng.random_range(0..5u32), rng.random::<u32>() & 0xff);
+                for l in 0..LANES {
+                    w.vgpr[r][l] = (l as u32).wrapping_mul(m).wrapping_add(a);
+                }
+            }
+            _ if r + 1 < VPOOL as usize => {
+                let uniform = rng.random_bool(0.3).then(|| values::dword_pair(rng));
+                for l in 0..LANES {
+                    let d = uniform.unwrap_or_else(|| values::dword_pair(rng));
+                    w.vgpr[r][l] = d as u32;
+                    w.vgpr[r + 1][l] = (d >> 32) as u32;
+                }
+                r += 1;
+            }
+            _ => w.vgpr[r] = [values::word(rng); LANES],
+        }
+        r += 1;
+    }
+    let mut s = 0usize;
+    while s < SPOOL as usize {
+        if rng.random_bool(0.2) && s + 1 < SPOOL as usize {
+            let d = values::dword_pair(rng);
+            w.sgpr[s] = d as u32;
+            w.sgpr[s + 1] = (d >> 32) as u32;
+            s += 2;
+        } else {
+            w.sgpr[s] = values::word(rng);
+            s += 1;
+        }
+    }
+    w.exec = values::lane_mask(rng);
+    w.vcc = values::lane_mask(rng);
+    w.scc = rng.random_range(0..2);
+    w.m0 = match rng.random_range(0..10) {
+        0..=2 => u32::MAX,
+        3..=5 => rng.random_range(0..16) * 16,
+        6 => 0,
+        7 => 0xFFFF,
+        _ => values::word(rng),
+    };
+    w.mode = mode_value(rng);
+
+    // Reserved address registers (layout.rs).
+    let lds_base = rng.random_range(0..(LDS_FILLED as u32 - 1024) / 16) * 16;
+    let buf_k = rng.random_range(0..4u32) * 4;
+    let flat_k = rng.random_range(0..4u64) * 4;
+    for l in 0..LANES {
+        let l32 = l as u32;
+        w.vgpr[V_LDS_ADDR as usize][l] = lds_base + 16 * l32;
+        w.vgpr[V_BUF_IDX as usize][l] = l32;
+        w.vgpr[V_BUF_OFF as usize][l] = 16 * l32 + buf_k;
+        let a = MEM_BASE + 16 * l as u64 + flat_k;
+        w.vgpr[V_FLAT_ADDR as usize][l] = a as u32;
+        w.vgpr[V_FLAT_ADDR as usize + 1][l] = (a >> 32) as u32;
+        w.vgpr[V_ADDR64 as usize][l] = 16 * l32;
+        w.vgpr[V_ADDR64 as usize + 1][l] = 0;
+    }
+    // Now and then an address goes wrong on purpose: one lane far out, or all misaligned.
+    if rng.random_bool(0.05) {
+        let reg = [V_LDS_ADDR, V_BUF_OFF, V_FLAT_ADDR, V_ADDR64][rng.random_range(0..4)] as usize;
+        if rng.random_bool(0.5) {
+            let l = rng.random_range(0..LANES);
+            w.vgpr[reg][l] = w.vgpr[reg][l].wrapping_add(0x0100_0000);
+        } else {
+            let k = rng.random_range(1..4);
+            for l in 0..LANES {
+                w.vgpr[reg][l] = w.vgpr[reg][l].wrapping_add(k);
+            }
+        }
+    }
+    // The buffer resource: raw or 16-byte records, mostly the whole region.
+    let stride: u32 = if rng.random_bool(0.5) { 0 } else { 16 };
+    let bytes = if rng.random_bool(0.9) {
+        MEM_SIZE as u32
+    } else {
+        rng.random_range(0..MEM_SIZE as u32)
+    };
+    let num_records = bytes.checked_div(stride).unwrap_or(bytes);
+    let word3 = if rng.random_bool(0.6) {
+        // DST_SEL xyzw, NUM_FORMAT float, DATA_FORMAT 32.
+        0x0002_7FAC
+    } else {
+        rng.random::<u32>() & 0x007F_FFFF
+    };
+    let rsrc = [
+        MEM_BASE as u32,
+        (MEM_BASE >> 32) as u32 | stride << 16,
+        num_records,
+        word3,
+    ];
+    for (i, d) in rsrc.iter().enumerate() {
+        w.sgpr[S_RSRC as usize + i] = *d;
+    }
+    let base = MEM_BASE + 64 * rng.random_range(0..16u64);
+    w.sgpr[S_BASE as usize] = base as u32;
+    w.sgpr[S_BASE as usize + 1] = (base >> 32) as u32;
+
+    let mut lds = vec![0u8; LDS_SIZE];
+    fill_words(rng, &mut lds[..LDS_FILLED]);
+    let mut mem = vec![0u8; MEM_SIZE as usize];
+    fill_words(rng, &mut mem);
+    GcnState {
+        wave: w,
+        lds,
+        mem: vec![(MEM_BASE, mem)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_hold_specials_and_valid_addresses() {
+        let mut nan_payloads = 0;
+        let mut denormals = 0;
+        let mut exec_full = 0;
+        for i in 0..200 {
+            let st = gcn_state(Gen::Gfx8, &mut crate::progen::rng(3, i));
+            let w = &st.wave;
+            for r in 0..VPOOL as usize {
+                for &x in &w.vgpr[r] {
+                    let (e, m) = ((x >> 23) & 0xff, x & 0x7f_ffff);
+                    if e == 0xff && m != 0 && m != 0x40_0000 {
+                        nan_payloads += 1;
+                    }
+                    if e == 0 && m != 0 {
+                        denormals += 1;
+                    }
+                }
+            }
+            exec_full += (w.exec == u64::MAX) as u32;
+            // The buffer resource describes the mapped region.
+            assert_eq!(w.sgpr[S_RSRC as usize], MEM_BASE as u32);
+            assert_eq!(st.lds.len(), LDS_SIZE);
+            assert_eq!(st.mem[0].1.len() as u64, MEM_SIZE);
+            assert_eq!(w.gen, Gen::Gfx8);
+            assert!(w.mode < 0x400);
+        }
+        assert!(nan_payloads > 100, "{nan_payloads}");
+        assert!(denormals > 100, "{denormals}");
+        assert!(exec_full > 40 && exec_full < 150, "{exec_full}");
+    }
+
+    #[test]
+    fn addresses_are_in_range_unless_perturbed() {
+        let mut in_range = 0;
+        for i in 0..100 {
+            let st = gcn_state(Gen::Gfx7, &mut crate::progen::rng(4, i));
+            let w = &st.wave;
+            let ok = (0..LANES).all(|l| {
+                let a = w.vgpr[V_FLAT_ADDR as usize][l] as u64
+                    | (w.vgpr[V_FLAT_ADDR as usize + 1][l] as u64) << 32;
+                let d = w.vgpr[V_LDS_ADDR as usize][l] as usize;
+                a >= MEM_BASE
+                    && a + 16 <= MEM_BASE + MEM_SIZE
+                    && a % 4 == 0
+                    && d + 16 <= LDS_SIZE
+                    && d % 16 == 0
+            });
+            in_range += ok as u32;
+        }
+        assert!(in_range >= 85, "{in_range}");
+    }
+}

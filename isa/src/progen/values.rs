@@ -1,0 +1,198 @@
+//! Bit patterns that break executors: float specials of every width (NaN with payloads,
+//! signalling NaNs, ±inf, denormals, -0.0, ±1.0, the largest finite values), integer
+//! edges (0x80000000, 0x7fffffff, −1), and plain random bits. Values are drawn per lane,
+//! per register or for literals; the mix is biased towards the specials.
+
+use rand::Rng;
+
+/// f32 patterns.
+pub const F32: &[u32] = &[
+    0x0000_0000, // +0.0
+    0x8000_0000, // -0.0
+    0x3F80_0000, // 1.0
+    0xBF80_0000, // -1.0
+    0x3F00_0000, // 0.5
+    0x4000_0000, // 2.0
+    0x7F80_0000, // +inf
+    0xFF80_0000, // -inf
+    0x7FC0_0000, // canonical quiet NaN
+    0xFFC0_0000, // negative quiet NaN
+    0x7FC0_0001, // quiet NaN with a payload
+    0x7FA0_0000, // signalling NaN
+    0x7F80_0001, // signalling NaN, smallest payload
+    0xFFBF_FFFF, // negative signalling NaN, largest payload
+    0x7FFF_FFFF, // quiet NaN, all payload bits
+    0x0000_0001, // smallest denormal
+    0x8000_0001, // smallest negative denormal
+    0x007F_FFFF, // largest denormal
+    0x807F_FFFF,
+    0x0040_0000, // a denormal, half the largest
+    0x0080_0000, // smallest normal
+    0x8080_0000,
+    0x7F7F_FFFF, // largest finite
+    0xFF7F_FFFF,
+    0x3F7F_FFFF, // 1.0 - ulp
+    0x3F80_0001, // 1.0 + ulp
+    0x3EFF_FFFF, // 0.5 - ulp: rounding to integral
+    0x3FC0_0000, // 1.5
+    0xBFC0_0000, // -1.5
+    0x4040_0000, // 3.0
+    0x4B00_0000, // 2^23: the float/integer boundary
+    0x4B7F_FFFF,
+    0x4F00_0000, // 2^31
+    0xCF00_0000, // -2^31
+    0x4F80_0000, // 2^32
+    0x5F00_0000, // 2^63
+    0x4049_0FDB, // pi
+    0x3E22_F983, // 1/(2 pi)
+    0x3338_0000, // tiny normal
+];
+
+/// f16 patterns (placed in the low or high half of a dword).
+pub const F16: &[u16] = &[
+    0x0000, 0x8000, 0x3C00, 0xBC00, 0x3800, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7E01, 0x7D00, 0x7C01,
+    0x0001, 0x8001, 0x03FF, 0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x3BFF, 0x3C01, 0x6800, 0x5640, 0x3118,
+];
+
+/// f64 patterns (as register pairs: low dword in v[n], high in v[n+1]).
+pub const F64: &[u64] = &[
+    0x0000_0000_0000_0000,
+    0x8000_0000_0000_0000,
+    0x3FF0_0000_0000_0000,
+    0xBFF0_0000_0000_0000,
+    0x3FE0_0000_0000_0000,
+    0x7FF0_0000_0000_0000,
+    0xFFF0_0000_0000_0000,
+    0x7FF8_0000_0000_0000,
+    0xFFF8_0000_0000_0000,
+    0x7FF8_0000_0000_0001,
+    0x7FF4_0000_0000_0000,
+    0x7FF0_0000_0000_0001,
+    0x7FFF_FFFF_FFFF_FFFF,
+    0x0000_0000_0000_0001,
+    0x8000_0000_0000_0001,
+    0x000F_FFFF_FFFF_FFFF,
+    0x0010_0000_0000_0000,
+    0x7FEF_FFFF_FFFF_FFFF,
+    0xFFEF_FFFF_FFFF_FFFF,
+    0x3FEF_FFFF_FFFF_FFFF,
+    0x3FF0_0000_0000_0001,
+    0x4330_0000_0000_0000, // 2^52
+    0x41E0_0000_0000_0000, // 2^31
+    0xC1E0_0000_0000_0000,
+    0x41F0_0000_0000_0000, // 2^32
+    0x400921FB54442D18,    // pi
+    0x3FC4_5F30_6DC9_C882, // 1/(2 pi) as the hardware has it
+    0x3810_0000_0000_0000, // smallest f32 normal as f64
+    0x36A0_0000_0000_0000, // smallest f32 denormal as f64
+];
+
+/// Integer patterns.
+pub const INT: &[u32] = &[
+    0,
+    1,
+    2,
+    3,
+    0xFFFF_FFFF,
+    0xFFFF_FFFE,
+    0x8000_0000,
+    0x7FFF_FFFF,
+    0x8000_0001,
+    0x0000_FFFF,
+    0xFFFF_0000,
+    0x0000_8000,
+    0x0000_7FFF,
+    0x0000_0080,
+    0x0000_00FF,
+    0x00FF_FFFF, // 24-bit edges (mul_u24, …)
+    0x0080_0000,
+    0xFF80_0000,
+    31,
+    32,
+    33,
+    63,
+    64,
+    0x5555_5555,
+    0xAAAA_AAAA,
+    0x0F0F_0F0F,
+    0x8080_8080,
+    0x7F7F_7F7F,
+];
+
+fn pick<T: Copy>(rng: &mut impl Rng, xs: &[T]) -> T {
+    xs[rng.random_range(0..xs.len())]
+}
+
+/// One 32-bit value, biased to the specials.
+pub fn word(rng: &mut impl Rng) -> u32 {
+    match rng.random_range(0..100) {
+        0..=29 => pick(rng, F32),
+        30..=37 => {
+            let lo = pick(rng, F16) as u32;
+            let hi = if rng.random_bool(0.5) {
+                pick(rng, F16) as u32
+            } else {
+                rng.random::<u16>() as u32
+            };
+            if rng.random_bool(0.5) {
+                lo | hi << 16
+            } else {
+                hi | lo << 16
+            }
+        }
+        38..=45 => {
+            let d = pick(rng, F64);
+            if rng.random_bool(0.5) {
+                d as u32
+            } else {
+                (d >> 32) as u32
+            }
+        }
+        46..=63 => pick(rng, INT),
+        64..=73 => rng.random_range(0..=80u32).wrapping_sub(16),
+        74..=77 => {
+            // A float near a special: a few ulps away.
+            pick(rng, F32)
+                .wrapping_add(rng.random_range(0..4u32))
+                .wrapping_sub(2)
+        }
+        _ => rng.random(),
+    }
+}
+
+/// A 64-bit value for a register pair, biased to f64 specials.
+pub fn dword_pair(rng: &mut impl Rng) -> u64 {
+    match rng.random_range(0..10) {
+        0..=4 => pick(rng, F64),
+        5..=6 => word(rng) as u64 | (word(rng) as u64) << 32,
+        7 => (word(rng) as i32) as i64 as u64,
+        _ => rng.random(),
+    }
+}
+
+/// A 64-bit lane mask (EXEC, VCC, compare results): all ones and the edge patterns
+/// often, random otherwise.
+pub fn lane_mask(rng: &mut impl Rng) -> u64 {
+    match rng.random_range(0..20) {
+        0..=6 => u64::MAX,
+        7 => 0,
+        8 => 0x0000_0000_FFFF_FFFF,
+        9 => 0xFFFF_FFFF_0000_0000,
+        10 => 0x5555_5555_5555_5555,
+        11 => 0xAAAA_AAAA_AAAA_AAAA,
+        12 => 1u64 << rng.random_range(0..64),
+        13 => !(1u64 << rng.random_range(0..64)),
+        14 => 0x0F0F_0F0F_F0F0_F0F0,
+        15 => 0x8000_0000_0000_0001,
+        _ => rng.random(),
+    }
+}
+
+/// A literal constant for an instruction of `bits`-bit operands (16, 32 or 64).
+pub fn literal(rng: &mut impl Rng) -> u32 {
+    match rng.random_range(0..10) {
+        0..=5 => word(rng),
+        6..=7 => (pick(rng, F64) >> 32) as u32,
+        _ => rng.random_range(65..100_000u32),
+    }
+}
