@@ -1,0 +1,160 @@
+//! Helpers shared by the vector-ALU tests: a machine to run one hand-built instruction on,
+//! and builders for each encoding's fields.
+#![allow(dead_code)]
+
+use wavejit_interp::exec::Ctx;
+use wavejit_interp::ExecErrorKind;
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
+use wavejit_isa::state::{Lds, Memory, Wave};
+use wavejit_isa::Gen;
+
+pub struct Machine {
+    pub wave: Box<Wave>,
+    pub lds: Lds,
+    pub mem: Memory,
+}
+
+impl Machine {
+    pub fn new(gen: Gen) -> Machine {
+        Machine {
+            wave: Wave::new(gen),
+            lds: Lds::new(64 * 1024),
+            mem: Memory::new(),
+        }
+    }
+    /// Run one vector ALU instruction.
+    pub fn valu(&mut self, inst: &Inst) -> Result<(), ExecErrorKind> {
+        let mut ctx = Ctx {
+            wave: &mut self.wave,
+            lds: &mut self.lds,
+            mem: &self.mem,
+        };
+        wavejit_interp::valu::exec(&mut ctx, inst)
+    }
+    /// Run one VINTRP instruction.
+    pub fn vintrp(&mut self, inst: &Inst) -> Result<(), ExecErrorKind> {
+        let mut ctx = Ctx {
+            wave: &mut self.wave,
+            lds: &mut self.lds,
+            mem: &self.mem,
+        };
+        wavejit_interp::vintrp::exec(&mut ctx, inst)
+    }
+    /// Every lane of `v[r]`.
+    pub fn set_v(&mut self, r: usize, f: impl Fn(usize) -> u32) {
+        for l in 0..64 {
+            self.wave.vgpr[r][l] = f(l);
+        }
+    }
+}
+
+pub fn op(m: &str) -> Op {
+    Op::from_mnemonic(m).unwrap_or_else(|| panic!("no operation `{m}` in the table"))
+}
+
+pub fn v(n: u8) -> Src {
+    Src::vgpr(n)
+}
+
+pub fn vop1(o: Op, vdst: u8, src0: Src) -> Inst {
+    Inst {
+        op: o,
+        enc: Enc::Vop1,
+        fields: Fields::Vop1 { vdst, src0 },
+        literal: None,
+    }
+}
+
+pub fn vop2(o: Op, vdst: u8, src0: Src, vsrc1: u8) -> Inst {
+    Inst {
+        op: o,
+        enc: Enc::Vop2,
+        fields: Fields::Vop2 { vdst, src0, vsrc1 },
+        literal: None,
+    }
+}
+
+pub fn vopc(o: Op, src0: Src, vsrc1: u8) -> Inst {
+    Inst {
+        op: o,
+        enc: Enc::Vopc,
+        fields: Fields::Vopc { src0, vsrc1 },
+        literal: None,
+    }
+}
+
+pub fn vop3(o: Op, vdst: u8, src: [Src; 3]) -> Inst {
+    Inst {
+        op: o,
+        enc: Enc::Vop3,
+        fields: Fields::Vop3 {
+            vdst,
+            sdst: 0,
+            src,
+            abs: 0,
+            neg: 0,
+            clamp: false,
+            omod: 0,
+        },
+        literal: None,
+    }
+}
+
+/// SDWA fields with everything neutral (DWORD selections, PAD).
+pub fn sdwa(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8) -> Inst {
+    Inst {
+        op: o,
+        enc: Enc::Sdwa { base },
+        fields: Fields::Sdwa {
+            vdst,
+            src0,
+            vsrc1,
+            dst_sel: 6,
+            dst_unused: 0,
+            clamp: false,
+            src0_sel: 6,
+            src0_sext: false,
+            src0_neg: false,
+            src0_abs: false,
+            src1_sel: 6,
+            src1_sext: false,
+            src1_neg: false,
+            src1_abs: false,
+        },
+        literal: None,
+    }
+}
+
+/// DPP fields: all rows and banks enabled, BOUND_CTRL off.
+pub fn dpp(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8, ctrl: u16) -> Inst {
+    Inst {
+        op: o,
+        enc: Enc::Dpp { base },
+        fields: Fields::Dpp {
+            vdst,
+            src0,
+            vsrc1,
+            dpp_ctrl: ctrl,
+            bound_ctrl: false,
+            src0_neg: false,
+            src0_abs: false,
+            src1_neg: false,
+            src1_abs: false,
+            bank_mask: 0xF,
+            row_mask: 0xF,
+        },
+        literal: None,
+    }
+}
+
+/// splitmix64: a tiny deterministic generator.
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
