@@ -116,19 +116,27 @@ impl Cx<'_, '_> {
     ) -> R {
         let w = &*self.ctx.wave;
         for (i, (&ty, &o)) in ins.iter().zip(ops).enumerate() {
+            // SDWA selects from the whole dword; the operation then reads its width.
+            let sel = match &self.v.sdwa {
+                Some(s)
+                    if (i == 0 || (i == 1 && self.v.form != Form::Sdwa(VopBase::Vop1)))
+                        && ty.bits() <= 32 =>
+                {
+                    Some(s)
+                }
+                _ => None,
+            };
+            let read_ty = if sel.is_some() { Ty::B32 } else { ty };
             let mut x = if i == 0 {
                 match src0 {
-                    Some(l) => operands::lane_value(w, o, ty, l),
+                    Some(l) => operands::lane_value(w, o, read_ty, l),
                     None => 0,
                 }
             } else {
-                operands::lane_value(w, o, ty, lane)
+                operands::lane_value(w, o, read_ty, lane)
             };
-            if let Some(sel) = &self.v.sdwa {
-                let has = i == 0 || (i == 1 && self.v.form != Form::Sdwa(VopBase::Vop1));
-                if has && ty.bits() <= 32 {
-                    x = operands::sdwa_select(sel, i, x)? & ty.mask();
-                }
+            if let Some(sel) = sel {
+                x = operands::sdwa_select(sel, i, x)? & ty.mask();
             }
             out[i] = operands::modifiers(&self.v, i, ty, x);
         }
