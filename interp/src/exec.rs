@@ -112,15 +112,13 @@ pub fn exec_inst(
 }
 
 /// VOP1/VOP2/VOPC/VOP3 with SDWA and DPP: the vector unit (`crate::valu`).
-fn vector(_ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<Control, ExecErrorKind> {
-    // Until `crate::valu::exec` lands (helper C), every vector instruction is refused.
-    Err(unsupported(inst))
+fn vector(ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<Control, ExecErrorKind> {
+    crate::valu::exec(ctx, inst).map(|()| Control::Next)
 }
 
 /// VINTRP: parameter interpolation (`crate::vintrp`).
-fn interp_vector(_ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<Control, ExecErrorKind> {
-    // Until `crate::vintrp::exec` lands (helper C), VINTRP is refused.
-    Err(unsupported(inst))
+fn interp_vector(ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<Control, ExecErrorKind> {
+    crate::vintrp::exec(ctx, inst).map(|()| Control::Next)
 }
 
 /// Execute the one instruction at `ctx.wave.pc`.
