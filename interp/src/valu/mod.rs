@@ -42,3 +42,6 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<(), ExecErrorKind> {
     let mut cx = driver::Cx { ctx, v };
     dispatch::dispatch(&mut cx)
 }
+
+/// The DPP source-lane map under the name the JIT uses (see `dpp::src_lane`).
+pub use dpp::src_lane as dpp_src_lane;
