@@ -3,6 +3,9 @@
 //! table built here independently (row by row from the spec's prose), plus worked
 //! examples, VOP2/VOPC forms, NEG/ABS and the reserved values.
 
+// Lane loops index several per-lane arrays at once: clearer than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
 mod valu_common;
 
 use valu_common::{dpp, op, Machine, Rng};

@@ -4,6 +4,9 @@
 //! under the default MODE 0xC0 the same with f32 denormals flushed on input and output,
 //! written here independently of `float.rs`.
 
+// Lane loops index several per-lane arrays at once: clearer than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
 mod valu_common;
 
 use valu_common::{op, v, vop3, Machine, Rng};
