@@ -785,3 +785,206 @@ fn dispatch_packet(d: &Dispatch, dims: u16, per_lane: u32, lds: u32, kernarg: u6
     p[40..48].copy_from_slice(&kernarg.to_le_bytes());
     p
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::kd::KernelDescriptor;
+    use crate::load::KernelMeta;
+
+    fn arg(offset: u32, size: u32, kind: &str) -> ArgMeta {
+        ArgMeta {
+            offset,
+            size,
+            value_kind: kind.into(),
+            ..ArgMeta::default()
+        }
+    }
+
+    fn kernel(args: Vec<ArgMeta>, size: u32) -> Kernel {
+        Kernel {
+            name: "k".into(),
+            kd: KernelDescriptor::parse(&[0; 64]).unwrap(),
+            meta: Some(KernelMeta {
+                name: "k".into(),
+                symbol: "k.kd".into(),
+                args,
+                kernarg_segment_size: size,
+                ..KernelMeta::default()
+            }),
+            code: std::sync::Arc::from(vec![0u8; 4]),
+            entry: 0,
+            code_relocations: 0,
+        }
+    }
+
+    fn word(b: &[u8], at: usize, n: usize) -> u64 {
+        let mut v = [0u8; 8];
+        v[..n].copy_from_slice(&b[at..at + n]);
+        u64::from_le_bytes(v)
+    }
+
+    #[test]
+    fn kernarg_layout_and_hidden_arguments() {
+        let k = kernel(
+            vec![
+                arg(0, 8, "global_buffer"),
+                arg(8, 4, "dynamic_shared_pointer"),
+                arg(12, 2, "by_value"),
+                arg(16, 8, "by_value"),
+                arg(24, 4, "dynamic_shared_pointer"),
+                arg(32, 4, "hidden_block_count_x"),
+                arg(36, 4, "hidden_block_count_y"),
+                arg(40, 4, "hidden_block_count_z"),
+                arg(44, 2, "hidden_group_size_x"),
+                arg(46, 2, "hidden_group_size_y"),
+                arg(48, 2, "hidden_group_size_z"),
+                arg(50, 2, "hidden_remainder_x"),
+                arg(52, 2, "hidden_remainder_y"),
+                arg(54, 2, "hidden_remainder_z"),
+                arg(72, 8, "hidden_global_offset_x"),
+                arg(96, 2, "hidden_grid_dims"),
+                arg(100, 4, "hidden_dynamic_lds_size"),
+                arg(104, 8, "hidden_printf_buffer"),
+                arg(224, 4, "hidden_private_base"),
+                arg(228, 4, "hidden_shared_base"),
+            ],
+            288,
+        );
+        let buf = Buffer {
+            addr: 0x1_2345_6700,
+            len: 64,
+        };
+        let args = [
+            Arg::Buffer(buf),
+            Arg::Local(100),
+            Arg::I32(-2),
+            Arg::F64(1.5),
+            Arg::Local(8),
+        ];
+        // Grid 1000 x 7 x 1 in blocks of 64 x 2 x 1, fixed LDS 40 bytes.
+        let img = kernarg_image(&k, &args, [1000, 7, 1], [64, 2, 1], 2, 40).unwrap();
+        let b = &img.bytes;
+        assert_eq!(b.len(), 288);
+        assert_eq!(word(b, 0, 8), 0x1_2345_6700);
+        // Dynamic LDS: the first block at 48 (40 rounded up to 16), 100 bytes; the second at
+        // 160 (148 rounded up), 8 bytes: 168 - 40 = 128 dynamic bytes.
+        assert_eq!(word(b, 8, 4), 48);
+        assert_eq!(word(b, 12, 2), 0xfffe);
+        assert_eq!(word(b, 16, 8), 1.5f64.to_bits());
+        assert_eq!(word(b, 24, 4), 160);
+        assert_eq!(img.dynamic_lds, 128);
+        assert_eq!(
+            [word(b, 32, 4), word(b, 36, 4), word(b, 40, 4)],
+            [16, 4, 1],
+            "ceil(1000/64), ceil(7/2), 1"
+        );
+        assert_eq!([word(b, 44, 2), word(b, 46, 2), word(b, 48, 2)], [64, 2, 1]);
+        assert_eq!(
+            [word(b, 50, 2), word(b, 52, 2), word(b, 54, 2)],
+            [1000 % 64, 1, 0]
+        );
+        assert_eq!(word(b, 72, 8), 0);
+        assert_eq!(word(b, 96, 2), 2);
+        assert_eq!(word(b, 100, 4), 128);
+        assert_eq!(word(b, 104, 8), 0, "no printf buffer");
+        assert_eq!(word(b, 224, 4), grid::PRIVATE_APERTURE_HI as u64);
+        assert_eq!(word(b, 228, 4), grid::SHARED_APERTURE_HI as u64);
+    }
+
+    #[test]
+    fn kernarg_argument_errors() {
+        let k = kernel(
+            vec![
+                arg(0, 8, "global_buffer"),
+                arg(8, 4, "by_value"),
+                arg(16, 1, "by_value"),
+                arg(24, 8, "image"),
+            ],
+            32,
+        );
+        let buf = Arg::Buffer(Buffer {
+            addr: 0x1000,
+            len: 4,
+        });
+        let e = |args: &[Arg]| {
+            kernarg_image(&k, args, [1; 3], [1; 3], 1, 0)
+                .err()
+                .unwrap_or_default()
+        };
+        assert!(e(&[buf.clone()]).contains("takes 4 arguments, 1 given"));
+        assert!(e(&[Arg::U32(1), Arg::U32(1), Arg::U32(1), Arg::U32(1)]).contains("pointer"));
+        assert!(e(&[buf.clone(), Arg::U64(1), Arg::U32(1), Arg::U32(1)]).contains("takes 4 bytes"));
+        assert!(e(&[buf.clone(), Arg::U32(1), Arg::U32(256), Arg::U32(1)]).contains("does not fit"));
+        assert!(e(&[buf.clone(), Arg::U32(1), Arg::I32(-128), Arg::U32(1)]).contains("image"));
+        assert!(
+            e(&[buf.clone(), Arg::Local(4), Arg::U32(1), Arg::U32(1)]).contains("takes 4 bytes")
+        );
+    }
+
+    #[test]
+    fn raw_layout_without_metadata() {
+        let mut k = kernel(vec![], 0);
+        k.meta = None;
+        let mut kd = [0u8; 64];
+        kd[8..12].copy_from_slice(&24u32.to_le_bytes());
+        k.kd = KernelDescriptor::parse(&kd).unwrap();
+        let img = kernarg_image(
+            &k,
+            &[Arg::U32(7), Arg::U64(0x1122_3344_5566_7788), Arg::F32(2.0)],
+            [1; 3],
+            [1; 3],
+            1,
+            0,
+        )
+        .unwrap();
+        assert_eq!(word(&img.bytes, 0, 4), 7);
+        assert_eq!(
+            word(&img.bytes, 8, 8),
+            0x1122_3344_5566_7788,
+            "aligned to 8"
+        );
+        assert_eq!(word(&img.bytes, 16, 4), 2.0f32.to_bits() as u64);
+        assert_eq!(img.bytes.len(), 24);
+        assert!(kernarg_image(
+            &k,
+            &[Arg::U64(1), Arg::U64(2), Arg::U64(3), Arg::U64(4)],
+            [1; 3],
+            [1; 3],
+            1,
+            0
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn dispatch_packet_fields() {
+        let d = Dispatch {
+            gen: wavejit_isa::Gen::Gfx8,
+            kd: KernelDescriptor::parse(&[0; 64]).unwrap(),
+            entry: 0,
+            grid: [1000, 7, 3],
+            block: [64, 2, 1],
+            kernarg: 0,
+            dispatch_packet: 0,
+            queue: 0,
+            dispatch_id: 0,
+            lds_bytes: 0,
+            scratch: None,
+            max_insts_per_wave: 1,
+        };
+        let p = dispatch_packet(&d, 3, 16, 2048, 0xabcd_0000);
+        // hsa_kernel_dispatch_packet_t: header u16, setup u16, workgroup_size_x/y/z u16 at
+        // 4/6/8, grid_size_x/y/z u32 at 12/16/20, private/group segment size at 24/28,
+        // kernel_object at 32, kernarg_address at 40.
+        assert_eq!(word(&p, 0, 2) & 0xff, 2, "HSA_PACKET_TYPE_KERNEL_DISPATCH");
+        assert_eq!(word(&p, 2, 2), 3);
+        assert_eq!([word(&p, 4, 2), word(&p, 6, 2), word(&p, 8, 2)], [64, 2, 1]);
+        assert_eq!(
+            [word(&p, 12, 4), word(&p, 16, 4), word(&p, 20, 4)],
+            [1000, 7, 3]
+        );
+        assert_eq!([word(&p, 24, 4), word(&p, 28, 4)], [16, 2048]);
+        assert_eq!(word(&p, 40, 8), 0xabcd_0000);
+    }
+}

@@ -405,3 +405,102 @@ fn prebuilt_two_kernel_objects() {
         }
     }
 }
+
+#[test]
+fn three_dimensional_grid_with_partial_groups() {
+    let (sx, sy, sz) = (10u32, 6u32, 5u32);
+    let mut want = vec![0u32; (sx * sy * sz) as usize];
+    for z in 0..sz {
+        for y in 0..sy {
+            for x in 0..sx {
+                want[((z * sy + y) * sx + x) as usize] = x | y << 10 | z << 20;
+            }
+        }
+    }
+    for (cpu, code) in builds("grid3d.cl", &CPUS, &[]) {
+        let kd = code.kernel("grid3d").unwrap().kd;
+        assert!(
+            kd.workgroup_id(1) && kd.workgroup_id(2) && kd.workitem_id_vgprs() == 3,
+            "{cpu}"
+        );
+        for engine in engines() {
+            for block in [[4, 3, 2], [16, 2, 2], [1, 1, 1]] {
+                let mut dev = device(engine);
+                let out = dev.alloc_zeroed(4 * want.len() as u64).unwrap();
+                let s = dev
+                    .launch(
+                        &code,
+                        "grid3d",
+                        [sx, sy, sz],
+                        block,
+                        &[Arg::Buffer(out), Arg::U32(sx), Arg::U32(sy), Arg::U32(sz)],
+                    )
+                    .unwrap_or_else(|e| panic!("{cpu} {engine} {block:?}: {e}"));
+                let groups: u64 = (0..3)
+                    .map(|d| [sx, sy, sz][d].div_ceil(block[d]) as u64)
+                    .product();
+                assert_eq!(s.workgroups, groups);
+                assert_eq!(
+                    dev.read_vec::<u32>(out).unwrap(),
+                    want,
+                    "{cpu} {engine} {block:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dynamic_local_memory_argument() {
+    let n = 768u32;
+    let input: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    for (cpu, code) in builds("reverse_local.cl", &CPUS, &[]) {
+        assert_eq!(
+            code.kernel("reverse_local")
+                .unwrap()
+                .kd
+                .group_segment_fixed_size,
+            0,
+            "{cpu}: all of its LDS is dynamic"
+        );
+        for engine in engines() {
+            for block in [64u32, 128, 256] {
+                let mut want = vec![0u32; n as usize];
+                for g in 0..(n / block) as usize {
+                    for l in 0..block as usize {
+                        want[g * block as usize + l] =
+                            input[g * block as usize + block as usize - 1 - l];
+                    }
+                }
+                let mut dev = device(engine);
+                let bi = dev.alloc_slice(&input).unwrap();
+                let bo = dev.alloc_zeroed(4 * n as u64).unwrap();
+                dev.launch(
+                    &code,
+                    "reverse_local",
+                    [n, 1, 1],
+                    [block, 1, 1],
+                    &[Arg::Buffer(bi), Arg::Buffer(bo), Arg::Local(4 * block)],
+                )
+                .unwrap_or_else(|e| panic!("{cpu} {engine} {block}: {e}"));
+                assert_eq!(
+                    dev.read_vec::<u32>(bo).unwrap(),
+                    want,
+                    "{cpu} {engine} block {block}"
+                );
+                // Too little local memory: the kernel's LDS accesses fault.
+                let short = dev.launch(
+                    &code,
+                    "reverse_local",
+                    [n, 1, 1],
+                    [block, 1, 1],
+                    &[Arg::Buffer(bi), Arg::Buffer(bo), Arg::Local(4)],
+                );
+                assert!(
+                    short.is_err(),
+                    "{cpu} {engine} {block}: 4 bytes of LDS for {block} work-items"
+                );
+            }
+        }
+    }
+}
