@@ -1,1 +1,21 @@
 //! wavejit-jit: basic blocks lowered through Cranelift to native SIMD code.
+//!
+//! Layout: `backend` (host ISA, one JIT module per cache epoch), `cache` (code cache,
+//! entry slots, the `Jit` engine object), `ctx` (what compiled code receives and the
+//! helpers it may call), `block` (the lowering context and its register cache), `gcn/`
+//! (lowering of GCN instructions: scalar, vector, DPP, SDWA, control flow), `engine`
+//! (the dispatcher: `jit` and `tiered` runs), `diff` (interpreter and JIT side by side).
+//! `vp1/` belongs to the VP1 work.
+
+#![deny(clippy::unwrap_used)]
+
+pub mod backend;
+pub mod block;
+pub mod cache;
+pub mod ctx;
+pub mod engine;
+pub mod error;
+pub mod gcn;
+
+pub use cache::{CompileStats, Jit, JitConfig, DEFAULT_TIER_THRESHOLD};
+pub use error::JitError;

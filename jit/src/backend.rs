@@ -1,0 +1,230 @@
+//! The Cranelift back end for the host: ISA detection (cranelift_native: SSE4.1, AVX, AVX2,
+//! FMA when the CPU has them), one `JITModule` per cache epoch, and the compile step that
+//! turns a finished CLIF function into a callable code pointer.
+//!
+//! Code is freed only a whole module at a time (cranelift-jit has no per-function free),
+//! so a `Backend` is the unit the code cache drops.
+
+use cranelift_codegen::ir::{AbiParam, Signature};
+use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::Module;
+
+use crate::error::JitError;
+
+/// How hard Cranelift works on each function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackendOpts {
+    /// `opt_level=speed` (else `none`).
+    pub optimize: bool,
+    /// Run the CLIF verifier on every function (slow; on in debug builds).
+    pub verify: bool,
+}
+
+impl Default for BackendOpts {
+    fn default() -> Self {
+        BackendOpts {
+            optimize: true,
+            verify: cfg!(debug_assertions),
+        }
+    }
+}
+
+/// Build the host ISA with our flags.
+pub fn host_isa(opts: BackendOpts) -> Result<OwnedTargetIsa, JitError> {
+    let mut fb = settings::builder();
+    let set = |fb: &mut settings::Builder, k: &str, v: &str| {
+        fb.set(k, v)
+            .map_err(|e| JitError::Backend(format!("setting {k}={v}: {e}")))
+    };
+    set(
+        &mut fb,
+        "opt_level",
+        if opts.optimize { "speed" } else { "none" },
+    )?;
+    set(
+        &mut fb,
+        "enable_verifier",
+        if opts.verify { "true" } else { "false" },
+    )?;
+    // cranelift-jit requires absolute (non-PIC) code and far calls.
+    set(&mut fb, "is_pic", "false")?;
+    set(&mut fb, "use_colocated_libcalls", "false")?;
+    // Chained blocks tail-call each other; Cranelift's tail calls need frame pointers.
+    set(&mut fb, "preserve_frame_pointers", "true")?;
+    let isa_builder = cranelift_native::builder().map_err(|e| JitError::Backend(e.to_string()))?;
+    isa_builder
+        .finish(settings::Flags::new(fb))
+        .map_err(|e| JitError::Backend(format!("host ISA: {e}")))
+}
+
+/// Whether the host has a fused multiply-add instruction (vector `fma` is then one
+/// `vfmadd`; without it Cranelift would call a library routine per lane).
+pub fn host_has_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        true
+    }
+}
+
+/// One JIT module: the functions compiled into it live until it is dropped.
+pub struct Backend {
+    module: Option<JITModule>,
+    pub(crate) ctx: Context,
+    pub(crate) fctx: FunctionBuilderContext,
+    /// Bytes of machine code emitted so far.
+    code_bytes: usize,
+    /// Functions compiled so far.
+    functions: usize,
+}
+
+// SAFETY: a JITModule holds raw pointers to its own code memory and a symbol table of
+// host function addresses; nothing in it is tied to the thread that created it. The
+// cache only ever touches a Backend behind a Mutex.
+unsafe impl Send for Backend {}
+
+impl Backend {
+    pub fn new(opts: BackendOpts) -> Result<Backend, JitError> {
+        let isa = host_isa(opts)?;
+        let jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+        let module = JITModule::new(jb);
+        let ctx = module.make_context();
+        Ok(Backend {
+            module: Some(module),
+            ctx,
+            fctx: FunctionBuilderContext::new(),
+            code_bytes: 0,
+            functions: 0,
+        })
+    }
+
+    fn module(&self) -> Result<&JITModule, JitError> {
+        self.module
+            .as_ref()
+            .ok_or_else(|| JitError::Backend("module already freed".into()))
+    }
+
+    /// The signature of a compiled block: `(wave: *mut Wave, ctx: *mut JitCtx) -> u32`, in
+    /// the tail-call convention so that blocks can chain with `return_call_indirect`.
+    pub fn block_signature(&self) -> Result<Signature, JitError> {
+        let ptr = self.module()?.target_config().pointer_type();
+        let mut sig = Signature::new(CallConv::Tail);
+        sig.params.push(AbiParam::new(ptr));
+        sig.params.push(AbiParam::new(ptr));
+        sig.returns
+            .push(AbiParam::new(cranelift_codegen::ir::types::I32));
+        Ok(sig)
+    }
+
+    /// A signature in the host's C convention (for helpers and the entry trampoline).
+    pub fn c_signature(&self, params: usize, ret: bool) -> Result<Signature, JitError> {
+        let m = self.module()?;
+        let ptr = m.target_config().pointer_type();
+        let mut sig = m.make_signature();
+        for _ in 0..params {
+            sig.params.push(AbiParam::new(ptr));
+        }
+        if ret {
+            sig.returns
+                .push(AbiParam::new(cranelift_codegen::ir::types::I32));
+        }
+        Ok(sig)
+    }
+
+    /// What `FunctionBuilder::finalize` needs to know about the target.
+    pub fn frontend_config(&self) -> cranelift_codegen::isa::TargetFrontendConfig {
+        match self.module.as_ref() {
+            Some(m) => m.target_config(),
+            None => cranelift_codegen::isa::TargetFrontendConfig {
+                default_call_conv: CallConv::SystemV,
+                pointer_width: target_lexicon::PointerWidth::U64,
+                page_size_align_log2: 12,
+            },
+        }
+    }
+
+    pub fn pointer_type(&self) -> cranelift_codegen::ir::Type {
+        self.module
+            .as_ref()
+            .map_or(cranelift_codegen::ir::types::I64, |m| {
+                m.target_config().pointer_type()
+            })
+    }
+
+    /// Compile the function now in `self.ctx` (built by the caller) and return its
+    /// address. The context is cleared afterwards.
+    pub fn compile_current(&mut self) -> Result<*const u8, JitError> {
+        let module = self
+            .module
+            .as_mut()
+            .ok_or_else(|| JitError::Backend("module freed".into()))?;
+        let sig = self.ctx.func.signature.clone();
+        let id = module
+            .declare_anonymous_function(&sig)
+            .map_err(|e| JitError::Backend(format!("declare: {e}")))?;
+        // Cranelift reports most problems as errors, but a lowering it lacks may panic:
+        // treat that like an error (the block then runs in the interpreter).
+        let ctx = &mut self.ctx;
+        let r = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            module.define_function(id, ctx)
+        })) {
+            Ok(r) => r,
+            Err(p) => {
+                let msg = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                module.clear_context(&mut self.ctx);
+                return Err(JitError::Codegen(format!("cranelift panicked: {msg}")));
+            }
+        };
+        if let Err(e) = r {
+            let msg = match e {
+                cranelift_module::ModuleError::Compilation(ce) => {
+                    cranelift_codegen::print_errors::pretty_error(&self.ctx.func, ce)
+                }
+                other => other.to_string(),
+            };
+            module.clear_context(&mut self.ctx);
+            return Err(JitError::Codegen(msg));
+        }
+        let size = self
+            .ctx
+            .compiled_code()
+            .map_or(0, |c| c.code_buffer().len());
+        module.clear_context(&mut self.ctx);
+        module
+            .finalize_definitions()
+            .map_err(|e| JitError::Backend(format!("finalize: {e}")))?;
+        self.code_bytes += size;
+        self.functions += 1;
+        Ok(module.get_finalized_function(id))
+    }
+
+    pub fn code_bytes(&self) -> usize {
+        self.code_bytes
+    }
+
+    pub fn functions(&self) -> usize {
+        self.functions
+    }
+}
+
+impl Drop for Backend {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: the cache drops a Backend only when it holds the only reference to
+            // the code (exclusive `&mut` access to the cache, so no wave is running any of
+            // its functions and every published pointer to them has been cleared).
+            unsafe { m.free_memory() };
+        }
+    }
+}

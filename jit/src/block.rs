@@ -1,0 +1,559 @@
+//! `Cx`: the lowering context of one compiled unit — the Cranelift function builder plus
+//! the register cache.
+//!
+//! Register cache (DESIGN.md "JIT lowering"): a VGPR is 16 chunks of 4 lanes; each chunk
+//! is loaded at its first use as an `i32x4` SSA value and kept in SSA; written chunks are
+//! stored once, at the unit's exit or before a helper call that needs memory current.
+//! Scalar slots (SGPRs, VCC, EXEC, M0) and SCC are cached the same way as `i32` values.
+//!
+//! 64-bit lane masks (EXEC, VCC, the SGPR pair a compare writes) have two forms: the
+//! scalar pair of `i32` halves, and one `i32x4` lane mask per chunk. A mask written by a
+//! vector instruction is kept in lane form ("pending") and turned into its scalar form
+//! (`vhigh_bits` per chunk, shifted together) only when something reads it as a scalar.
+//! Lane forms computed from scalar values are cached by the SSA value they come from, so
+//! they can never be stale.
+//!
+//! Values cached here are defined on the unit's main line; side exits (error returns,
+//! branch arms) only *use* them — `flush_values` computes what to store without touching
+//! the cache, so nothing defined in a side exit leaks into the main line.
+
+use std::collections::{HashMap, HashSet};
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Type,
+    Value,
+};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::FunctionBuilder;
+use wavejit_isa::arch::Gen;
+
+use crate::ctx::{wave_off, OFF_BUDGET};
+
+pub const I32X4: Type = types::I32X4;
+pub const F32X4: Type = types::F32X4;
+pub const I64X2: Type = types::I64X2;
+pub const F64X2: Type = types::F64X2;
+pub const I8X16: Type = types::I8X16;
+pub const I16X8: Type = types::I16X8;
+
+/// Lanes per chunk and chunks per register.
+pub const CHUNKS: usize = 16;
+
+/// Memory flags for the wave and context: never null, never trapping, little endian.
+pub fn mflags() -> MemFlagsData {
+    let mut f = MemFlagsData::trusted();
+    f.set_endianness(Endianness::Little);
+    f
+}
+
+#[derive(Clone, Copy, Default)]
+struct VReg {
+    val: [Option<Value>; CHUNKS],
+    dirty: u16,
+}
+
+/// A 64-bit mask held in lane form, written chunk by chunk by vector instructions.
+#[derive(Clone)]
+struct Pending {
+    /// First scalar slot of the pair (the second is `lo + 1`, wrapping at 128).
+    lo: u8,
+    lanes: [Option<Value>; CHUNKS],
+    /// The pair's scalar halves before the first lane write (for chunks not yet written).
+    old: (Value, Value),
+}
+
+/// The lowering context of one unit.
+pub struct Cx<'a> {
+    pub b: FunctionBuilder<'a>,
+    pub ptr: Type,
+    pub wave: Value,
+    pub jctx: Value,
+    pub gen: Gen,
+    /// MODE at entry (the unit is specialised on it).
+    pub mode: u32,
+    pub has_fma: bool,
+    vregs: Vec<VReg>,
+    sregs: [Option<Value>; 128],
+    sdirty: u128,
+    pending: Vec<Pending>,
+    scc: Option<Value>,
+    scc_dirty: bool,
+    /// `i32` values known to be all ones (EXEC of the all-ones variant).
+    ones: HashSet<Value>,
+    lane_cache: HashMap<(Value, u8), Value>,
+    splat_cache: HashMap<(Value, Type), Value>,
+    const_cache: HashMap<(u128, Type), Value>,
+    pub tail_sig: Option<cranelift_codegen::ir::SigRef>,
+}
+
+/// Which pair (first slot) contains `slot`, given a pair starting at `lo`.
+fn pair_has(lo: u8, slot: u8) -> bool {
+    slot == lo || slot == (lo.wrapping_add(1) & 127)
+}
+
+fn pairs_overlap(a: u8, b: u8) -> bool {
+    pair_has(a, b) || pair_has(a, b.wrapping_add(1) & 127)
+}
+
+impl<'a> Cx<'a> {
+    pub fn new(
+        b: FunctionBuilder<'a>,
+        ptr: Type,
+        wave: Value,
+        jctx: Value,
+        gen: Gen,
+        mode: u32,
+        has_fma: bool,
+    ) -> Cx<'a> {
+        Cx {
+            b,
+            ptr,
+            wave,
+            jctx,
+            gen,
+            mode,
+            has_fma,
+            vregs: vec![VReg::default(); 256],
+            sregs: [None; 128],
+            sdirty: 0,
+            pending: Vec::new(),
+            scc: None,
+            scc_dirty: false,
+            ones: HashSet::new(),
+            lane_cache: HashMap::new(),
+            splat_cache: HashMap::new(),
+            const_cache: HashMap::new(),
+            tail_sig: None,
+        }
+    }
+
+    // ---- constants -------------------------------------------------------------------
+
+    pub fn iconst32(&mut self, v: u32) -> Value {
+        self.b.ins().iconst(types::I32, v as i32 as i64)
+    }
+
+    pub fn iconst64(&mut self, v: u64) -> Value {
+        self.b.ins().iconst(types::I64, v as i64)
+    }
+
+    /// A 128-bit vector constant of type `ty` from its little-endian bits.
+    pub fn vconst(&mut self, ty: Type, bits: u128) -> Value {
+        if let Some(&v) = self.const_cache.get(&(bits, ty)) {
+            return v;
+        }
+        let c = self
+            .b
+            .func
+            .dfg
+            .constants
+            .insert(ConstantData::from(bits.to_le_bytes().to_vec()));
+        let v = self.b.ins().vconst(ty, c);
+        self.const_cache.insert((bits, ty), v);
+        v
+    }
+
+    /// `i32x4` with every lane `x`.
+    pub fn splat32(&mut self, x: u32) -> Value {
+        let x = x as u128;
+        self.vconst(I32X4, x | x << 32 | x << 64 | x << 96)
+    }
+
+    /// `i32x4` with lanes `l`.
+    pub fn lanes32(&mut self, l: [u32; 4]) -> Value {
+        let bits = l
+            .iter()
+            .enumerate()
+            .fold(0u128, |a, (i, &x)| a | (x as u128) << (32 * i));
+        self.vconst(I32X4, bits)
+    }
+
+    /// `i64x2` with both lanes `x`.
+    pub fn splat64(&mut self, x: u64) -> Value {
+        self.vconst(I64X2, x as u128 | (x as u128) << 64)
+    }
+
+    /// Splat a scalar SSA value (cached per value).
+    pub fn splat(&mut self, ty: Type, x: Value) -> Value {
+        if let Some(&v) = self.splat_cache.get(&(x, ty)) {
+            return v;
+        }
+        let v = self.b.ins().splat(ty, x);
+        self.splat_cache.insert((x, ty), v);
+        v
+    }
+
+    /// Reinterpret a 128-bit vector as another lane type.
+    pub fn cast(&mut self, ty: Type, v: Value) -> Value {
+        if self.b.func.dfg.value_type(v) == ty {
+            return v;
+        }
+        let mut f = MemFlagsData::new();
+        f.set_endianness(Endianness::Little);
+        self.b.ins().bitcast(ty, f, v)
+    }
+
+    // ---- VGPRs ----------------------------------------------------------------------
+
+    /// Chunk `c` of `v[reg]` as `i32x4`.
+    pub fn vreg(&mut self, reg: u8, c: usize) -> Value {
+        if let Some(v) = self.vregs[reg as usize].val[c] {
+            return v;
+        }
+        let off = wave_off::vgpr_chunk(reg, c);
+        let v = self.b.ins().load(I32X4, mflags(), self.wave, off);
+        self.vregs[reg as usize].val[c] = Some(v);
+        v
+    }
+
+    /// Set chunk `c` of `v[reg]` (no masking: the caller applied EXEC).
+    pub fn set_vreg(&mut self, reg: u8, c: usize, v: Value) {
+        let v = self.cast(I32X4, v);
+        let r = &mut self.vregs[reg as usize];
+        r.val[c] = Some(v);
+        r.dirty |= 1 << c;
+    }
+
+    /// Write chunk `c` of `v[reg]` under the EXEC mask of that chunk.
+    pub fn write_vreg(&mut self, reg: u8, c: usize, v: Value) {
+        let v = self.cast(I32X4, v);
+        let v = match self.exec_lanes(c) {
+            None => v,
+            Some(m) => {
+                let old = self.vreg(reg, c);
+                self.b.ins().bitselect(m, v, old)
+            }
+        };
+        self.set_vreg(reg, c, v);
+    }
+
+    /// Write chunk `c` of `v[reg]` where `mask` (an `i32x4` lane mask) is set.
+    pub fn write_vreg_masked(&mut self, reg: u8, c: usize, v: Value, mask: Option<Value>) {
+        let v = self.cast(I32X4, v);
+        let v = match mask {
+            None => v,
+            Some(m) => {
+                let old = self.vreg(reg, c);
+                self.b.ins().bitselect(m, v, old)
+            }
+        };
+        self.set_vreg(reg, c, v);
+    }
+
+    // ---- scalar slots -----------------------------------------------------------------
+
+    fn pending_index(&self, slot: u8) -> Option<usize> {
+        self.pending.iter().position(|p| pair_has(p.lo, slot))
+    }
+
+    /// The 32-bit scalar slot (encoding number 0-127) as an `i32` value.
+    pub fn sreg(&mut self, slot: u8) -> Value {
+        let slot = slot & 127;
+        if let Some(i) = self.pending_index(slot) {
+            self.materialize(i);
+        }
+        if let Some(v) = self.sregs[slot as usize] {
+            return v;
+        }
+        let v = self
+            .b
+            .ins()
+            .load(types::I32, mflags(), self.wave, wave_off::sreg(slot));
+        self.sregs[slot as usize] = Some(v);
+        v
+    }
+
+    pub fn set_sreg(&mut self, slot: u8, v: Value) {
+        let slot = slot & 127;
+        if let Some(i) = self.pending_index(slot) {
+            self.materialize(i);
+        }
+        self.sregs[slot as usize] = Some(v);
+        self.sdirty |= 1u128 << slot;
+    }
+
+    /// A 64-bit scalar pair starting at `slot` (unaligned allowed, wraps at 128).
+    pub fn sreg64(&mut self, slot: u8) -> Value {
+        let lo = self.sreg(slot);
+        let hi = self.sreg(slot.wrapping_add(1) & 127);
+        self.b.ins().iconcat(lo, hi)
+    }
+
+    pub fn set_sreg64(&mut self, slot: u8, v: Value) {
+        let (lo, hi) = self.b.ins().isplit(v);
+        self.set_sreg(slot, lo);
+        self.set_sreg(slot.wrapping_add(1) & 127, hi);
+    }
+
+    /// Mark the value of a scalar slot as known to be all ones (EXEC at the entry of the
+    /// all-ones variant): lane masks built from it are then omitted.
+    pub fn assume_ones(&mut self, slot: u8) {
+        let v = self.iconst32(u32::MAX);
+        self.ones.insert(v);
+        self.sregs[(slot & 127) as usize] = Some(v);
+    }
+
+    pub fn scc(&mut self) -> Value {
+        if let Some(v) = self.scc {
+            return v;
+        }
+        let v = self
+            .b
+            .ins()
+            .load(types::I32, mflags(), self.wave, wave_off::SCC);
+        self.scc = Some(v);
+        v
+    }
+
+    /// Set SCC from an `i32` 0/1 (or an `i8` 0/1 from `icmp`).
+    pub fn set_scc(&mut self, v: Value) {
+        let v = if self.b.func.dfg.value_type(v) == types::I32 {
+            v
+        } else {
+            self.b.ins().uextend(types::I32, v)
+        };
+        self.scc = Some(v);
+        self.scc_dirty = true;
+    }
+
+    // ---- lane masks -------------------------------------------------------------------
+
+    /// The `i32x4` lane mask (all ones where the bit is set) of chunk `c` of the 64-bit mask
+    /// in the pair starting at `lo`. `None` when the mask is known to be all ones there.
+    pub fn lanes(&mut self, lo: u8, c: usize) -> Option<Value> {
+        let lo = lo & 127;
+        if let Some(p) = self.pending.iter().find(|p| p.lo == lo) {
+            if let Some(v) = p.lanes[c] {
+                return Some(v);
+            }
+            let half = if c < 8 { p.old.0 } else { p.old.1 };
+            return self.lanes_of(half, (c % 8) as u8);
+        }
+        let slot = if c < 8 { lo } else { lo.wrapping_add(1) & 127 };
+        let half = self.sreg(slot);
+        self.lanes_of(half, (c % 8) as u8)
+    }
+
+    /// Lane mask of nibble `nib` (lanes 4·nib..4·nib+3 of a 32-lane half) of `half`.
+    fn lanes_of(&mut self, half: Value, nib: u8) -> Option<Value> {
+        if self.ones.contains(&half) {
+            return None;
+        }
+        if let Some(&v) = self.lane_cache.get(&(half, nib)) {
+            return Some(v);
+        }
+        let s = self.splat(I32X4, half);
+        let sh = 4 * nib as u32;
+        let bits = self.lanes32([1 << sh, 2 << sh, 4 << sh, 8 << sh]);
+        let and = self.b.ins().band(s, bits);
+        let zero = self.splat32(0);
+        let m = self.b.ins().icmp(IntCC::NotEqual, and, zero);
+        self.lane_cache.insert((half, nib), m);
+        Some(m)
+    }
+
+    /// EXEC's lane mask for chunk `c` (`None`: all lanes active).
+    pub fn exec_lanes(&mut self, c: usize) -> Option<Value> {
+        self.lanes(126, c)
+    }
+
+    /// Write chunk `c` of the 64-bit mask in the pair at `lo` in lane form (`mask` is an
+    /// `i32x4` of all-ones/zero lanes).
+    pub fn set_lanes(&mut self, lo: u8, c: usize, mask: Value) {
+        let lo = lo & 127;
+        if let Some(p) = self.pending.iter_mut().find(|p| p.lo == lo) {
+            p.lanes[c] = Some(mask);
+            return;
+        }
+        // Another pending pair overlapping this one is complete (the planner ends a
+        // segment before such a write): turn it into scalars first.
+        while let Some(i) = self.pending.iter().position(|p| pairs_overlap(p.lo, lo)) {
+            self.materialize(i);
+        }
+        let hi_slot = lo.wrapping_add(1) & 127;
+        let old = (self.sreg(lo), self.sreg(hi_slot));
+        let mut lanes = [None; CHUNKS];
+        lanes[c] = Some(mask);
+        self.pending.push(Pending { lo, lanes, old });
+        // The scalar cache of both halves is superseded by the lane form.
+        self.sregs[lo as usize] = None;
+        self.sregs[hi_slot as usize] = None;
+        self.sdirty &= !(1u128 << lo | 1u128 << hi_slot);
+    }
+
+    /// Whether the pair at `lo` (or a pair overlapping it) is held in lane form.
+    pub fn is_pending(&self, slot: u8) -> bool {
+        self.pending_index(slot & 127).is_some()
+    }
+
+    /// The scalar halves of a pending mask, computed from its lane form (chunks never
+    /// written keep their old bits).
+    fn pending_scalars(&mut self, p: &Pending) -> (Value, Value) {
+        let mut halves = [p.old.0, p.old.1];
+        for (h, half) in halves.iter_mut().enumerate() {
+            let old = *half;
+            let mut acc: Option<Value> = None;
+            for n in 0..8usize {
+                let part = match p.lanes[h * 8 + n] {
+                    Some(m) => {
+                        let bits = self.b.ins().vhigh_bits(types::I32, m);
+                        if n == 0 {
+                            bits
+                        } else {
+                            self.b.ins().ishl_imm_u(bits, (4 * n) as i64)
+                        }
+                    }
+                    None => self.b.ins().band_imm_u(old, (15i64) << (4 * n)),
+                };
+                acc = Some(match acc {
+                    None => part,
+                    Some(a) => self.b.ins().bor(a, part),
+                });
+            }
+            if let Some(a) = acc {
+                *half = a;
+            }
+        }
+        (halves[0], halves[1])
+    }
+
+    /// Turn pending mask `i` into its scalar form (cached; its lanes stay cached too).
+    fn materialize(&mut self, i: usize) {
+        let p = self.pending.remove(i);
+        let (lo, hi) = self.pending_scalars(&p);
+        for (c, m) in p.lanes.iter().enumerate() {
+            if let Some(m) = m {
+                let half = if c < 8 { lo } else { hi };
+                self.lane_cache.insert((half, (c % 8) as u8), *m);
+            }
+        }
+        let hi_slot = p.lo.wrapping_add(1) & 127;
+        self.sregs[p.lo as usize] = Some(lo);
+        self.sregs[hi_slot as usize] = Some(hi);
+        self.sdirty |= 1u128 << p.lo | 1u128 << hi_slot;
+    }
+
+    /// Materialise every pending mask (before scalar code that may read any slot).
+    pub fn materialize_all(&mut self) {
+        while !self.pending.is_empty() {
+            self.materialize(0);
+        }
+    }
+
+    // ---- flushing ---------------------------------------------------------------------
+
+    /// Store every dirty register to the wave, on the main line, and keep the cache
+    /// (values stay valid: memory now equals them).
+    pub fn flush(&mut self) {
+        self.materialize_all();
+        for r in 0..256usize {
+            let d = self.vregs[r].dirty;
+            if d == 0 {
+                continue;
+            }
+            for c in 0..CHUNKS {
+                if d & (1 << c) != 0 {
+                    if let Some(v) = self.vregs[r].val[c] {
+                        let off = wave_off::vgpr_chunk(r as u8, c);
+                        self.b.ins().store(mflags(), v, self.wave, off);
+                    }
+                }
+            }
+            self.vregs[r].dirty = 0;
+        }
+        for s in 0..128u8 {
+            if self.sdirty & (1u128 << s) != 0 {
+                if let Some(v) = self.sregs[s as usize] {
+                    self.b
+                        .ins()
+                        .store(mflags(), v, self.wave, wave_off::sreg(s));
+                }
+            }
+        }
+        self.sdirty = 0;
+        if self.scc_dirty {
+            if let Some(v) = self.scc {
+                self.b.ins().store(mflags(), v, self.wave, wave_off::SCC);
+            }
+            self.scc_dirty = false;
+        }
+    }
+
+    /// Forget every cached register (after a helper that may have changed any of them).
+    /// Must follow a `flush`.
+    pub fn invalidate(&mut self, keep_exec: bool) {
+        debug_assert!(self.pending.is_empty() && self.sdirty == 0);
+        for r in self.vregs.iter_mut() {
+            *r = VReg::default();
+        }
+        let exec = (self.sregs[126], self.sregs[127]);
+        self.sregs = [None; 128];
+        if keep_exec {
+            self.sregs[126] = exec.0;
+            self.sregs[127] = exec.1;
+        }
+        self.scc = None;
+    }
+
+    /// Whether EXEC is statically all ones at this point.
+    pub fn exec_known_ones(&self) -> bool {
+        self.pending_index(126).is_none()
+            && self.pending_index(127).is_none()
+            && matches!(self.sregs[126], Some(v) if self.ones.contains(&v))
+            && matches!(self.sregs[127], Some(v) if self.ones.contains(&v))
+    }
+
+    // ---- control ----------------------------------------------------------------------
+
+    pub fn store_pc(&mut self, pc: u32) {
+        let v = self.iconst32(pc);
+        self.b.ins().store(mflags(), v, self.wave, wave_off::PC);
+    }
+
+    /// Return `code` from the unit (state must already be flushed).
+    pub fn ret(&mut self, code: u32) {
+        let v = self.iconst32(code);
+        self.b.ins().return_(&[v]);
+    }
+
+    /// Open a new block and make it current.
+    pub fn new_block(&mut self) -> Block {
+        self.b.create_block()
+    }
+
+    /// Budget check at a unit header: enough instructions left for `len` more, else return
+    /// to the dispatcher at `pc` (nothing is dirty at a header).
+    pub fn budget_guard(&mut self, len: u32, pc: u32) {
+        let b = self
+            .b
+            .ins()
+            .load(types::I64, mflags(), self.jctx, OFF_BUDGET);
+        let nb = self.b.ins().iadd_imm_s(b, -(len as i64));
+        let short = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, nb, 0);
+        let out = self.b.create_block();
+        let go = self.b.create_block();
+        self.b.ins().brif(short, out, &[], go, &[]);
+        self.b.switch_to_block(out);
+        self.b.seal_block(out);
+        self.store_pc(pc);
+        self.ret(crate::ctx::EXIT_NEXT);
+        self.b.switch_to_block(go);
+        self.b.seal_block(go);
+        self.b.ins().store(mflags(), nb, self.jctx, OFF_BUDGET);
+    }
+
+    /// The tail-call signature of compiled blocks, imported once per function.
+    pub fn tail_sig(&mut self) -> cranelift_codegen::ir::SigRef {
+        if let Some(s) = self.tail_sig {
+            return s;
+        }
+        let mut sig = Signature::new(CallConv::Tail);
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.returns.push(AbiParam::new(types::I32));
+        let s = self.b.import_signature(sig);
+        self.tail_sig = Some(s);
+        s
+    }
+}

@@ -1,0 +1,309 @@
+//! The code cache: compiled blocks of every program this `Jit` has seen, keyed by
+//! (generation, code bytes) → per entry pc → (MODE, EXEC all ones or general).
+//!
+//! A program's table of `EntrySlot`s (one per dword of code) is what both the dispatcher
+//! and compiled code read to find a block: a chained exit of a block loads its
+//! successor's slot (the slot's address is a constant in the code) and tail-calls the
+//! function there. Slots are atomics, so waves on several threads can share one cache
+//! while one of them compiles.
+//!
+//! Code is freed only a whole epoch at a time: all modules and all programs' tables are
+//! dropped together when the cache is over its size bound and the caller hands us
+//! exclusive access (`Jit::flush_if_full`).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use cranelift_codegen::ir::{types, InstBuilder, UserFuncName};
+use cranelift_frontend::FunctionBuilder;
+use wavejit_isa::arch::Arch;
+use wavejit_isa::ir::Program;
+use wavejit_isa::state::Wave;
+
+use crate::backend::{Backend, BackendOpts};
+use crate::ctx::JitCtx;
+use crate::error::JitError;
+
+/// `EntrySlot::mode` when nothing is compiled there.
+pub const NO_MODE: u32 = u32::MAX;
+
+/// The compiled variants of the block starting at one pc.
+#[repr(C)]
+#[derive(Debug, Default)]
+pub struct EntrySlot {
+    /// Code compiled for EXEC = all ones (no lane masking) at `mode`; 0 if none.
+    pub full: AtomicUsize,
+    /// Code for any EXEC, at `mode`; 0 if none.
+    pub masked: AtomicUsize,
+    /// The MODE register value both variants were specialised on (`NO_MODE`: none).
+    pub mode: AtomicU32,
+    /// How often the dispatcher entered this pc (tiering: compile at the threshold).
+    pub hits: AtomicU32,
+    /// Set when compiling this pc failed or is pointless: stay in the interpreter.
+    pub never: AtomicU32,
+}
+
+pub const SLOT_OFF_FULL: i32 = std::mem::offset_of!(EntrySlot, full) as i32;
+pub const SLOT_OFF_MASKED: i32 = std::mem::offset_of!(EntrySlot, masked) as i32;
+pub const SLOT_OFF_MODE: i32 = std::mem::offset_of!(EntrySlot, mode) as i32;
+
+/// Everything cached for one program (one generation and one code byte string).
+pub struct ProgCode {
+    pub arch: Arch,
+    pub code: Vec<u8>,
+    /// One slot per dword of code, indexed by pc / 4.
+    pub slots: Box<[EntrySlot]>,
+}
+
+impl ProgCode {
+    fn new(prog: &Program) -> ProgCode {
+        let n = prog.code.len().div_ceil(4) + 1;
+        let slots = (0..n)
+            .map(|_| EntrySlot {
+                mode: AtomicU32::new(NO_MODE),
+                ..EntrySlot::default()
+            })
+            .collect();
+        ProgCode {
+            arch: prog.arch,
+            code: prog.code.clone(),
+            slots,
+        }
+    }
+
+    pub fn slot(&self, pc: u32) -> Option<&EntrySlot> {
+        if pc % 4 != 0 {
+            return None;
+        }
+        self.slots.get((pc / 4) as usize)
+    }
+
+    /// The compiled function for `pc` at `mode` and this EXEC, if one exists.
+    pub fn lookup(&self, pc: u32, mode: u32, exec_all: bool) -> Option<usize> {
+        let s = self.slot(pc)?;
+        if s.mode.load(Ordering::Acquire) != mode {
+            return None;
+        }
+        if exec_all {
+            let f = s.full.load(Ordering::Acquire);
+            if f != 0 {
+                return Some(f);
+            }
+        }
+        let f = s.masked.load(Ordering::Acquire);
+        (f != 0).then_some(f)
+    }
+}
+
+/// The settings of a JIT engine.
+#[derive(Clone, Copy, Debug)]
+pub struct JitConfig {
+    pub backend: BackendOpts,
+    /// Bound on the machine code kept (bytes); past it nothing more is compiled until
+    /// `flush_if_full` drops everything.
+    pub max_code_bytes: usize,
+    /// Tiering: interpret a block until the dispatcher entered it this many times, then
+    /// compile it. 0 or 1 = compile on first use (the `jit` engine).
+    pub tier_threshold: u32,
+    /// Emit lane-independent vector instructions chunk by chunk (4 lanes through the
+    /// whole run of instructions, then the next 4) rather than instruction by instruction.
+    /// Same results; far fewer live vectors, so no spills.
+    pub chunk_major: bool,
+    /// Chain blocks: a block exit tail-calls the successor's compiled code when it exists.
+    pub chain: bool,
+}
+
+/// The default tier threshold, chosen by the benchmarks (issue 6).
+pub const DEFAULT_TIER_THRESHOLD: u32 = 16;
+
+impl Default for JitConfig {
+    fn default() -> Self {
+        JitConfig {
+            backend: BackendOpts::default(),
+            max_code_bytes: 64 << 20,
+            tier_threshold: 1,
+            chunk_major: true,
+            chain: true,
+        }
+    }
+}
+
+/// Compile-time statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CompileStats {
+    pub blocks: u64,
+    pub insts: u64,
+    /// Instructions lowered as helper calls into the interpreter.
+    pub helper_insts: u64,
+    pub code_bytes: u64,
+    pub nanos: u64,
+    pub failures: u64,
+}
+
+pub(crate) struct Compiler {
+    pub backend: Backend,
+    /// The entry trampoline of `backend` (C convention → tail convention).
+    pub trampoline: usize,
+    pub stats: CompileStats,
+}
+
+/// Calls a compiled block from Rust: `(func, wave, ctx) -> exit code`.
+pub type Trampoline = unsafe extern "C" fn(usize, *mut Wave, *mut JitCtx) -> u32;
+
+impl Compiler {
+    fn new(opts: BackendOpts) -> Result<Compiler, JitError> {
+        let mut backend = Backend::new(opts)?;
+        let trampoline = build_trampoline(&mut backend)? as usize;
+        Ok(Compiler {
+            backend,
+            trampoline,
+            stats: CompileStats::default(),
+        })
+    }
+}
+
+/// `extern "C" fn(f, wave, ctx) -> u32 { f(wave, ctx) }` with `f` in the tail convention.
+fn build_trampoline(be: &mut Backend) -> Result<*const u8, JitError> {
+    let csig = be.c_signature(3, true)?;
+    let tsig = be.block_signature()?;
+    let ptr = be.pointer_type();
+    let fcfg = be.frontend_config();
+    be.ctx.func.signature = csig;
+    be.ctx.func.name = UserFuncName::user(0, 0);
+    {
+        let mut b = FunctionBuilder::new(&mut be.ctx.func, &mut be.fctx);
+        let blk = b.create_block();
+        b.append_block_params_for_function_params(blk);
+        b.switch_to_block(blk);
+        let p = b.block_params(blk).to_vec();
+        let sref = b.import_signature(tsig);
+        let call = b.ins().call_indirect(sref, p[0], &[p[1], p[2]]);
+        let r = b.inst_results(call)[0];
+        debug_assert_eq!(b.func.dfg.value_type(r), types::I32);
+        let _ = ptr;
+        b.ins().return_(&[r]);
+        b.seal_all_blocks();
+        b.finalize(fcfg);
+    }
+    be.compile_current()
+}
+
+/// A JIT engine: the code cache and the compiler. `Sync`: share it between the threads
+/// of a grid (`Arc<Jit>`).
+pub struct Jit {
+    pub config: JitConfig,
+    progs: RwLock<HashMap<(Arch, u64), Vec<Arc<ProgCode>>>>,
+    pub(crate) compiler: Mutex<Option<Compiler>>,
+    /// Why the back end could not start (then everything runs in the interpreter).
+    pub(crate) broken: Option<JitError>,
+}
+
+fn hash_code(code: &[u8]) -> u64 {
+    // FNV-1a: the key only needs to spread; equality is checked on the bytes.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in code {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^ code.len() as u64
+}
+
+impl Jit {
+    pub fn new(config: JitConfig) -> Jit {
+        let (compiler, broken) = match Compiler::new(config.backend) {
+            Ok(c) => (Some(c), None),
+            Err(e) => (None, Some(e)),
+        };
+        Jit {
+            config,
+            progs: RwLock::new(HashMap::new()),
+            compiler: Mutex::new(compiler),
+            broken,
+        }
+    }
+
+    /// Why this engine cannot compile anything, if it cannot.
+    pub fn broken(&self) -> Option<&JitError> {
+        self.broken.as_ref()
+    }
+
+    /// The cached code of `prog` (created empty on first sight).
+    pub fn prog_code(&self, prog: &Program) -> Arc<ProgCode> {
+        let key = (prog.arch, hash_code(&prog.code));
+        if let Ok(m) = self.progs.read() {
+            if let Some(v) = m.get(&key) {
+                if let Some(p) = v.iter().find(|p| p.code == prog.code) {
+                    return p.clone();
+                }
+            }
+        }
+        let mut m = match self.progs.write() {
+            Ok(m) => m,
+            Err(p) => p.into_inner(),
+        };
+        let v = m.entry(key).or_default();
+        if let Some(p) = v.iter().find(|p| p.code == prog.code) {
+            return p.clone();
+        }
+        let p = Arc::new(ProgCode::new(prog));
+        v.push(p.clone());
+        p
+    }
+
+    /// Compile statistics so far (this epoch).
+    pub fn stats(&self) -> CompileStats {
+        match self.compiler.lock() {
+            Ok(c) => c.as_ref().map(|c| c.stats).unwrap_or_default(),
+            Err(_) => CompileStats::default(),
+        }
+    }
+
+    /// Machine code bytes held now.
+    pub fn code_bytes(&self) -> usize {
+        match self.compiler.lock() {
+            Ok(c) => c.as_ref().map_or(0, |c| c.backend.code_bytes()),
+            Err(_) => 0,
+        }
+    }
+
+    /// Whether the size bound is reached (nothing more will be compiled).
+    pub fn is_full(&self) -> bool {
+        self.code_bytes() >= self.config.max_code_bytes
+    }
+
+    /// Drop all compiled code and every program's table if the cache is over its bound.
+    /// Takes `&mut self`: no wave can be running any of the code.
+    pub fn flush_if_full(&mut self) {
+        if self.is_full() {
+            self.flush();
+        }
+    }
+
+    /// Drop all compiled code (a new epoch).
+    pub fn flush(&mut self) {
+        let progs = match self.progs.get_mut() {
+            Ok(p) => p,
+            Err(p) => p.into_inner(),
+        };
+        progs.clear();
+        let c = match self.compiler.get_mut() {
+            Ok(c) => c,
+            Err(p) => p.into_inner(),
+        };
+        // Tables first (they hold the code addresses), then the module itself.
+        *c = None;
+        match Compiler::new(self.config.backend) {
+            Ok(n) => *c = Some(n),
+            Err(e) => self.broken = Some(e),
+        }
+    }
+
+    /// The entry trampoline, if the back end is up.
+    pub(crate) fn trampoline(&self) -> Option<Trampoline> {
+        let c = self.compiler.lock().ok()?;
+        let t = c.as_ref()?.trampoline;
+        // SAFETY: `t` was compiled by `build_trampoline` with exactly this C signature.
+        Some(unsafe { std::mem::transmute::<usize, Trampoline>(t) })
+    }
+}

@@ -1,0 +1,114 @@
+//! The contract between compiled code and the Rust side: the `JitCtx` a block receives
+//! next to `&mut Wave`, the exit codes a block returns, and the `extern "C"` helpers that
+//! compiled code may call.
+//!
+//! A compiled block is `fn(wave: *mut Wave, ctx: *mut JitCtx) -> u32` (tail-call
+//! convention, entered from Rust through the trampoline of `cache.rs`). It returns one of
+//! the `EXIT_*` codes with `wave.pc` holding the pc to continue at.
+
+use std::mem::offset_of;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use wavejit_interp::{Ctx, ExecError, ExecErrorKind, Step};
+use wavejit_isa::ir::Program;
+use wavejit_isa::state::{Lds, Memory, Wave};
+
+/// `wave.pc` is the next pc to run; ask the dispatcher.
+pub const EXIT_NEXT: u32 = 0;
+/// The wave executed `s_endpgm`.
+pub const EXIT_END: u32 = 1;
+/// The wave reached `s_barrier`.
+pub const EXIT_BARRIER: u32 = 2;
+/// An instruction failed; the error is in `JitCtx::err`.
+pub const EXIT_ERROR: u32 = 3;
+
+/// What compiled code sees besides the wave. `#[repr(C)]`: the generated code reads
+/// `budget` at a fixed offset; every other field is touched only by Rust helpers.
+#[repr(C)]
+pub struct JitCtx {
+    /// Instructions the run may still execute. A block entered with fewer than its length
+    /// left returns to the dispatcher at its first pc, which then steps the interpreter up
+    /// to the exact limit (so both engines stop at the same instruction).
+    pub budget: i64,
+    pub lds: *mut Lds,
+    pub mem: *const Memory,
+    pub prog: *const Program,
+    /// The error of an `EXIT_ERROR`.
+    pub err: Option<ExecError>,
+    /// Instructions run by helpers through the interpreter (statistics).
+    pub helper_steps: u64,
+}
+
+pub const OFF_BUDGET: i32 = offset_of!(JitCtx, budget) as i32;
+
+/// Byte offsets of the `Wave` fields compiled code addresses directly.
+pub mod wave_off {
+    use super::*;
+    pub const VGPR: i32 = offset_of!(Wave, vgpr) as i32;
+    pub const SGPR: i32 = offset_of!(Wave, sgpr) as i32;
+    pub const EXEC: i32 = offset_of!(Wave, exec) as i32;
+    pub const VCC: i32 = offset_of!(Wave, vcc) as i32;
+    pub const M0: i32 = offset_of!(Wave, m0) as i32;
+    pub const SCC: i32 = offset_of!(Wave, scc) as i32;
+    pub const MODE: i32 = offset_of!(Wave, mode) as i32;
+    pub const PC: i32 = offset_of!(Wave, pc) as i32;
+
+    /// Offset of the 16-byte chunk `chunk` (lanes 4c..4c+3) of `v[reg]`.
+    pub fn vgpr_chunk(reg: u8, chunk: usize) -> i32 {
+        VGPR + (reg as i32) * 256 + (chunk as i32) * 16
+    }
+
+    /// Offset of the 32-bit scalar slot (encoding number 0-127), routed as
+    /// `Wave::read_sreg` does: VCC, M0 and EXEC live in their own fields.
+    pub fn sreg(slot: u8) -> i32 {
+        match slot & 127 {
+            106 => VCC,
+            107 => VCC + 4,
+            124 => M0,
+            126 => EXEC,
+            127 => EXEC + 4,
+            s => SGPR + 4 * s as i32,
+        }
+    }
+}
+
+/// Run one instruction (the one at `pc`) through the reference interpreter. Compiled
+/// code calls this for instructions it does not lower inline (memory accesses with their
+/// bounds checks, rare complex operations): registers are flushed to `wave` before and
+/// reloaded after. Returns an `EXIT_*` code; `EXIT_NEXT` means the instruction completed
+/// and `wave.pc` holds its successor.
+///
+/// # Safety
+/// `wave` and `ctx` are the pointers the dispatcher passed to the block, valid and not
+/// otherwise borrowed for the duration of the call.
+pub unsafe extern "C" fn helper_step(wave: *mut Wave, ctx: *mut JitCtx, pc: u64) -> u32 {
+    let (wave, ctx) = unsafe { (&mut *wave, &mut *ctx) };
+    wave.pc = pc as u32;
+    ctx.helper_steps += 1;
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: the dispatcher set these from live references for this run.
+        let (lds, mem, prog) = unsafe { (&mut *ctx.lds, &*ctx.mem, &*ctx.prog) };
+        let mut ic = Ctx {
+            wave: &mut *wave,
+            lds,
+            mem,
+        };
+        wavejit_interp::step(&mut ic, prog)
+    }));
+    match r {
+        Ok(Ok(Step::Continue)) => EXIT_NEXT,
+        Ok(Ok(Step::End)) => EXIT_END,
+        Ok(Ok(Step::Barrier)) => EXIT_BARRIER,
+        Ok(Err(e)) => {
+            ctx.err = Some(e);
+            EXIT_ERROR
+        }
+        Err(_) => {
+            ctx.err = Some(ExecError {
+                pc: pc as u32,
+                kind: ExecErrorKind::BadOperand("internal error: the interpreter panicked".into()),
+            });
+            EXIT_ERROR
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! The dispatcher: run a wave with compiled blocks, compiling on first use (`jit`) or
+//! after a block has been entered `tier_threshold` times (`tiered`), and stepping the
+//! interpreter for everything that is not (yet) compiled. Same contract as
+//! `wavejit_interp::run`: stops at `s_endpgm` or a barrier, returns the same errors, and
+//! refuses instruction number `max_insts + 1` with `InstLimit` at the same pc.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
+use wavejit_isa::ir::Program;
+
+use crate::cache::{Jit, ProgCode, NO_MODE};
+use crate::ctx::{JitCtx, EXIT_BARRIER, EXIT_END, EXIT_ERROR, EXIT_NEXT};
+use crate::gcn::{self, NoUnit, Spec};
+
+/// Counters of a JIT run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JitRunStats {
+    pub insts: u64,
+    /// Instructions the dispatcher stepped in the interpreter.
+    pub interpreted: u64,
+    /// Calls into compiled code from the dispatcher (each may chain many blocks).
+    pub entries: u64,
+    /// Instructions compiled code ran through the interpreter helper.
+    pub helper_steps: u64,
+}
+
+impl Jit {
+    /// Run like `wavejit_interp::run`, with compiled code where the policy says so.
+    pub fn run(
+        &self,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        max_insts: u64,
+    ) -> Result<(Step, RunStats), ExecError> {
+        self.run_with_stats(ctx, prog, max_insts)
+            .map(|(s, st)| (s, RunStats { insts: st.insts }))
+    }
+
+    pub fn run_with_stats(
+        &self,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        max_insts: u64,
+    ) -> Result<(Step, JitRunStats), ExecError> {
+        let code = self.prog_code(prog);
+        let tramp = if self.broken.is_none() {
+            self.trampoline()
+        } else {
+            None
+        };
+        let start_budget = max_insts.min(i64::MAX as u64) as i64;
+        let mut jc = JitCtx {
+            budget: start_budget,
+            lds: &mut *ctx.lds,
+            mem: ctx.mem,
+            prog,
+            err: None,
+            helper_steps: 0,
+        };
+        let mut stats = JitRunStats::default();
+        let finish = |jc: &JitCtx, mut stats: JitRunStats| {
+            stats.insts = (start_budget - jc.budget) as u64;
+            stats.helper_steps = jc.helper_steps;
+            stats
+        };
+        loop {
+            let pc = ctx.wave.pc;
+            let func = match tramp {
+                Some(_) => {
+                    self.find_or_compile(&code, prog, pc, ctx.wave.mode, ctx.wave.exec == u64::MAX)
+                }
+                None => None,
+            };
+            if let (Some(f), Some(t)) = (func, tramp) {
+                let before = jc.budget;
+                stats.entries += 1;
+                // SAFETY: `f` is a block compiled for this program by this engine, whose
+                // module lives as long as `self`; `wave` and `jc` are live and exclusive.
+                let r = unsafe { t(f, &mut *ctx.wave, &mut jc) };
+                match r {
+                    EXIT_NEXT => {
+                        if jc.budget != before || ctx.wave.pc != pc {
+                            continue;
+                        }
+                        // Not enough budget for the whole block: step it below.
+                    }
+                    EXIT_END => return Ok((Step::End, finish(&jc, stats))),
+                    EXIT_BARRIER => return Ok((Step::Barrier, finish(&jc, stats))),
+                    EXIT_ERROR => {
+                        let e = jc.err.take().unwrap_or(ExecError {
+                            pc: ctx.wave.pc,
+                            kind: ExecErrorKind::BadOperand(
+                                "compiled code failed without an error".into(),
+                            ),
+                        });
+                        return Err(e);
+                    }
+                    other => {
+                        return Err(ExecError {
+                            pc: ctx.wave.pc,
+                            kind: ExecErrorKind::BadOperand(format!(
+                                "compiled code returned {other}"
+                            )),
+                        })
+                    }
+                }
+            }
+            // Interpret one instruction.
+            if jc.budget <= 0 {
+                return Err(ExecError {
+                    pc: ctx.wave.pc,
+                    kind: ExecErrorKind::InstLimit(max_insts),
+                });
+            }
+            let s = {
+                // SAFETY: `jc.lds` was made from `ctx.lds` above and is not otherwise used
+                // while this reborrow lives.
+                let lds = unsafe { &mut *jc.lds };
+                let mut ic = Ctx {
+                    wave: &mut *ctx.wave,
+                    lds,
+                    mem: ctx.mem,
+                };
+                wavejit_interp::step(&mut ic, prog)?
+            };
+            jc.budget -= 1;
+            stats.interpreted += 1;
+            match s {
+                Step::Continue => {}
+                Step::End | Step::Barrier => return Ok((s, finish(&jc, stats))),
+            }
+        }
+    }
+
+    /// The compiled code for `pc` in this state, compiling it when the tier policy says
+    /// so. `None`: interpret.
+    fn find_or_compile(
+        &self,
+        code: &ProgCode,
+        prog: &Program,
+        pc: u32,
+        mode: u32,
+        exec_all: bool,
+    ) -> Option<usize> {
+        if let Some(f) = code.lookup(pc, mode, exec_all) {
+            return Some(f);
+        }
+        let slot = code.slot(pc)?;
+        if slot.never.load(Ordering::Relaxed) != 0 {
+            return None;
+        }
+        let hits = slot.hits.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+        if hits < self.config.tier_threshold {
+            return None;
+        }
+        self.compile_slot(code, prog, Spec { pc, mode, exec_all })
+    }
+
+    /// Compile one variant and publish it in its slot.
+    pub(crate) fn compile_slot(
+        &self,
+        code: &ProgCode,
+        prog: &Program,
+        spec: Spec,
+    ) -> Option<usize> {
+        let slot = code.slot(spec.pc)?;
+        let mut guard = self.compiler.lock().ok()?;
+        let comp = guard.as_mut()?;
+        // Another thread may have compiled it meanwhile.
+        if let Some(f) = code.lookup(spec.pc, spec.mode, spec.exec_all) {
+            return Some(f);
+        }
+        if comp.backend.code_bytes() >= self.config.max_code_bytes {
+            return None;
+        }
+        let t0 = Instant::now();
+        let r = gcn::compile(comp, &self.config, prog, code, spec);
+        comp.stats.nanos += t0.elapsed().as_nanos() as u64;
+        match r {
+            Ok(u) => {
+                comp.stats.blocks += 1;
+                comp.stats.insts += u.insts as u64;
+                comp.stats.helper_insts += u.helpers as u64;
+                comp.stats.code_bytes = comp.backend.code_bytes() as u64;
+                if slot.mode.load(Ordering::Acquire) != spec.mode {
+                    // A block for another MODE: replace both variants.
+                    slot.full.store(0, Ordering::Release);
+                    slot.masked.store(0, Ordering::Release);
+                    slot.mode.store(spec.mode, Ordering::Release);
+                }
+                if spec.exec_all {
+                    slot.full.store(u.func, Ordering::Release);
+                } else {
+                    slot.masked.store(u.func, Ordering::Release);
+                }
+                Some(u.func)
+            }
+            Err(NoUnit::Pointless) => {
+                slot.never.store(1, Ordering::Relaxed);
+                None
+            }
+            Err(NoUnit::Failed(e)) => {
+                comp.stats.failures += 1;
+                if std::env::var_os("WAVEJIT_JIT_DEBUG").is_some() {
+                    eprintln!("wavejit-jit: block at pc 0x{:x} not compiled: {e}", spec.pc);
+                }
+                slot.never.store(1, Ordering::Relaxed);
+                let _ = NO_MODE;
+                None
+            }
+        }
+    }
+}

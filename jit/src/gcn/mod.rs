@@ -1,0 +1,483 @@
+//! GCN lowering: one compiled unit per entry pc — the instructions from that pc to the
+//! end of its basic block — as one Cranelift function.
+//!
+//! The unit is planned first (each instruction becomes an inline vector or scalar plan,
+//! a control-flow item, or a call of the interpreter helper), then emitted:
+//! lane-independent vector instructions are grouped into segments emitted chunk by chunk
+//! (`JitConfig::chunk_major`), scalar instructions inline, helpers with the register
+//! cache flushed around them, and the block's exit as a chained tail call, a jump back
+//! to the unit's own header (loops), or a return to the dispatcher.
+
+pub mod dpp;
+pub mod ops;
+pub mod salu;
+pub mod sdwa;
+pub mod valu;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, UserFuncName, Value};
+use cranelift_frontend::FunctionBuilder;
+use wavejit_isa::arch::{Arch, Gen};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
+use wavejit_isa::ir::{self, Program};
+
+use crate::block::{mflags, Cx, CHUNKS};
+use crate::cache::{Compiler, JitConfig, ProgCode, SLOT_OFF_FULL, SLOT_OFF_MASKED, SLOT_OFF_MODE};
+use crate::ctx::{self, wave_off};
+use crate::error::JitError;
+
+/// What a unit is specialised on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    pub pc: u32,
+    pub mode: u32,
+    /// EXEC is all ones at entry (no lane masking until EXEC changes).
+    pub exec_all: bool,
+}
+
+/// A compiled unit.
+#[derive(Clone, Copy, Debug)]
+pub struct Unit {
+    pub func: usize,
+    pub insts: u32,
+    pub helpers: u32,
+}
+
+/// Why a unit was not compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoUnit {
+    /// Nothing to gain (every instruction would be a helper call, or the pc does not
+    /// start a decoded instruction): the dispatcher interprets it.
+    Pointless,
+    Failed(JitError),
+}
+
+/// Conditional branch kinds lowered inline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BranchIf {
+    Always,
+    Scc(bool),
+    Vccz(bool),
+    Execz(bool),
+}
+
+/// One planned instruction.
+enum Item {
+    V(valu::VPlan),
+    S(salu::SPlan),
+    Nop,
+    End,
+    Barrier,
+    Branch(BranchIf, u32),
+    /// Run through the interpreter: (may jump, keeps EXEC unchanged).
+    Helper {
+        jumps: bool,
+        keeps_exec: bool,
+    },
+}
+
+struct Planned {
+    pc: u32,
+    size: u32,
+    item: Item,
+}
+
+fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
+    match inst.enc {
+        Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa { .. } | Enc::Dpp { .. } => {
+            if let Some(p) = valu::plan(gen, inst, mode) {
+                return Item::V(p);
+            }
+        }
+        Enc::Sop2 | Enc::Sopk | Enc::Sop1 | Enc::Sopc => {
+            if let Some(p) = salu::plan(gen, inst) {
+                return Item::S(p);
+            }
+        }
+        Enc::Sopp => {
+            if let Fields::Sopp { simm16 } = inst.fields {
+                let target = (pc as i64 + 4 + (simm16 as i16 as i64) * 4) as u32;
+                let b = |k| Item::Branch(k, target);
+                match inst.op {
+                    Op::SEndpgm => return Item::End,
+                    Op::SBarrier => return Item::Barrier,
+                    Op::SBranch => return b(BranchIf::Always),
+                    Op::SCbranchScc0 => return b(BranchIf::Scc(false)),
+                    Op::SCbranchScc1 => return b(BranchIf::Scc(true)),
+                    Op::SCbranchVccz => return b(BranchIf::Vccz(true)),
+                    Op::SCbranchVccnz => return b(BranchIf::Vccz(false)),
+                    Op::SCbranchExecz => return b(BranchIf::Execz(true)),
+                    Op::SCbranchExecnz => return b(BranchIf::Execz(false)),
+                    // Timing-only instructions (interp::salu::sopp explains each).
+                    Op::SNop
+                    | Op::SWaitcnt
+                    | Op::SSleep
+                    | Op::SSetprio
+                    | Op::SWakeup
+                    | Op::SIcacheInv
+                    | Op::SIncperflevel
+                    | Op::SDecperflevel => return Item::Nop,
+                    Op::SSethalt if simm16 & 1 == 0 => return Item::Nop,
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    let _ = size;
+    let jumps = !matches!(ir::flow(&ir::Inst::Gcn(*inst), pc, size), ir::Flow::Next)
+        // MODE may change: the rest of the unit was specialised on the old one.
+        || matches!(inst.op, Op::SSetregB32 | Op::SSetregImm32B32);
+    let keeps_exec = matches!(
+        inst.enc,
+        Enc::Smrd
+            | Enc::Smem
+            | Enc::Ds
+            | Enc::Mubuf
+            | Enc::Mtbuf
+            | Enc::Flat
+            | Enc::Vintrp
+            | Enc::Mimg
+            | Enc::Exp
+    );
+    Item::Helper { jumps, keeps_exec }
+}
+
+/// The instructions of the unit starting at `pc`.
+fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32) -> Option<Vec<Planned>> {
+    let i0 = prog.slot_index(pc)?;
+    let bi = prog
+        .blocks
+        .partition_point(|b| b.first <= i0)
+        .checked_sub(1)?;
+    let blk = prog.blocks.get(bi)?;
+    let end = blk.first + blk.len;
+    let mut items = Vec::new();
+    for slot in prog.slots.get(i0..end)? {
+        let Ok(ir::Inst::Gcn(inst)) = &slot.inst else {
+            break;
+        };
+        let item = plan_inst(gen, inst, slot.pc, slot.size, mode);
+        let last = matches!(
+            item,
+            Item::End | Item::Barrier | Item::Branch(..) | Item::Helper { jumps: true, .. }
+        );
+        items.push(Planned {
+            pc: slot.pc,
+            size: slot.size,
+            item,
+        });
+        if last {
+            break;
+        }
+    }
+    Some(items)
+}
+
+/// Whether the segment planner may add `io` to a segment that has written `written` in
+/// lane form (see `block.rs`: chunk-by-chunk emission must equal program order).
+fn joins(written: &[u8], io: &valu::LaneIo) -> bool {
+    let overlap = |a: u8, b: u8| {
+        let a1 = a.wrapping_add(1) & 127;
+        let b1 = b.wrapping_add(1) & 127;
+        a == b || a == b1 || a1 == b || a1 == b1
+    };
+    let has = |lo: u8, s: u8| s == lo || s == (lo.wrapping_add(1) & 127);
+    for &w in written {
+        if io.scalar_reads.iter().any(|&s| has(w, s)) {
+            return false;
+        }
+        for &p in io.lane_reads.iter().chain(io.lane_writes.iter()) {
+            if p != w && overlap(p, w) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Compile the unit `spec` of `prog` into `comp`'s module.
+pub(crate) fn compile(
+    comp: &mut Compiler,
+    cfg: &JitConfig,
+    prog: &Program,
+    code: &ProgCode,
+    spec: Spec,
+) -> Result<Unit, NoUnit> {
+    let Arch::Gcn(gen) = prog.arch else {
+        return Err(NoUnit::Pointless);
+    };
+    let items = plan_unit(prog, gen, spec.pc, spec.mode).ok_or(NoUnit::Pointless)?;
+    if items.is_empty()
+        || items
+            .iter()
+            .all(|p| matches!(p.item, Item::Helper { .. } | Item::Nop))
+    {
+        return Err(NoUnit::Pointless);
+    }
+    let helpers = items
+        .iter()
+        .filter(|p| matches!(p.item, Item::Helper { .. }))
+        .count() as u32;
+    let len = items.len() as u32;
+
+    let be = &mut comp.backend;
+    let sig = be.block_signature().map_err(NoUnit::Failed)?;
+    let ptr = be.pointer_type();
+    let fcfg = be.frontend_config();
+    be.ctx.func.signature = sig;
+    be.ctx.func.name = UserFuncName::user(1, spec.pc);
+    let mut b = FunctionBuilder::new(&mut be.ctx.func, &mut be.fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let (wave, jctx) = (params[0], params[1]);
+    let header = b.create_block();
+    b.ins().jump(header, &[]);
+    b.switch_to_block(header);
+    let mut cx = Cx::new(
+        b,
+        ptr,
+        wave,
+        jctx,
+        gen,
+        spec.mode,
+        crate::backend::host_has_fma(),
+    );
+    cx.budget_guard(len, spec.pc);
+    if spec.exec_all {
+        cx.assume_ones(126);
+        cx.assume_ones(127);
+    }
+    let em = Emitter {
+        cfg,
+        code,
+        spec,
+        header,
+        helper_addr: ctx::helper_step as *const () as usize,
+    };
+    let mut seg: Vec<&valu::VPlan> = Vec::new();
+    let mut written: Vec<u8> = Vec::new();
+    let mut ended = false;
+    for (k, p) in items.iter().enumerate() {
+        let next_pc = p.pc.wrapping_add(p.size);
+        match &p.item {
+            Item::V(vp) => {
+                let io = vp.io();
+                let fits = cfg.chunk_major
+                    && !vp.cross_lane
+                    && seg.iter().all(|s| !s.cross_lane)
+                    && joins(&written, &io);
+                if !fits {
+                    emit_segment(&mut cx, &seg);
+                    seg.clear();
+                    written.clear();
+                }
+                written.extend(io.lane_writes.iter().copied());
+                seg.push(vp);
+                continue;
+            }
+            _ => {
+                emit_segment(&mut cx, &seg);
+                seg.clear();
+                written.clear();
+            }
+        }
+        match &p.item {
+            Item::V(_) => {}
+            Item::S(sp) => salu::emit(&mut cx, sp, p.pc, p.size),
+            Item::Nop => {}
+            Item::End => {
+                cx.flush();
+                cx.store_pc(p.pc);
+                cx.ret(ctx::EXIT_END);
+                ended = true;
+            }
+            Item::Barrier => {
+                cx.flush();
+                cx.store_pc(next_pc);
+                cx.ret(ctx::EXIT_BARRIER);
+                ended = true;
+            }
+            Item::Branch(k2, target) => {
+                em.branch(&mut cx, *k2, *target, next_pc);
+                ended = true;
+            }
+            Item::Helper { jumps, keeps_exec } => {
+                em.helper(&mut cx, p.pc, *keeps_exec);
+                if *jumps {
+                    cx.ret(ctx::EXIT_NEXT);
+                    ended = true;
+                }
+            }
+        }
+        let _ = k;
+    }
+    if !ended {
+        emit_segment(&mut cx, &seg);
+        let last = items.last().map_or(spec.pc, |p| p.pc.wrapping_add(p.size));
+        cx.flush();
+        em.exit_to(&mut cx, last);
+    }
+    cx.b.seal_all_blocks();
+    cx.b.finalize(fcfg);
+    let func = comp.backend.compile_current().map_err(NoUnit::Failed)? as usize;
+    Ok(Unit {
+        func,
+        insts: len,
+        helpers,
+    })
+}
+
+/// Emit a run of vector instructions: chunk by chunk when it is lane-independent, else
+/// the one cross-lane instruction with its sources gathered first.
+fn emit_segment(cx: &mut Cx, seg: &[&valu::VPlan]) {
+    if seg.is_empty() {
+        return;
+    }
+    if seg.len() == 1 && seg[0].cross_lane {
+        // `plan` checked the gather exists for every DPP control it accepts.
+        let _ = valu::emit_cross(cx, seg[0]);
+        return;
+    }
+    for c in 0..CHUNKS {
+        for p in seg {
+            valu::emit_chunk(cx, p, c);
+        }
+    }
+}
+
+/// What the exits of a unit need.
+struct Emitter<'a> {
+    cfg: &'a JitConfig,
+    code: &'a ProgCode,
+    spec: Spec,
+    header: cranelift_codegen::ir::Block,
+    helper_addr: usize,
+}
+
+impl Emitter<'_> {
+    /// Call the interpreter for the instruction at `pc`, with registers in memory.
+    fn helper(&self, cx: &mut Cx, pc: u32, keeps_exec: bool) {
+        cx.flush();
+        let mut sig =
+            cranelift_codegen::ir::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+        sig.params
+            .push(cranelift_codegen::ir::AbiParam::new(cx.ptr));
+        sig.params
+            .push(cranelift_codegen::ir::AbiParam::new(cx.ptr));
+        sig.params
+            .push(cranelift_codegen::ir::AbiParam::new(types::I64));
+        sig.returns
+            .push(cranelift_codegen::ir::AbiParam::new(types::I32));
+        let sref = cx.b.import_signature(sig);
+        let f = cx.b.ins().iconst(cx.ptr, self.helper_addr as i64);
+        let pcv = cx.b.ins().iconst(types::I64, pc as i64);
+        let call = cx.b.ins().call_indirect(sref, f, &[cx.wave, cx.jctx, pcv]);
+        let r = cx.b.inst_results(call)[0];
+        cx.invalidate(keeps_exec);
+        let out = cx.b.create_block();
+        let go = cx.b.create_block();
+        cx.b.ins().brif(r, out, &[], go, &[]);
+        cx.b.switch_to_block(out);
+        cx.b.seal_block(out);
+        cx.b.ins().return_(&[r]);
+        cx.b.switch_to_block(go);
+        cx.b.seal_block(go);
+    }
+
+    /// A conditional (or unconditional) branch ending the unit.
+    fn branch(&self, cx: &mut Cx, k: BranchIf, target: u32, next: u32) {
+        let cond: Option<Value> = match k {
+            BranchIf::Always => None,
+            BranchIf::Scc(one) => {
+                let s = cx.scc_bit();
+                Some(if one {
+                    s
+                } else {
+                    cx.b.ins().icmp_imm_s(IntCC::Equal, s, 0)
+                })
+            }
+            BranchIf::Vccz(z) | BranchIf::Execz(z) => {
+                let lo = if matches!(k, BranchIf::Vccz(_)) {
+                    106
+                } else {
+                    126
+                };
+                let v = cx.sreg64(lo);
+                Some(
+                    cx.b.ins()
+                        .icmp_imm_s(if z { IntCC::Equal } else { IntCC::NotEqual }, v, 0),
+                )
+            }
+        };
+        cx.flush();
+        match cond {
+            None => self.exit_to(cx, target),
+            Some(c) => {
+                let t = cx.b.create_block();
+                let f = cx.b.create_block();
+                cx.b.ins().brif(c, t, &[], f, &[]);
+                cx.b.switch_to_block(t);
+                cx.b.seal_block(t);
+                self.exit_to(cx, target);
+                cx.b.switch_to_block(f);
+                cx.b.seal_block(f);
+                self.exit_to(cx, next);
+            }
+        }
+    }
+
+    /// Leave the unit for `target` (state already flushed): loop to our own header,
+    /// tail-call the target's compiled code, or return to the dispatcher. Emits only
+    /// fresh values (nothing cached), so it may sit in a side block.
+    fn exit_to(&self, cx: &mut Cx, target: u32) {
+        cx.store_pc(target);
+        if !self.cfg.chain {
+            cx.ret(ctx::EXIT_NEXT);
+            return;
+        }
+        let exec_ones = cx.exec_known_ones();
+        if target == self.spec.pc && (exec_ones || !self.spec.exec_all) {
+            cx.b.ins().jump(self.header, &[]);
+            return;
+        }
+        let Some(slot) = self.code.slot(target) else {
+            cx.ret(ctx::EXIT_NEXT);
+            return;
+        };
+        let addr = slot as *const _ as i64;
+        let sa = cx.b.ins().iconst(cx.ptr, addr);
+        let m = cx.b.ins().load(types::I32, mflags(), sa, SLOT_OFF_MODE);
+        let mode_ok =
+            cx.b.ins()
+                .icmp_imm_s(IntCC::Equal, m, self.spec.mode as i32 as i64);
+        let fm = cx.b.ins().load(cx.ptr, mflags(), sa, SLOT_OFF_MASKED);
+        let ff = cx.b.ins().load(cx.ptr, mflags(), sa, SLOT_OFF_FULL);
+        let has_full = cx.b.ins().icmp_imm_s(IntCC::NotEqual, ff, 0);
+        let use_full = if exec_ones {
+            has_full
+        } else {
+            let e =
+                cx.b.ins()
+                    .load(types::I64, mflags(), cx.wave, wave_off::EXEC);
+            let all = cx.b.ins().icmp_imm_s(IntCC::Equal, e, -1);
+            cx.b.ins().band(all, has_full)
+        };
+        let f = cx.b.ins().select(use_full, ff, fm);
+        let has = cx.b.ins().icmp_imm_s(IntCC::NotEqual, f, 0);
+        let go = cx.b.ins().band(has, mode_ok);
+        let call = cx.b.create_block();
+        let back = cx.b.create_block();
+        cx.b.ins().brif(go, call, &[], back, &[]);
+        cx.b.switch_to_block(back);
+        cx.b.seal_block(back);
+        cx.ret(ctx::EXIT_NEXT);
+        cx.b.switch_to_block(call);
+        cx.b.seal_block(call);
+        let sref = cx.tail_sig();
+        cx.b.ins()
+            .return_call_indirect(sref, f, &[cx.wave, cx.jctx]);
+    }
+}

@@ -1,0 +1,1385 @@
+//! The vector operations the JIT lowers inline: which `Op` means what (`sem`), the shape
+//! of its operands, and the lowering of one chunk (operand fetch with modifiers, the
+//! operation, OMOD/CLAMP, write-back).
+//!
+//! Float rules follow `wavejit_interp::float`: inputs flushed when MODE says so, results
+//! flushed when MODE says so, every arithmetic NaN result the canonical quiet NaN
+//! (0x7FC00000 / 0x7FF8000000000000). Only round-to-nearest-even is lowered (the
+//! host's default); a block specialised on another MODE rounding leaves float operations
+//! to the interpreter helper.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use wavejit_isa::gcn::Op;
+
+use super::valu::{dpp_write_mask, Gathered, VPlan, VSrc};
+use crate::block::{Cx, F32X4, F64X2, I32X4, I64X2, I8X16};
+
+/// The float format of an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fmt {
+    F32,
+    F64,
+}
+
+/// 32-bit integer operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IOp {
+    Mov,
+    Not,
+    Bfrev,
+    Ffbh,
+    Ffbl,
+    FfbhI,
+    MulI24,
+    MulHiI24,
+    MulU24,
+    MulHiU24,
+    MinI,
+    MaxI,
+    MinU,
+    MaxU,
+    Lshr,
+    Lshrrev,
+    Ashr,
+    Ashrrev,
+    Lshl,
+    Lshlrev,
+    And,
+    Or,
+    Xor,
+    Bfm,
+    Bcnt,
+    MbcntLo,
+    MbcntHi,
+    MulLo,
+    MulHiU,
+    MulHiI,
+    MadI24,
+    MadU24,
+    BfeU,
+    BfeI,
+    Bfi,
+    Lerp,
+    Alignbit,
+    Alignbyte,
+    Min3I,
+    Min3U,
+    Max3I,
+    Max3U,
+    Med3I,
+    Med3U,
+    SadU8,
+    SadHiU8,
+    SadU16,
+    SadU32,
+    CvtF32Ubyte(u8),
+}
+
+/// f32 / f64 arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FOp {
+    Add,
+    Sub,
+    Subrev,
+    Mul,
+    Mad,
+    Fma,
+    Min,
+    Max,
+    Min3,
+    Max3,
+    MulLegacy,
+    Trunc,
+    Ceil,
+    Floor,
+    Rndne,
+    Sqrt,
+}
+
+/// Compare conditions (float conditions are IEEE; `N*` are the negated, unordered-true
+/// forms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cond {
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Lg,
+    Ge,
+    O,
+    U,
+    Nge,
+    Nlg,
+    Ngt,
+    Nle,
+    Neq,
+    Nlt,
+    Tru,
+}
+
+/// Compared value types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CTy {
+    F32,
+    F64,
+    I32,
+    U32,
+    I64,
+    U64,
+}
+
+/// Add/subtract with a carry (borrow) out, and optionally in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Carry {
+    Add,
+    Sub,
+    Subrev,
+    Addc,
+    Subb,
+    Subbrev,
+}
+
+/// Conversions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cvt {
+    F32FromI32,
+    F32FromU32,
+}
+
+/// How VOP2 operands map (V_MAC: the destination is the third source; MADMK/MADAK: the
+/// literal is the second or third).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vop2Form {
+    Plain,
+    Mac,
+    MadMk,
+    MadAk,
+}
+
+/// What an operation is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sem {
+    Int(IOp),
+    Float(Fmt, FOp, Vop2Form),
+    Cmp { ty: CTy, cond: Cond, x: bool },
+    Cndmask,
+    Carry(Carry),
+    Cvt(Cvt),
+}
+
+/// The operand shape of a `Sem`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub nsrc: u8,
+    pub w64: [bool; 3],
+    pub w64_dst: bool,
+    pub vop2: Vop2Form,
+    pub mask_in: bool,
+    pub mask_out: bool,
+    pub is_cmp: bool,
+    pub is_cmpx: bool,
+    /// The result is a float of this format (OMOD/CLAMP apply; SDWA/DPP ABS/NEG apply).
+    pub float: Option<Fmt>,
+}
+
+impl IOp {
+    pub fn arity(self) -> u8 {
+        use IOp::*;
+        match self {
+            Mov | Not | Bfrev | Ffbh | Ffbl | FfbhI | CvtF32Ubyte(_) => 1,
+            MadI24 | MadU24 | BfeU | BfeI | Bfi | Lerp | Alignbit | Alignbyte | Min3I | Min3U
+            | Max3I | Max3U | Med3I | Med3U | SadU8 | SadHiU8 | SadU16 | SadU32 => 3,
+            _ => 2,
+        }
+    }
+}
+
+impl FOp {
+    pub fn arity(self) -> u8 {
+        use FOp::*;
+        match self {
+            Trunc | Ceil | Floor | Rndne | Sqrt => 1,
+            Mad | Fma | Min3 | Max3 => 3,
+            _ => 2,
+        }
+    }
+}
+
+impl Sem {
+    pub fn shape(self) -> Shape {
+        let mut s = Shape {
+            nsrc: 2,
+            w64: [false; 3],
+            w64_dst: false,
+            vop2: Vop2Form::Plain,
+            mask_in: false,
+            mask_out: false,
+            is_cmp: false,
+            is_cmpx: false,
+            float: None,
+        };
+        match self {
+            Sem::Int(op) => {
+                s.nsrc = op.arity();
+                if let IOp::CvtF32Ubyte(_) = op {
+                    s.float = Some(Fmt::F32);
+                }
+            }
+            Sem::Float(f, op, form) => {
+                s.nsrc = if form == Vop2Form::Plain {
+                    op.arity()
+                } else {
+                    3
+                };
+                s.vop2 = form;
+                s.float = Some(f);
+                if f == Fmt::F64 {
+                    s.w64 = [true; 3];
+                    s.w64_dst = true;
+                }
+            }
+            Sem::Cmp { ty, x, .. } => {
+                s.is_cmp = true;
+                s.is_cmpx = x;
+                if matches!(ty, CTy::F64 | CTy::I64 | CTy::U64) {
+                    s.w64 = [true, true, false];
+                }
+                if matches!(ty, CTy::F32 | CTy::F64) {
+                    s.float = Some(if ty == CTy::F32 { Fmt::F32 } else { Fmt::F64 });
+                }
+            }
+            Sem::Cndmask => s.mask_in = true,
+            Sem::Carry(k) => {
+                s.mask_out = true;
+                s.mask_in = matches!(k, Carry::Addc | Carry::Subb | Carry::Subbrev);
+            }
+            Sem::Cvt(_) => {
+                s.nsrc = 1;
+                s.float = Some(Fmt::F32);
+            }
+        }
+        s
+    }
+}
+
+fn parse_cmp(m: &str) -> Option<Sem> {
+    let rest = m.strip_prefix("v_cmp")?;
+    // Signalling compares (v_cmps*) raise exceptions only: same results.
+    let rest = rest.strip_prefix('s').unwrap_or(rest);
+    let (x, rest) = match rest.strip_prefix('x') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let rest = rest.strip_prefix('_')?;
+    let (cond, ty) = rest.split_once('_')?;
+    let ty = match ty {
+        "f32" => CTy::F32,
+        "f64" => CTy::F64,
+        "i32" => CTy::I32,
+        "u32" => CTy::U32,
+        "i64" => CTy::I64,
+        "u64" => CTy::U64,
+        _ => return None,
+    };
+    let float = matches!(ty, CTy::F32 | CTy::F64);
+    let cond = match cond {
+        "f" => Cond::F,
+        "lt" => Cond::Lt,
+        "eq" => Cond::Eq,
+        "le" => Cond::Le,
+        "gt" => Cond::Gt,
+        "lg" if float => Cond::Lg,
+        "ne" | "lg" => Cond::Neq,
+        "ge" => Cond::Ge,
+        "o" if float => Cond::O,
+        "u" if float => Cond::U,
+        "nge" if float => Cond::Nge,
+        "nlg" if float => Cond::Nlg,
+        "ngt" if float => Cond::Ngt,
+        "nle" if float => Cond::Nle,
+        "neq" if float => Cond::Neq,
+        "nlt" if float => Cond::Nlt,
+        "tru" if float => Cond::Tru,
+        "t" if !float => Cond::Tru,
+        _ => return None,
+    };
+    Some(Sem::Cmp { ty, cond, x })
+}
+
+/// The semantics of `op`, if lowered inline.
+pub fn sem(op: Op) -> Option<Sem> {
+    use Op::*;
+    let f32 = |o: FOp| Sem::Float(Fmt::F32, o, Vop2Form::Plain);
+    let f64 = |o: FOp| Sem::Float(Fmt::F64, o, Vop2Form::Plain);
+    Some(match op {
+        VMovB32 => Sem::Int(IOp::Mov),
+        VNotB32 => Sem::Int(IOp::Not),
+        VBfrevB32 => Sem::Int(IOp::Bfrev),
+        VMulI32I24 => Sem::Int(IOp::MulI24),
+        VMulHiI32I24 => Sem::Int(IOp::MulHiI24),
+        VMulU32U24 => Sem::Int(IOp::MulU24),
+        VMulHiU32U24 => Sem::Int(IOp::MulHiU24),
+        VMinI32 => Sem::Int(IOp::MinI),
+        VMaxI32 => Sem::Int(IOp::MaxI),
+        VMinU32 => Sem::Int(IOp::MinU),
+        VMaxU32 => Sem::Int(IOp::MaxU),
+        VLshrB32 => Sem::Int(IOp::Lshr),
+        VLshrrevB32 => Sem::Int(IOp::Lshrrev),
+        VAshrI32 => Sem::Int(IOp::Ashr),
+        VAshrrevI32 => Sem::Int(IOp::Ashrrev),
+        VLshlB32 => Sem::Int(IOp::Lshl),
+        VLshlrevB32 => Sem::Int(IOp::Lshlrev),
+        VAndB32 => Sem::Int(IOp::And),
+        VOrB32 => Sem::Int(IOp::Or),
+        VXorB32 => Sem::Int(IOp::Xor),
+        VBfmB32 => Sem::Int(IOp::Bfm),
+        VMulLoU32 | VMulLoI32 => Sem::Int(IOp::MulLo),
+        VMulHiU32 => Sem::Int(IOp::MulHiU),
+        VMulHiI32 => Sem::Int(IOp::MulHiI),
+        VMadI32I24 => Sem::Int(IOp::MadI24),
+        VMadU32U24 => Sem::Int(IOp::MadU24),
+        VBfeU32 => Sem::Int(IOp::BfeU),
+        VBfeI32 => Sem::Int(IOp::BfeI),
+        VBfiB32 => Sem::Int(IOp::Bfi),
+        VLerpU8 => Sem::Int(IOp::Lerp),
+        VAlignbitB32 => Sem::Int(IOp::Alignbit),
+        VAlignbyteB32 => Sem::Int(IOp::Alignbyte),
+        VMin3I32 => Sem::Int(IOp::Min3I),
+        VMin3U32 => Sem::Int(IOp::Min3U),
+        VMax3I32 => Sem::Int(IOp::Max3I),
+        VMax3U32 => Sem::Int(IOp::Max3U),
+        VMed3I32 => Sem::Int(IOp::Med3I),
+        VMed3U32 => Sem::Int(IOp::Med3U),
+        VSadU8 => Sem::Int(IOp::SadU8),
+        VSadHiU8 => Sem::Int(IOp::SadHiU8),
+        VSadU16 => Sem::Int(IOp::SadU16),
+        VSadU32 => Sem::Int(IOp::SadU32),
+        VCndmaskB32 => Sem::Cndmask,
+        VAddI32 | VAddU32 => Sem::Carry(Carry::Add),
+        VSubI32 | VSubU32 => Sem::Carry(Carry::Sub),
+        VSubrevI32 | VSubrevU32 => Sem::Carry(Carry::Subrev),
+        VAddcU32 => Sem::Carry(Carry::Addc),
+        VSubbU32 => Sem::Carry(Carry::Subb),
+        VSubbrevU32 => Sem::Carry(Carry::Subbrev),
+        VAddF32 => f32(FOp::Add),
+        VSubF32 => f32(FOp::Sub),
+        VSubrevF32 => f32(FOp::Subrev),
+        VMulF32 => f32(FOp::Mul),
+        VMadF32 => f32(FOp::Mad),
+        VFmaF32 => f32(FOp::Fma),
+        VMacF32 => Sem::Float(Fmt::F32, FOp::Mad, Vop2Form::Mac),
+        VMadmkF32 => Sem::Float(Fmt::F32, FOp::Mad, Vop2Form::MadMk),
+        VMadakF32 => Sem::Float(Fmt::F32, FOp::Mad, Vop2Form::MadAk),
+        VMinF32 => f32(FOp::Min),
+        VMaxF32 => f32(FOp::Max),
+        VMin3F32 => f32(FOp::Min3),
+        VMax3F32 => f32(FOp::Max3),
+        VMulLegacyF32 => f32(FOp::MulLegacy),
+        VTruncF32 => f32(FOp::Trunc),
+        VCeilF32 => f32(FOp::Ceil),
+        VFloorF32 => f32(FOp::Floor),
+        VRndneF32 => f32(FOp::Rndne),
+        VSqrtF32 => f32(FOp::Sqrt),
+        VAddF64 => f64(FOp::Add),
+        VMulF64 => f64(FOp::Mul),
+        VFmaF64 => f64(FOp::Fma),
+        VMinF64 => f64(FOp::Min),
+        VMaxF64 => f64(FOp::Max),
+        VTruncF64 => f64(FOp::Trunc),
+        VCeilF64 => f64(FOp::Ceil),
+        VFloorF64 => f64(FOp::Floor),
+        VRndneF64 => f64(FOp::Rndne),
+        VSqrtF64 => f64(FOp::Sqrt),
+        VCvtF32I32 => Sem::Cvt(Cvt::F32FromI32),
+        VCvtF32U32 => Sem::Cvt(Cvt::F32FromU32),
+        VCvtF32Ubyte0 => Sem::Int(IOp::CvtF32Ubyte(0)),
+        VCvtF32Ubyte1 => Sem::Int(IOp::CvtF32Ubyte(1)),
+        VCvtF32Ubyte2 => Sem::Int(IOp::CvtF32Ubyte(2)),
+        VCvtF32Ubyte3 => Sem::Int(IOp::CvtF32Ubyte(3)),
+        _ => return parse_cmp(op.mnemonic()),
+    })
+}
+
+/// Whether the modifiers and MODE of a plan are ones the lowering handles; otherwise the
+/// instruction stays with the interpreter.
+pub fn modifiers_ok(p: &VPlan, mode: u32) -> bool {
+    let shape = p.sem.shape();
+    match shape.float {
+        Some(Fmt::F32) if mode & 3 != 0 => return false,
+        Some(Fmt::F64) if (mode >> 2) & 3 != 0 => return false,
+        _ => {}
+    }
+    if let Sem::Float(_, FOp::Fma, _) = p.sem {
+        if !crate::backend::host_has_fma() {
+            return false;
+        }
+    }
+    if (p.clamp || p.omod != 0) && (shape.float.is_none() || shape.is_cmp) {
+        // Integer clamp (saturation) and modifiers on compares: interpreter.
+        return false;
+    }
+    if matches!(p.sem, Sem::Int(IOp::CvtF32Ubyte(_)) | Sem::Cvt(_)) && (p.clamp || p.omod != 0) {
+        return false;
+    }
+    true
+}
+
+// ---- float helpers ------------------------------------------------------------------
+
+impl Cx<'_> {
+    fn fp_flags(&self, f: Fmt) -> (bool, bool) {
+        match f {
+            // (flush inputs, flush outputs)
+            Fmt::F32 => (self.mode & 0x10 == 0, self.mode & 0x20 == 0),
+            Fmt::F64 => (self.mode & 0x40 == 0, self.mode & 0x80 == 0),
+        }
+    }
+
+    /// Denormals of `x` (integer lanes of format `f`) become signed zero.
+    fn flush_den(&mut self, f: Fmt, x: Value) -> Value {
+        match f {
+            Fmt::F32 => {
+                let x = self.cast(I32X4, x);
+                let e = self.splat32(0x7f80_0000);
+                let s = self.splat32(0x8000_0000);
+                let t = self.b.ins().band(x, e);
+                let z = self.splat32(0);
+                let den = self.b.ins().icmp(IntCC::Equal, t, z);
+                let signed0 = self.b.ins().band(x, s);
+                self.b.ins().bitselect(den, signed0, x)
+            }
+            Fmt::F64 => {
+                let x = self.cast(I64X2, x);
+                let e = self.splat64(0x7ff0_0000_0000_0000);
+                let s = self.splat64(0x8000_0000_0000_0000);
+                let t = self.b.ins().band(x, e);
+                let z = self.splat64(0);
+                let den = self.b.ins().icmp(IntCC::Equal, t, z);
+                let signed0 = self.b.ins().band(x, s);
+                self.b.ins().bitselect(den, signed0, x)
+            }
+        }
+    }
+
+    /// An operand as the float vector an operation reads (input flush per MODE).
+    fn fin(&mut self, f: Fmt, x: Value) -> Value {
+        let (fi, _) = self.fp_flags(f);
+        let x = if fi { self.flush_den(f, x) } else { x };
+        self.cast(ftype(f), x)
+    }
+
+    /// A float result as stored: output flush per MODE, NaN canonical.
+    fn fout(&mut self, f: Fmt, r: Value) -> Value {
+        let (_, fo) = self.fp_flags(f);
+        let r = if fo { self.flush_den(f, r) } else { r };
+        self.canon(f, r)
+    }
+
+    /// NaN lanes become the canonical quiet NaN.
+    fn canon(&mut self, f: Fmt, r: Value) -> Value {
+        let r = self.cast(ftype(f), r);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let q = match f {
+            Fmt::F32 => self.splat32(0x7fc0_0000),
+            Fmt::F64 => self.splat64(0x7ff8_0000_0000_0000),
+        };
+        let q = self.cast(ftype(f), q);
+        let nan = self.cast(ftype(f), nan);
+        self.b.ins().bitselect(nan, q, r)
+    }
+
+    /// IEEE minimumNumber / maximumNumber of the interpreter (`float::min_num`).
+    fn fminmax(&mut self, f: Fmt, a: Value, b: Value, min: bool) -> Value {
+        let ty = ftype(f);
+        let a = self.cast(ty, a);
+        let b = self.cast(ty, b);
+        let r = if min {
+            self.b.ins().fmin(a, b)
+        } else {
+            self.b.ins().fmax(a, b)
+        };
+        let an = self.b.ins().fcmp(FloatCC::Unordered, a, a);
+        let bn = self.b.ins().fcmp(FloatCC::Unordered, b, b);
+        let an = self.cast(ty, an);
+        let bn = self.cast(ty, bn);
+        let r = self.b.ins().bitselect(bn, a, r);
+        let r = self.b.ins().bitselect(an, b, r);
+        self.canon(f, r)
+    }
+
+    /// The operand of min/max/med3 (`float::flushed`): denormals flushed by either
+    /// control, NaN canonical.
+    fn fminmax_in(&mut self, f: Fmt, x: Value) -> Value {
+        let (fi, fo) = self.fp_flags(f);
+        let x = if fi || fo { self.flush_den(f, x) } else { x };
+        self.cast(ftype(f), x)
+    }
+
+    /// OMOD then CLAMP on a float result (`float::omod_clamp`).
+    fn omod_clamp(&mut self, f: Fmt, r: Value, omod: u8, clamp: bool) -> Value {
+        let (_, fo) = self.fp_flags(f);
+        let mut r = self.cast(ftype(f), r);
+        if omod != 0 && fo {
+            let k = match omod {
+                1 => 2.0,
+                2 => 4.0,
+                _ => 0.5,
+            };
+            let kv = match f {
+                Fmt::F32 => self.splat32((k as f32).to_bits()),
+                Fmt::F64 => self.splat64((k as f64).to_bits()),
+            };
+            let kv = self.cast(ftype(f), kv);
+            let m = self.b.ins().fmul(r, kv);
+            r = self.fout(f, m);
+        }
+        if clamp {
+            let dx10 = self.mode & 0x100 != 0;
+            r = match f {
+                Fmt::F32 => {
+                    let x = self.cast(I32X4, r);
+                    let one = self.splat32(0x3f80_0000);
+                    let lim = self.b.ins().smin(x, one);
+                    let z = self.splat32(0);
+                    let neg = self.b.ins().icmp(IntCC::SignedLessThan, x, z);
+                    let m0 = self.splat32(0x8000_0000);
+                    let is_m0 = self.b.ins().icmp(IntCC::Equal, x, m0);
+                    let negv = self.b.ins().band(x, is_m0);
+                    let v = self.b.ins().bitselect(neg, negv, lim);
+                    let xf = self.cast(F32X4, x);
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, xf, xf);
+                    let nan = self.cast(I32X4, nan);
+                    let nv = if dx10 {
+                        self.splat32(0)
+                    } else {
+                        self.splat32(0x7fc0_0000)
+                    };
+                    let v = self.b.ins().bitselect(nan, nv, v);
+                    self.cast(F32X4, v)
+                }
+                Fmt::F64 => {
+                    let x = self.cast(I64X2, r);
+                    let one = self.splat64(0x3ff0_0000_0000_0000);
+                    let gt = self.b.ins().icmp(IntCC::SignedGreaterThan, x, one);
+                    let lim = self.b.ins().bitselect(gt, one, x);
+                    let z = self.splat64(0);
+                    let neg = self.b.ins().icmp(IntCC::SignedLessThan, x, z);
+                    let m0 = self.splat64(0x8000_0000_0000_0000);
+                    let is_m0 = self.b.ins().icmp(IntCC::Equal, x, m0);
+                    let negv = self.b.ins().band(x, is_m0);
+                    let v = self.b.ins().bitselect(neg, negv, lim);
+                    let xf = self.cast(F64X2, x);
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, xf, xf);
+                    let nan = self.cast(I64X2, nan);
+                    let nv = if dx10 {
+                        self.splat64(0)
+                    } else {
+                        self.splat64(0x7ff8_0000_0000_0000)
+                    };
+                    let v = self.b.ins().bitselect(nan, nv, v);
+                    self.cast(F64X2, v)
+                }
+            };
+        }
+        r
+    }
+}
+
+fn ftype(f: Fmt) -> types::Type {
+    match f {
+        Fmt::F32 => F32X4,
+        Fmt::F64 => F64X2,
+    }
+}
+
+// ---- 64-bit lanes -------------------------------------------------------------------
+
+/// Byte shuffle constants: interleave two `i32x4` (low halves, high halves) into two
+/// `i64x2` holding lanes 0-1 and 2-3; and the inverse.
+const ZIP_LO: [u8; 16] = [0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23];
+const ZIP_HI: [u8; 16] = [8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31];
+const UNZIP_LO: [u8; 16] = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
+const UNZIP_HI: [u8; 16] = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31];
+
+impl Cx<'_> {
+    pub fn shuffle(&mut self, a: Value, b: Value, mask: [u8; 16]) -> Value {
+        let a = self.cast(I8X16, a);
+        let b = self.cast(I8X16, b);
+        let imm = self.b.func.dfg.immediates.push(mask.to_vec().into());
+        self.b.ins().shuffle(a, b, imm)
+    }
+
+    /// Two `i32x4` halves (low dwords, high dwords of 4 lanes) → two `i64x2`.
+    pub fn zip64(&mut self, lo: Value, hi: Value) -> [Value; 2] {
+        let a = self.shuffle(lo, hi, ZIP_LO);
+        let b = self.shuffle(lo, hi, ZIP_HI);
+        [self.cast(I64X2, a), self.cast(I64X2, b)]
+    }
+
+    /// Two `i64x2` (lanes 0-1, 2-3) → (low dwords, high dwords) as `i32x4`.
+    pub fn unzip64(&mut self, p: [Value; 2]) -> (Value, Value) {
+        let lo = self.shuffle(p[0], p[1], UNZIP_LO);
+        let hi = self.shuffle(p[0], p[1], UNZIP_HI);
+        (self.cast(I32X4, lo), self.cast(I32X4, hi))
+    }
+}
+
+// ---- operands -------------------------------------------------------------------------
+
+/// A fetched operand: 4 lanes of 32 bits, or 4 lanes of 64 bits as two `i64x2`.
+#[derive(Clone, Copy)]
+enum Opnd {
+    W32(Value),
+    W64([Value; 2]),
+}
+
+impl Opnd {
+    fn v32(self) -> Value {
+        match self {
+            Opnd::W32(v) => v,
+            Opnd::W64(p) => p[0],
+        }
+    }
+    fn v64(self, i: usize) -> Value {
+        match self {
+            Opnd::W64(p) => p[i],
+            Opnd::W32(v) => v,
+        }
+    }
+}
+
+fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>) -> Opnd {
+    let shape = p.sem.shape();
+    let w64 = shape.w64[i];
+    let modifiers_apply = shape.float.is_some() || (p.sdwa.is_none() && p.dpp.is_none());
+    if w64 {
+        let pair = match p.src[i] {
+            VSrc::V(n) => {
+                let lo = cx.vreg(n, c);
+                let hi = cx.vreg(n.wrapping_add(1), c);
+                cx.zip64(lo, hi)
+            }
+            VSrc::S(s) => {
+                let v = cx.sreg64(s);
+                let v = cx.splat(I64X2, v);
+                [v, v]
+            }
+            VSrc::Const(k) => {
+                let v = cx.splat64(k);
+                [v, v]
+            }
+            VSrc::Vccz | VSrc::Execz | VSrc::Scc => {
+                let o = match p.src[i] {
+                    VSrc::Vccz => super::salu::SOpnd::Vccz,
+                    VSrc::Execz => super::salu::SOpnd::Execz,
+                    _ => super::salu::SOpnd::Scc,
+                };
+                let v = cx.read_s64(o);
+                let v = cx.splat(I64X2, v);
+                [v, v]
+            }
+        };
+        let pair = if modifiers_apply {
+            pair.map(|v| sign_mods(cx, v, p.abs >> i & 1 != 0, p.neg >> i & 1 != 0, true))
+        } else {
+            pair
+        };
+        return Opnd::W64(pair);
+    }
+    let mut v = match (g, p.src[i]) {
+        (Some(g), _) if i == 0 => g.src0[c],
+        (_, VSrc::V(n)) => cx.vreg(n, c),
+        (_, VSrc::S(s)) => {
+            let x = cx.sreg(s);
+            cx.splat(I32X4, x)
+        }
+        (_, VSrc::Const(k)) => cx.splat32(k as u32),
+        (_, o) => {
+            let so = match o {
+                VSrc::Vccz => super::salu::SOpnd::Vccz,
+                VSrc::Execz => super::salu::SOpnd::Execz,
+                _ => super::salu::SOpnd::Scc,
+            };
+            let x = cx.read_s32(so);
+            cx.splat(I32X4, x)
+        }
+    };
+    if let Some(s) = p.sdwa {
+        if i < 2 {
+            v = cx.sdwa_select(v, s.sel[i], s.sext[i]);
+        }
+    }
+    if modifiers_apply {
+        v = sign_mods(cx, v, p.abs >> i & 1 != 0, p.neg >> i & 1 != 0, false);
+    }
+    Opnd::W32(v)
+}
+
+/// ABS then NEG as sign-bit operations (ERRATA VOP3 3).
+fn sign_mods(cx: &mut Cx, v: Value, abs: bool, neg: bool, w64: bool) -> Value {
+    let mut v = v;
+    if abs {
+        let m = if w64 {
+            cx.splat64(0x7fff_ffff_ffff_ffff)
+        } else {
+            cx.splat32(0x7fff_ffff)
+        };
+        let x = cx.cast(if w64 { I64X2 } else { I32X4 }, v);
+        v = cx.b.ins().band(x, m);
+    }
+    if neg {
+        let m = if w64 {
+            cx.splat64(0x8000_0000_0000_0000)
+        } else {
+            cx.splat32(0x8000_0000)
+        };
+        let x = cx.cast(if w64 { I64X2 } else { I32X4 }, v);
+        v = cx.b.ins().bxor(x, m);
+    }
+    v
+}
+
+// ---- integer helpers ------------------------------------------------------------------
+
+impl Cx<'_> {
+    /// Apply a scalar `i32` operation lane by lane (extract, compute, insert): for the
+    /// few operations with no SIMD form in Cranelift (per-lane shift amounts, bit scans).
+    fn per_lane(&mut self, args: &[Value], f: impl Fn(&mut Cx, &[Value]) -> Value) -> Value {
+        let mut out = self.splat32(0);
+        for l in 0..4u8 {
+            let xs: Vec<Value> = args
+                .iter()
+                .map(|&a| self.b.ins().extractlane(a, l))
+                .collect();
+            let r = f(self, &xs);
+            out = self.b.ins().insertlane(out, r, l);
+        }
+        out
+    }
+
+    /// High 32 bits of the 64-bit products of 4 lane pairs, unsigned or signed.
+    fn mulhi(&mut self, a: Value, b: Value, signed: bool) -> Value {
+        let (al, ah, bl, bh) = if signed {
+            (
+                self.b.ins().swiden_low(a),
+                self.b.ins().swiden_high(a),
+                self.b.ins().swiden_low(b),
+                self.b.ins().swiden_high(b),
+            )
+        } else {
+            (
+                self.b.ins().uwiden_low(a),
+                self.b.ins().uwiden_high(a),
+                self.b.ins().uwiden_low(b),
+                self.b.ins().uwiden_high(b),
+            )
+        };
+        let pl = self.b.ins().imul(al, bl);
+        let ph = self.b.ins().imul(ah, bh);
+        let (_, hi) = self.unzip64([pl, ph]);
+        hi
+    }
+
+    fn sext24(&mut self, x: Value) -> Value {
+        let l = self.b.ins().ishl_imm_u(x, 8);
+        self.b.ins().sshr_imm_u(l, 8)
+    }
+
+    fn zext24(&mut self, x: Value) -> Value {
+        let m = self.splat32(0x00ff_ffff);
+        self.b.ins().band(x, m)
+    }
+
+    /// Shift every lane of `x` by its own amount (`amt & 31`).
+    fn shift_lanes(&mut self, x: Value, amt: Value, kind: u8) -> Value {
+        self.per_lane(&[x, amt], move |cx, v| match kind {
+            0 => cx.b.ins().ishl(v[0], v[1]),
+            1 => cx.b.ins().ushr(v[0], v[1]),
+            _ => cx.b.ins().sshr(v[0], v[1]),
+        })
+    }
+
+    fn sad(&mut self, a: Value, b: Value) -> Value {
+        let mx = self.b.ins().umax(a, b);
+        let mn = self.b.ins().umin(a, b);
+        self.b.ins().isub(mx, mn)
+    }
+}
+
+fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize) -> Value {
+    use IOp::*;
+    let (a, b, d) = (
+        v[0],
+        v.get(1).copied().unwrap_or(v[0]),
+        v.get(2).copied().unwrap_or(v[0]),
+    );
+    match op {
+        Mov => a,
+        Not => cx.b.ins().bnot(a),
+        Bfrev => cx.per_lane(&[a], |cx, x| cx.b.ins().bitrev(x[0])),
+        Ffbh | Ffbl | FfbhI => cx.per_lane(&[a], move |cx, x| {
+            let x = x[0];
+            let (t, n) = match op {
+                Ffbh => (x, cx.b.ins().clz(x)),
+                Ffbl => (x, cx.b.ins().ctz(x)),
+                _ => {
+                    let s = cx.b.ins().sshr_imm_u(x, 31);
+                    let t = cx.b.ins().bxor(x, s);
+                    (t, cx.b.ins().clz(t))
+                }
+            };
+            let none = cx.b.ins().icmp_imm_s(IntCC::Equal, t, 0);
+            let m1 = cx.iconst32(u32::MAX);
+            cx.b.ins().select(none, m1, n)
+        }),
+        MulI24 => {
+            let x = cx.sext24(a);
+            let y = cx.sext24(b);
+            cx.b.ins().imul(x, y)
+        }
+        MulHiI24 => {
+            let x = cx.sext24(a);
+            let y = cx.sext24(b);
+            cx.mulhi(x, y, true)
+        }
+        MulU24 => {
+            let x = cx.zext24(a);
+            let y = cx.zext24(b);
+            cx.b.ins().imul(x, y)
+        }
+        MulHiU24 => {
+            let x = cx.zext24(a);
+            let y = cx.zext24(b);
+            cx.mulhi(x, y, false)
+        }
+        MinI => cx.b.ins().smin(a, b),
+        MaxI => cx.b.ins().smax(a, b),
+        MinU => cx.b.ins().umin(a, b),
+        MaxU => cx.b.ins().umax(a, b),
+        Lshr => cx.shift_lanes(a, b, 1),
+        Lshrrev => cx.shift_lanes(b, a, 1),
+        Ashr => cx.shift_lanes(a, b, 2),
+        Ashrrev => cx.shift_lanes(b, a, 2),
+        Lshl => cx.shift_lanes(a, b, 0),
+        Lshlrev => cx.shift_lanes(b, a, 0),
+        And => cx.b.ins().band(a, b),
+        Or => cx.b.ins().bor(a, b),
+        Xor => cx.b.ins().bxor(a, b),
+        Bfm => cx.per_lane(&[a, b], |cx, x| {
+            let one = cx.iconst32(1);
+            let m = cx.b.ins().ishl(one, x[0]);
+            let m = cx.b.ins().iadd_imm_s(m, -1);
+            cx.b.ins().ishl(m, x[1])
+        }),
+        Bcnt => {
+            let p = cx.per_lane(&[a], |cx, x| cx.b.ins().popcnt(x[0]));
+            cx.b.ins().iadd(p, b)
+        }
+        MbcntLo | MbcntHi => {
+            // Bits of S0 below this lane's position within its half (lanes 0-31 count bits
+            // below themselves in the low half; the high half counts all of S0's... see
+            // the manual: MBCNT_LO counts S0 & ((1 << lane) - 1) for lanes < 32, else all;
+            // MBCNT_HI counts S0 & ((1 << (lane - 32)) - 1) for lanes >= 32, else none.)
+            let masks: [u32; 4] = std::array::from_fn(|i| {
+                let lane = 4 * c + i;
+                if op == MbcntLo {
+                    if lane < 32 {
+                        ((1u64 << lane) - 1) as u32
+                    } else {
+                        u32::MAX
+                    }
+                } else if lane >= 32 {
+                    ((1u64 << (lane - 32)) - 1) as u32
+                } else {
+                    0
+                }
+            });
+            let m = cx.lanes32(masks);
+            let x = cx.b.ins().band(a, m);
+            let p = cx.per_lane(&[x], |cx, x| cx.b.ins().popcnt(x[0]));
+            cx.b.ins().iadd(p, b)
+        }
+        MulLo => cx.b.ins().imul(a, b),
+        MulHiU => cx.mulhi(a, b, false),
+        MulHiI => cx.mulhi(a, b, true),
+        MadI24 => {
+            let x = cx.sext24(a);
+            let y = cx.sext24(b);
+            let m = cx.b.ins().imul(x, y);
+            cx.b.ins().iadd(m, d)
+        }
+        MadU24 => {
+            let x = cx.zext24(a);
+            let y = cx.zext24(b);
+            let m = cx.b.ins().imul(x, y);
+            cx.b.ins().iadd(m, d)
+        }
+        BfeU | BfeI => cx.per_lane(&[a, b, d], move |cx, x| {
+            // shift = S1 & 31, width = S2 & 31; width 0 → 0 (ERRATA VOP3 5); a field
+            // reaching past bit 31 is S0 >> shift (003 pseudo-code).
+            let sh = cx.b.ins().band_imm_u(x[1], 31);
+            let w = cx.b.ins().band_imm_u(x[2], 31);
+            let sum = cx.b.ins().iadd(sh, w);
+            let n32 = cx.iconst32(32);
+            let l = cx.b.ins().isub(n32, sum);
+            let up = cx.b.ins().ishl(x[0], l);
+            let rw = cx.b.ins().isub(n32, w);
+            let (inner, outer) = if op == BfeU {
+                (cx.b.ins().ushr(up, rw), cx.b.ins().ushr(x[0], sh))
+            } else {
+                (cx.b.ins().sshr(up, rw), cx.b.ins().sshr(x[0], sh))
+            };
+            let fits = cx.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, sum, 32);
+            let r = cx.b.ins().select(fits, inner, outer);
+            let z = cx.iconst32(0);
+            let w0 = cx.b.ins().icmp_imm_s(IntCC::Equal, w, 0);
+            cx.b.ins().select(w0, z, r)
+        }),
+        Bfi => {
+            let t = cx.b.ins().band(a, b);
+            let u = cx.b.ins().band_not(d, a);
+            cx.b.ins().bor(t, u)
+        }
+        Lerp => {
+            // Per byte: (S0 + S1 + (S2 & 1)) >> 1 = avg_round when the rounding bit is set,
+            // else the truncating average.
+            let a8 = cx.cast(I8X16, a);
+            let b8 = cx.cast(I8X16, b);
+            let rnd = cx.b.ins().avg_round(a8, b8);
+            let x = cx.b.ins().bxor(a8, b8);
+            let one = cx.vconst(I8X16, u128::from_le_bytes([1; 16]));
+            let odd = cx.b.ins().band(x, one);
+            let trunc = cx.b.ins().isub(rnd, odd);
+            let d8 = cx.cast(I8X16, d);
+            let bit = cx.b.ins().band(d8, one);
+            let z = cx.vconst(I8X16, 0);
+            let sel = cx.b.ins().icmp(IntCC::NotEqual, bit, z);
+            let r = cx.b.ins().bitselect(sel, rnd, trunc);
+            cx.cast(I32X4, r)
+        }
+        Alignbit | Alignbyte => {
+            // ((S0 << 32 | S1) >> shift)[31:0]
+            let amt = if op == Alignbit {
+                let m = cx.splat32(31);
+                cx.b.ins().band(d, m)
+            } else {
+                let m = cx.splat32(3);
+                let t = cx.b.ins().band(d, m);
+                cx.b.ins().ishl_imm_u(t, 3)
+            };
+            cx.per_lane(&[a, b, amt], |cx, x| {
+                let hi = cx.b.ins().uextend(types::I64, x[0]);
+                let lo = cx.b.ins().uextend(types::I64, x[1]);
+                let hi = cx.b.ins().ishl_imm_u(hi, 32);
+                let w = cx.b.ins().bor(hi, lo);
+                let s = cx.b.ins().uextend(types::I64, x[2]);
+                let r = cx.b.ins().ushr(w, s);
+                cx.b.ins().ireduce(types::I32, r)
+            })
+        }
+        Min3I => {
+            let t = cx.b.ins().smin(a, b);
+            cx.b.ins().smin(t, d)
+        }
+        Min3U => {
+            let t = cx.b.ins().umin(a, b);
+            cx.b.ins().umin(t, d)
+        }
+        Max3I => {
+            let t = cx.b.ins().smax(a, b);
+            cx.b.ins().smax(t, d)
+        }
+        Max3U => {
+            let t = cx.b.ins().umax(a, b);
+            cx.b.ins().umax(t, d)
+        }
+        Med3I => {
+            let lo = cx.b.ins().smin(a, b);
+            let hi = cx.b.ins().smax(a, b);
+            let t = cx.b.ins().smin(hi, d);
+            cx.b.ins().smax(lo, t)
+        }
+        Med3U => {
+            let lo = cx.b.ins().umin(a, b);
+            let hi = cx.b.ins().umax(a, b);
+            let t = cx.b.ins().umin(hi, d);
+            cx.b.ins().umax(lo, t)
+        }
+        SadU8 | SadHiU8 => {
+            let a8 = cx.cast(I8X16, a);
+            let b8 = cx.cast(I8X16, b);
+            let mx = cx.b.ins().umax(a8, b8);
+            let mn = cx.b.ins().umin(a8, b8);
+            let df = cx.b.ins().isub(mx, mn);
+            // Sum the four byte differences of each lane: widen to 16 then pairwise add.
+            let lo = cx.b.ins().uwiden_low(df);
+            let hi = cx.b.ins().uwiden_high(df);
+            let s16 = cx.b.ins().iadd_pairwise(lo, hi);
+            let l2 = cx.b.ins().uwiden_low(s16);
+            let h2 = cx.b.ins().uwiden_high(s16);
+            let s32 = cx.b.ins().iadd_pairwise(l2, h2);
+            let s = if op == SadHiU8 {
+                cx.b.ins().ishl_imm_u(s32, 16)
+            } else {
+                s32
+            };
+            cx.b.ins().iadd(s, d)
+        }
+        SadU16 => {
+            let a16 = cx.cast(crate::block::I16X8, a);
+            let b16 = cx.cast(crate::block::I16X8, b);
+            let mx = cx.b.ins().umax(a16, b16);
+            let mn = cx.b.ins().umin(a16, b16);
+            let df = cx.b.ins().isub(mx, mn);
+            let lo = cx.b.ins().uwiden_low(df);
+            let hi = cx.b.ins().uwiden_high(df);
+            let s = cx.b.ins().iadd_pairwise(lo, hi);
+            cx.b.ins().iadd(s, d)
+        }
+        SadU32 => {
+            let s = cx.sad(a, b);
+            cx.b.ins().iadd(s, d)
+        }
+        CvtF32Ubyte(k) => {
+            let t = if k == 0 {
+                a
+            } else {
+                cx.b.ins().ushr_imm_u(a, 8 * k as i64)
+            };
+            let m = cx.splat32(0xff);
+            let t = cx.b.ins().band(t, m);
+            let f = cx.b.ins().fcvt_from_sint(F32X4, t);
+            cx.cast(I32X4, f)
+        }
+    }
+}
+
+// ---- the chunk lowering ---------------------------------------------------------------
+
+/// Lower chunk `c` of `p` (`g`: its gathered DPP source, if DPP).
+pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>) {
+    let shape = p.sem.shape();
+    let exec = cx.exec_lanes(c);
+    let dpp_mask = match p.dpp {
+        Some(d) => dpp_write_mask(cx, &d, c, g.and_then(|g| g.valid[c])),
+        None => None,
+    };
+    // Lanes written: EXEC, and for DPP its rows/banks/valid sources.
+    let wmask = match (exec, dpp_mask) {
+        (None, x) | (x, None) => x,
+        (Some(a), Some(b)) => Some(cx.b.ins().band(a, b)),
+    };
+    let mut v = [Opnd::W32(Value::from_u32(0)); 3];
+    for (i, slot) in v.iter_mut().enumerate().take(shape.nsrc as usize) {
+        *slot = fetch(cx, p, i, c, g);
+    }
+    // BOUND_CTRL = 1: an invalid source lane reads 0 (ERRATA DPP 1).
+    if let (Some(d), Some(g)) = (p.dpp, g) {
+        if d.bound_ctrl {
+            if let Some(valid) = g.valid[c] {
+                let x = cx.cast(I32X4, v[0].v32());
+                v[0] = Opnd::W32(cx.b.ins().band(x, valid));
+                // Modifiers were applied to the gathered value; a zeroed lane reads +0
+                // before them in the interpreter: reapply them to the zero.
+                let shape_float = shape.float.is_some();
+                if shape_float && (p.abs & 1 != 0 || p.neg & 1 != 0) {
+                    let z = cx.splat32(0);
+                    let zm = sign_mods(cx, z, p.abs & 1 != 0, p.neg & 1 != 0, false);
+                    let zm = cx.cast(I32X4, zm);
+                    v[0] = Opnd::W32(cx.b.ins().bitselect(valid, x, zm));
+                }
+            }
+        }
+    }
+    match p.sem {
+        Sem::Int(op) => {
+            let xs: Vec<Value> = (0..shape.nsrc as usize)
+                .map(|i| cx.cast(I32X4, v[i].v32()))
+                .collect();
+            let r = int_op(cx, op, &xs, c);
+            write32(cx, p, c, r, wmask);
+        }
+        Sem::Cvt(k) => {
+            let a = cx.cast(I32X4, v[0].v32());
+            let f = match k {
+                Cvt::F32FromI32 => cx.b.ins().fcvt_from_sint(F32X4, a),
+                Cvt::F32FromU32 => cx.b.ins().fcvt_from_uint(F32X4, a),
+            };
+            write32(cx, p, c, f, wmask);
+        }
+        Sem::Float(f, op, _) => {
+            let r = float_op(cx, f, op, &v, shape.nsrc as usize);
+            let halves = if f == Fmt::F64 { 2 } else { 1 };
+            let mut r = r;
+            for h in r.iter_mut().take(halves) {
+                *h = cx.omod_clamp(f, *h, p.omod, p.clamp);
+            }
+            match f {
+                Fmt::F32 => write32(cx, p, c, r[0], wmask),
+                Fmt::F64 => {
+                    let r0 = cx.cast(I64X2, r[0]);
+                    let r1 = cx.cast(I64X2, r[1]);
+                    write64(cx, p, c, [r0, r1], wmask)
+                }
+            }
+        }
+        Sem::Cmp { ty, cond, .. } => {
+            let m = compare(cx, ty, cond, &v);
+            write_mask(cx, p, c, m, wmask);
+        }
+        Sem::Cndmask => {
+            let sel = cx.lanes(p.mask_src.unwrap_or(106), c);
+            let a = cx.cast(I32X4, v[0].v32());
+            let b = cx.cast(I32X4, v[1].v32());
+            let r = match sel {
+                Some(m) => cx.b.ins().bitselect(m, b, a),
+                None => b,
+            };
+            write32(cx, p, c, r, wmask);
+        }
+        Sem::Carry(k) => {
+            let a = cx.cast(I32X4, v[0].v32());
+            let b = cx.cast(I32X4, v[1].v32());
+            let (x, y) = if matches!(k, Carry::Subrev | Carry::Subbrev) {
+                (b, a)
+            } else {
+                (a, b)
+            };
+            let cin = if shape.mask_in {
+                match cx.lanes(p.mask_src.unwrap_or(106), c) {
+                    Some(m) => Some(m),
+                    None => Some(cx.splat32(u32::MAX)),
+                }
+            } else {
+                None
+            };
+            let (r, co) = match k {
+                Carry::Add | Carry::Addc => {
+                    let s = cx.b.ins().iadd(x, y);
+                    // carry = s < x (unsigned), plus the carry-in's carry.
+                    let c1 = cx.b.ins().icmp(IntCC::UnsignedLessThan, s, x);
+                    match cin {
+                        None => (s, c1),
+                        Some(ci) => {
+                            // s + 1 where the carry-in is set (ci lanes are -1).
+                            let s2 = cx.b.ins().isub(s, ci);
+                            let c2 = cx.b.ins().icmp(IntCC::UnsignedLessThan, s2, s);
+                            (s2, cx.b.ins().bor(c1, c2))
+                        }
+                    }
+                }
+                _ => {
+                    let d = cx.b.ins().isub(x, y);
+                    let b1 = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, y, x);
+                    match cin {
+                        None => (d, b1),
+                        Some(ci) => {
+                            // d - 1 where the borrow-in is set.
+                            let d2 = cx.b.ins().iadd(d, ci);
+                            let b2 = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, d2, d);
+                            (d2, cx.b.ins().bor(b1, b2))
+                        }
+                    }
+                }
+            };
+            write32(cx, p, c, r, wmask);
+            write_mask(cx, p, c, co, wmask);
+        }
+    }
+}
+
+fn float_op(cx: &mut Cx, f: Fmt, op: FOp, v: &[Opnd; 3], n: usize) -> [Value; 2] {
+    // f64 works on two i64x2 halves; f32 on one i32x4 (the second result is unused).
+    let halves = if f == Fmt::F64 { 2 } else { 1 };
+    let mut out = [Value::from_u32(0); 2];
+    for (h, o) in out.iter_mut().enumerate().take(halves) {
+        let raw: Vec<Value> = (0..n)
+            .map(|i| {
+                if f == Fmt::F64 {
+                    v[i].v64(h)
+                } else {
+                    v[i].v32()
+                }
+            })
+            .collect();
+        *o = float_lanes(cx, f, op, &raw);
+    }
+    out
+}
+
+fn float_lanes(cx: &mut Cx, f: Fmt, op: FOp, raw: &[Value]) -> Value {
+    use FOp::*;
+    match op {
+        Min | Max | Min3 | Max3 => {
+            let min = matches!(op, Min | Min3);
+            let a = cx.fminmax_in(f, raw[0]);
+            let b = cx.fminmax_in(f, raw[1]);
+            let r = cx.fminmax(f, a, b, min);
+            if matches!(op, Min3 | Max3) {
+                let d = cx.fminmax_in(f, raw[2]);
+                cx.fminmax(f, r, d, min)
+            } else {
+                r
+            }
+        }
+        _ => {
+            let a = cx.fin(f, raw[0]);
+            let r = match op {
+                Add | Sub | Subrev | Mul => {
+                    let b = cx.fin(f, raw[1]);
+                    match op {
+                        Add => cx.b.ins().fadd(a, b),
+                        Sub => cx.b.ins().fsub(a, b),
+                        Subrev => cx.b.ins().fsub(b, a),
+                        _ => cx.b.ins().fmul(a, b),
+                    }
+                }
+                MulLegacy => {
+                    let b = cx.fin(f, raw[1]);
+                    let m = cx.b.ins().fmul(a, b);
+                    // ±0 × anything (inf, NaN included) is +0 (ERRATA VOP3 6).
+                    let z = cx.vconst(ftype(f), 0);
+                    let az = cx.b.ins().fcmp(FloatCC::Equal, a, z);
+                    let bz = cx.b.ins().fcmp(FloatCC::Equal, b, z);
+                    let any = cx.b.ins().bor(az, bz);
+                    let any = cx.cast(ftype(f), any);
+                    cx.b.ins().bitselect(any, z, m)
+                }
+                Mad => {
+                    let b = cx.fin(f, raw[1]);
+                    let m = cx.b.ins().fmul(a, b);
+                    let m = cx.fout(f, m);
+                    let m = cx.fin(f, m);
+                    let d = cx.fin(f, raw[2]);
+                    cx.b.ins().fadd(m, d)
+                }
+                Fma => {
+                    let b = cx.fin(f, raw[1]);
+                    let d = cx.fin(f, raw[2]);
+                    cx.b.ins().fma(a, b, d)
+                }
+                Trunc => cx.b.ins().trunc(a),
+                Ceil => cx.b.ins().ceil(a),
+                Floor => cx.b.ins().floor(a),
+                Rndne => cx.b.ins().nearest(a),
+                Sqrt => cx.b.ins().sqrt(a),
+                Min | Max | Min3 | Max3 => a,
+            };
+            cx.fout(f, r)
+        }
+    }
+}
+
+fn cond_cc(cond: Cond) -> Option<(FloatCC, IntCC)> {
+    use Cond::*;
+    Some(match cond {
+        Lt => (FloatCC::LessThan, IntCC::SignedLessThan),
+        Eq => (FloatCC::Equal, IntCC::Equal),
+        Le => (FloatCC::LessThanOrEqual, IntCC::SignedLessThanOrEqual),
+        Gt => (FloatCC::GreaterThan, IntCC::SignedGreaterThan),
+        Lg => (FloatCC::OrderedNotEqual, IntCC::NotEqual),
+        Ge => (FloatCC::GreaterThanOrEqual, IntCC::SignedGreaterThanOrEqual),
+        O => (FloatCC::Ordered, IntCC::Equal),
+        U => (FloatCC::Unordered, IntCC::Equal),
+        Nge => (FloatCC::UnorderedOrLessThan, IntCC::Equal),
+        Nlg => (FloatCC::UnorderedOrEqual, IntCC::Equal),
+        Ngt => (FloatCC::UnorderedOrLessThanOrEqual, IntCC::Equal),
+        Nle => (FloatCC::UnorderedOrGreaterThan, IntCC::Equal),
+        Neq => (FloatCC::NotEqual, IntCC::NotEqual),
+        Nlt => (FloatCC::UnorderedOrGreaterThanOrEqual, IntCC::Equal),
+        F | Tru => return None,
+    })
+}
+
+fn unsigned(cc: IntCC) -> IntCC {
+    match cc {
+        IntCC::SignedLessThan => IntCC::UnsignedLessThan,
+        IntCC::SignedLessThanOrEqual => IntCC::UnsignedLessThanOrEqual,
+        IntCC::SignedGreaterThan => IntCC::UnsignedGreaterThan,
+        IntCC::SignedGreaterThanOrEqual => IntCC::UnsignedGreaterThanOrEqual,
+        x => x,
+    }
+}
+
+/// The compare result of a chunk as an `i32x4` lane mask.
+fn compare(cx: &mut Cx, ty: CTy, cond: Cond, v: &[Opnd; 3]) -> Value {
+    let Some((fcc, icc)) = cond_cc(cond) else {
+        return cx.splat32(if cond == Cond::Tru { u32::MAX } else { 0 });
+    };
+    match ty {
+        CTy::F32 => {
+            let a = cx.fin(Fmt::F32, v[0].v32());
+            let b = cx.fin(Fmt::F32, v[1].v32());
+            let m = cx.b.ins().fcmp(fcc, a, b);
+            cx.cast(I32X4, m)
+        }
+        CTy::I32 | CTy::U32 => {
+            let cc = if ty == CTy::U32 { unsigned(icc) } else { icc };
+            let a = cx.cast(I32X4, v[0].v32());
+            let b = cx.cast(I32X4, v[1].v32());
+            cx.b.ins().icmp(cc, a, b)
+        }
+        CTy::F64 | CTy::I64 | CTy::U64 => {
+            let mut halves = [Value::from_u32(0); 2];
+            for (h, out) in halves.iter_mut().enumerate() {
+                *out = if ty == CTy::F64 {
+                    let a = cx.fin(Fmt::F64, v[0].v64(h));
+                    let b = cx.fin(Fmt::F64, v[1].v64(h));
+                    let m = cx.b.ins().fcmp(fcc, a, b);
+                    cx.cast(I64X2, m)
+                } else {
+                    let cc = if ty == CTy::U64 { unsigned(icc) } else { icc };
+                    let a = cx.cast(I64X2, v[0].v64(h));
+                    let b = cx.cast(I64X2, v[1].v64(h));
+                    cx.b.ins().icmp(cc, a, b)
+                };
+            }
+            let (lo, _) = cx.unzip64(halves);
+            lo
+        }
+    }
+}
+
+/// Write a 32-bit result of chunk `c` (SDWA placement, then the lane mask).
+fn write32(cx: &mut Cx, p: &VPlan, c: usize, r: Value, wmask: Option<Value>) {
+    let Some(vdst) = p.vdst else { return };
+    let mut r = cx.cast(I32X4, r);
+    if let Some(s) = p.sdwa {
+        let old = (s.dst_unused == 2).then(|| cx.vreg(vdst, c));
+        r = cx.sdwa_place(r, old, s.dst_sel, s.dst_unused);
+    }
+    cx.write_vreg_masked(vdst, c, r, wmask);
+}
+
+fn write64(cx: &mut Cx, p: &VPlan, c: usize, r: [Value; 2], wmask: Option<Value>) {
+    let Some(vdst) = p.vdst else { return };
+    let (lo, hi) = cx.unzip64(r);
+    cx.write_vreg_masked(vdst, c, lo, wmask);
+    cx.write_vreg_masked(vdst.wrapping_add(1), c, hi, wmask);
+}
+
+/// Lanes that are not written get 0 in a compare/carry mask.
+pub const MASK_INACTIVE_ZERO: bool = true;
+
+/// Write a lane-mask result (compare, carry out) of chunk `c` to its pair (and EXEC for
+/// V_CMPX).
+fn write_mask(cx: &mut Cx, p: &VPlan, c: usize, m: Value, wmask: Option<Value>) {
+    let m = match wmask {
+        None => m,
+        Some(w) if MASK_INACTIVE_ZERO => cx.b.ins().band(m, w),
+        Some(w) => {
+            let old = cx
+                .lanes(p.sdst.unwrap_or(106), c)
+                .unwrap_or_else(|| cx.splat32(u32::MAX));
+            cx.b.ins().bitselect(w, m, old)
+        }
+    };
+    if let Some(d) = p.sdst {
+        cx.set_lanes(d, c, m);
+    }
+    if p.to_exec {
+        cx.set_lanes(126, c, m);
+    }
+}

@@ -1,0 +1,893 @@
+//! Scalar ALU lowering: SOP2, SOPK, SOP1 and SOPC inline, as `i32`/`i64` Cranelift values
+//! in the register cache, with SCC as an `i32` 0/1.
+//!
+//! Every lowering first *plans* (pure: operation and operands checked, nothing emitted),
+//! then emits. A plan that fails leaves the instruction to the interpreter helper, which
+//! reports the same error the interpreter would (bad operand, unsupported hwreg, …).
+//! The semantics are those of `wavejit_interp::salu` (AMD SI/CI/GCN3 manuals).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::operand::{inline_constant, src_kind, SrcKind, Width};
+use wavejit_isa::gcn::{Fields, Inst, Op, Src};
+
+use crate::block::Cx;
+
+/// A scalar source, checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SOpnd {
+    /// Slot 0-127 (a 64-bit read takes `slot, slot + 1`).
+    Slot(u8),
+    Const(u64),
+    Vccz,
+    Execz,
+    Scc,
+}
+
+/// Whether `code` names a scalar register slot on `gen` (not 125, not 104/105 on GCN 1.0).
+fn is_sreg(gen: Gen, code: u16) -> bool {
+    code < 128 && src_kind(gen, Src(code)).is_scalar_dst()
+}
+
+fn src(gen: Gen, s: Src, lit: Option<u32>, width: Width) -> Option<SOpnd> {
+    Some(match src_kind(gen, s) {
+        k if k.is_scalar_dst() => {
+            if width == Width::B64 && !is_sreg(gen, s.0 + 1) {
+                return None;
+            }
+            SOpnd::Slot(s.0 as u8)
+        }
+        SrcKind::InlineInt(_) | SrcKind::InlineFloat(_) => {
+            SOpnd::Const(inline_constant(gen, s, width)?)
+        }
+        SrcKind::Vccz => SOpnd::Vccz,
+        SrcKind::Execz => SOpnd::Execz,
+        SrcKind::Scc => SOpnd::Scc,
+        SrcKind::Literal => SOpnd::Const(lit? as u64),
+        _ => return None,
+    })
+}
+
+/// A 32-bit scalar source (`interp::salu::operand::read32`); `None` for codes the
+/// interpreter refuses (it reports the error).
+pub fn src32(gen: Gen, s: Src, lit: Option<u32>) -> Option<SOpnd> {
+    src(gen, s, lit, Width::B32)
+}
+
+/// A 64-bit scalar source (`read64`): both halves must be registers; integer constants
+/// sign-extended, float constants as f64, the literal zero-extended.
+pub fn src64(gen: Gen, s: Src, lit: Option<u32>) -> Option<SOpnd> {
+    src(gen, s, lit, Width::B64)
+}
+
+impl Cx<'_> {
+    /// `SCC & 1` as an `i32`.
+    pub fn scc_bit(&mut self) -> Value {
+        let s = self.scc();
+        self.b.ins().band_imm_u(s, 1)
+    }
+
+    /// 1 if the 64-bit pair at `lo` is zero, as `i32`.
+    fn pair_is_zero(&mut self, lo: u8) -> Value {
+        let v = self.sreg64(lo);
+        let z = self.b.ins().icmp_imm_s(IntCC::Equal, v, 0);
+        self.b.ins().uextend(types::I32, z)
+    }
+
+    pub fn read_s32(&mut self, o: SOpnd) -> Value {
+        match o {
+            SOpnd::Slot(s) => self.sreg(s),
+            SOpnd::Const(c) => self.iconst32(c as u32),
+            SOpnd::Vccz => self.pair_is_zero(106),
+            SOpnd::Execz => self.pair_is_zero(126),
+            SOpnd::Scc => self.scc_bit(),
+        }
+    }
+
+    pub fn read_s64(&mut self, o: SOpnd) -> Value {
+        match o {
+            SOpnd::Slot(s) => self.sreg64(s),
+            SOpnd::Const(c) => self.iconst64(c),
+            SOpnd::Vccz | SOpnd::Execz | SOpnd::Scc => {
+                let v = self.read_s32(o);
+                self.b.ins().uextend(types::I64, v)
+            }
+        }
+    }
+
+    fn bool32(&mut self, b: Value) -> Value {
+        self.b.ins().uextend(types::I32, b)
+    }
+
+    fn nz32(&mut self, v: Value) -> Value {
+        let t = self.b.func.dfg.value_type(v);
+        let z = self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0);
+        let _ = t;
+        self.bool32(z)
+    }
+}
+
+/// What a SOP2 computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum S2 {
+    AddU,
+    SubU,
+    AddI,
+    SubI,
+    AddcU,
+    SubbU,
+    MinI,
+    MinU,
+    MaxI,
+    MaxU,
+    Csel32,
+    Csel64,
+    Logic32(Logic),
+    Logic64(Logic),
+    Lshl32,
+    Lshl64,
+    Lshr32,
+    Lshr64,
+    Ashr32,
+    Ashr64,
+    Bfm32,
+    Bfm64,
+    Mul,
+    BfeU32,
+    BfeI32,
+    BfeU64,
+    BfeI64,
+    Absdiff,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Logic {
+    And,
+    Or,
+    Xor,
+    Andn2,
+    Orn2,
+    Nand,
+    Nor,
+    Xnor,
+}
+
+fn plan_sop2(op: Op) -> Option<S2> {
+    use Op::*;
+    use S2::*;
+    Some(match op {
+        SAddU32 => AddU,
+        SSubU32 => SubU,
+        SAddI32 => AddI,
+        SSubI32 => SubI,
+        SAddcU32 => AddcU,
+        SSubbU32 => SubbU,
+        SMinI32 => MinI,
+        SMinU32 => MinU,
+        SMaxI32 => MaxI,
+        SMaxU32 => MaxU,
+        SCselectB32 => Csel32,
+        SCselectB64 => Csel64,
+        SAndB32 => Logic32(Logic::And),
+        SAndB64 => Logic64(Logic::And),
+        SOrB32 => Logic32(Logic::Or),
+        SOrB64 => Logic64(Logic::Or),
+        SXorB32 => Logic32(Logic::Xor),
+        SXorB64 => Logic64(Logic::Xor),
+        SAndn2B32 => Logic32(Logic::Andn2),
+        SAndn2B64 => Logic64(Logic::Andn2),
+        SOrn2B32 => Logic32(Logic::Orn2),
+        SOrn2B64 => Logic64(Logic::Orn2),
+        SNandB32 => Logic32(Logic::Nand),
+        SNandB64 => Logic64(Logic::Nand),
+        SNorB32 => Logic32(Logic::Nor),
+        SNorB64 => Logic64(Logic::Nor),
+        SXnorB32 => Logic32(Logic::Xnor),
+        SXnorB64 => Logic64(Logic::Xnor),
+        SLshlB32 => Lshl32,
+        SLshlB64 => Lshl64,
+        SLshrB32 => Lshr32,
+        SLshrB64 => Lshr64,
+        SAshrI32 => Ashr32,
+        SAshrI64 => Ashr64,
+        SBfmB32 => Bfm32,
+        SBfmB64 => Bfm64,
+        SMulI32 => Mul,
+        SBfeU32 => BfeU32,
+        SBfeI32 => BfeI32,
+        SBfeU64 => BfeU64,
+        SBfeI64 => BfeI64,
+        SAbsdiffI32 => Absdiff,
+        _ => return None,
+    })
+}
+
+/// (src0 is 64-bit, src1 is 64-bit, destination is 64-bit)
+fn widths2(k: S2) -> (bool, bool, bool) {
+    use S2::*;
+    match k {
+        Csel64 | Logic64(_) => (true, true, true),
+        Lshl64 | Lshr64 | Ashr64 | BfeU64 | BfeI64 => (true, false, true),
+        Bfm64 => (false, false, true),
+        _ => (false, false, false),
+    }
+}
+
+fn logic(cx: &mut Cx, l: Logic, a: Value, b: Value) -> Value {
+    let i = cx.b.ins();
+    match l {
+        Logic::And => i.band(a, b),
+        Logic::Or => i.bor(a, b),
+        Logic::Xor => i.bxor(a, b),
+        Logic::Andn2 => i.band_not(a, b),
+        Logic::Orn2 => i.bor_not(a, b),
+        Logic::Nand => {
+            let t = i.band(a, b);
+            cx.b.ins().bnot(t)
+        }
+        Logic::Nor => {
+            let t = i.bor(a, b);
+            cx.b.ins().bnot(t)
+        }
+        Logic::Xnor => i.bxor_not(a, b),
+    }
+}
+
+/// `(1 << w) - 1` for a width `w` in 0..=127 of an `ity` value, saturating to all ones.
+fn low_mask(cx: &mut Cx, ity: types::Type, w: Value) -> Value {
+    let bits = ity.bits() as i64;
+    let one = cx.b.ins().iconst(ity, 1);
+    let wt = if ity == types::I64 {
+        cx.b.ins().uextend(types::I64, w)
+    } else {
+        w
+    };
+    let sh = cx.b.ins().ishl(one, wt);
+    let m = cx.b.ins().iadd_imm_s(sh, -1);
+    let all = cx.b.ins().iconst(ity, -1);
+    let big =
+        cx.b.ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, w, bits);
+    cx.b.ins().select(big, all, m)
+}
+
+/// Signed bit-field extract of `width` bits from `x` already shifted (`s_bfe_i32/i64`).
+fn sext_field(cx: &mut Cx, ity: types::Type, x: Value, width: Value) -> Value {
+    let bits = ity.bits() as i64;
+    let wt = if ity == types::I64 {
+        cx.b.ins().uextend(types::I64, width)
+    } else {
+        width
+    };
+    let nb = cx.b.ins().iconst(ity, bits);
+    let sh = cx.b.ins().isub(nb, wt);
+    let l = cx.b.ins().ishl(x, sh);
+    let r = cx.b.ins().sshr(l, sh);
+    let zero = cx.b.ins().iconst(ity, 0);
+    let full =
+        cx.b.ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, width, bits);
+    let v = cx.b.ins().select(full, x, r);
+    let z = cx.b.ins().icmp_imm_s(IntCC::Equal, width, 0);
+    cx.b.ins().select(z, zero, v)
+}
+
+fn emit_sop2(cx: &mut Cx, k: S2, a: SOpnd, b: SOpnd, sdst: u8) {
+    use S2::*;
+    let (w0, w1, wd) = widths2(k);
+    let a = if w0 { cx.read_s64(a) } else { cx.read_s32(a) };
+    let b = if w1 { cx.read_s64(b) } else { cx.read_s32(b) };
+    let mut scc: Option<Value> = None;
+    let d = match k {
+        AddU => {
+            let (d, c) = cx.b.ins().uadd_overflow(a, b);
+            scc = Some(c);
+            d
+        }
+        SubU => {
+            let (d, c) = cx.b.ins().usub_overflow(a, b);
+            scc = Some(c);
+            d
+        }
+        AddI => {
+            let (d, c) = cx.b.ins().sadd_overflow(a, b);
+            scc = Some(c);
+            d
+        }
+        SubI => {
+            let (d, c) = cx.b.ins().ssub_overflow(a, b);
+            scc = Some(c);
+            d
+        }
+        AddcU | SubbU => {
+            let s = cx.scc_bit();
+            let a64 = cx.b.ins().uextend(types::I64, a);
+            let b64 = cx.b.ins().uextend(types::I64, b);
+            let s64 = cx.b.ins().uextend(types::I64, s);
+            if k == AddcU {
+                let t = cx.b.ins().iadd(a64, b64);
+                let t = cx.b.ins().iadd(t, s64);
+                let c = cx.b.ins().ushr_imm_u(t, 32);
+                scc = Some(cx.b.ins().ireduce(types::I32, c));
+                cx.b.ins().ireduce(types::I32, t)
+            } else {
+                let sub = cx.b.ins().iadd(b64, s64);
+                let t = cx.b.ins().isub(a64, sub);
+                let c = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, sub, a64);
+                scc = Some(c);
+                cx.b.ins().ireduce(types::I32, t)
+            }
+        }
+        MinI | MinU | MaxI | MaxU => {
+            let cc = match k {
+                MinI => IntCC::SignedLessThan,
+                MinU => IntCC::UnsignedLessThan,
+                MaxI => IntCC::SignedGreaterThan,
+                _ => IntCC::UnsignedGreaterThan,
+            };
+            let c = cx.b.ins().icmp(cc, a, b);
+            scc = Some(c);
+            cx.b.ins().select(c, a, b)
+        }
+        Csel32 | Csel64 => {
+            let s = cx.scc_bit();
+            cx.b.ins().select(s, a, b)
+        }
+        Logic32(l) | Logic64(l) => {
+            let d = logic(cx, l, a, b);
+            scc = Some(cx.nz32(d));
+            d
+        }
+        Lshl32 | Lshr32 | Ashr32 | Lshl64 | Lshr64 | Ashr64 => {
+            // Cranelift shifts take the amount modulo the width, as the manual's S1[4:0] /
+            // S1[5:0] does.
+            let d = match k {
+                Lshl32 | Lshl64 => cx.b.ins().ishl(a, b),
+                Lshr32 | Lshr64 => cx.b.ins().ushr(a, b),
+                _ => cx.b.ins().sshr(a, b),
+            };
+            scc = Some(cx.nz32(d));
+            d
+        }
+        Bfm32 => {
+            let one = cx.iconst32(1);
+            let m = cx.b.ins().ishl(one, a);
+            let m = cx.b.ins().iadd_imm_s(m, -1);
+            cx.b.ins().ishl(m, b)
+        }
+        Bfm64 => {
+            let one = cx.iconst64(1);
+            let m = cx.b.ins().ishl(one, a);
+            let m = cx.b.ins().iadd_imm_s(m, -1);
+            cx.b.ins().ishl(m, b)
+        }
+        Mul => cx.b.ins().imul(a, b),
+        BfeU32 | BfeI32 | BfeU64 | BfeI64 => {
+            let ity = if matches!(k, BfeU64 | BfeI64) {
+                types::I64
+            } else {
+                types::I32
+            };
+            let sw = cx.b.ins().ushr_imm_u(b, 16);
+            let width = cx.b.ins().band_imm_u(sw, 0x7f);
+            let d = if matches!(k, BfeU32 | BfeU64) {
+                let x = cx.b.ins().ushr(a, b);
+                let m = low_mask(cx, ity, width);
+                cx.b.ins().band(x, m)
+            } else {
+                let x = cx.b.ins().sshr(a, b);
+                sext_field(cx, ity, x, width)
+            };
+            scc = Some(cx.nz32(d));
+            d
+        }
+        Absdiff => {
+            let t = cx.b.ins().isub(a, b);
+            let d = cx.b.ins().iabs(t);
+            scc = Some(cx.nz32(d));
+            d
+        }
+    };
+    if wd {
+        cx.set_sreg64(sdst, d);
+    } else {
+        cx.set_sreg(sdst, d);
+    }
+    if let Some(c) = scc {
+        cx.set_scc(c);
+    }
+}
+
+/// SOPK operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SK {
+    Movk,
+    Cmovk,
+    Cmp(IntCC, bool),
+    Addk,
+    Mulk,
+}
+
+fn plan_sopk(op: Op) -> Option<SK> {
+    use Op::*;
+    use SK::*;
+    Some(match op {
+        SMovkI32 => Movk,
+        SCmovkI32 => Cmovk,
+        SCmpkEqI32 => Cmp(IntCC::Equal, true),
+        SCmpkLgI32 => Cmp(IntCC::NotEqual, true),
+        SCmpkGtI32 => Cmp(IntCC::SignedGreaterThan, true),
+        SCmpkGeI32 => Cmp(IntCC::SignedGreaterThanOrEqual, true),
+        SCmpkLtI32 => Cmp(IntCC::SignedLessThan, true),
+        SCmpkLeI32 => Cmp(IntCC::SignedLessThanOrEqual, true),
+        SCmpkEqU32 => Cmp(IntCC::Equal, false),
+        SCmpkLgU32 => Cmp(IntCC::NotEqual, false),
+        SCmpkGtU32 => Cmp(IntCC::UnsignedGreaterThan, false),
+        SCmpkGeU32 => Cmp(IntCC::UnsignedGreaterThanOrEqual, false),
+        SCmpkLtU32 => Cmp(IntCC::UnsignedLessThan, false),
+        SCmpkLeU32 => Cmp(IntCC::UnsignedLessThanOrEqual, false),
+        SAddkI32 => Addk,
+        SMulkI32 => Mulk,
+        _ => return None,
+    })
+}
+
+fn emit_sopk(cx: &mut Cx, k: SK, sdst: u8, simm16: u16) {
+    let simm = simm16 as i16 as i32 as u32;
+    match k {
+        SK::Movk => {
+            let v = cx.iconst32(simm);
+            cx.set_sreg(sdst, v);
+        }
+        SK::Cmovk => {
+            let v = cx.iconst32(simm);
+            let old = cx.sreg(sdst);
+            let s = cx.scc_bit();
+            let d = cx.b.ins().select(s, v, old);
+            cx.set_sreg(sdst, d);
+        }
+        SK::Cmp(cc, signed) => {
+            let imm = if signed { simm } else { simm16 as u32 };
+            let r = cx.sreg(sdst);
+            let c = cx.b.ins().icmp_imm_s(cc, r, imm as i32 as i64);
+            cx.set_scc(c);
+        }
+        SK::Addk => {
+            let r = cx.sreg(sdst);
+            let i = cx.iconst32(simm);
+            let (d, o) = cx.b.ins().sadd_overflow(r, i);
+            cx.set_sreg(sdst, d);
+            cx.set_scc(o);
+        }
+        SK::Mulk => {
+            let r = cx.sreg(sdst);
+            let d = cx.b.ins().imul_imm_s(r, simm as i32 as i64);
+            cx.set_sreg(sdst, d);
+        }
+    }
+}
+
+/// SOP1 operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum S1 {
+    Mov32,
+    Mov64,
+    Cmov32,
+    Cmov64,
+    Not32,
+    Not64,
+    Wqm32,
+    Wqm64,
+    Brev32,
+    Brev64,
+    Bcnt0_32,
+    Bcnt0_64,
+    Bcnt1_32,
+    Bcnt1_64,
+    Ff0_32,
+    Ff0_64,
+    Ff1_32,
+    Ff1_64,
+    Flbit32,
+    Flbit64,
+    FlbitI32,
+    FlbitI64,
+    Sext8,
+    Sext16,
+    Bitset0_32,
+    Bitset1_32,
+    Bitset0_64,
+    Bitset1_64,
+    Getpc,
+    Saveexec(Logic, bool),
+    Quadmask32,
+    Quadmask64,
+    Abs,
+}
+
+fn plan_sop1(op: Op) -> Option<S1> {
+    use Op::*;
+    use S1::*;
+    Some(match op {
+        SMovB32 => Mov32,
+        SMovB64 => Mov64,
+        SCmovB32 => Cmov32,
+        SCmovB64 => Cmov64,
+        SNotB32 => Not32,
+        SNotB64 => Not64,
+        SWqmB32 => Wqm32,
+        SWqmB64 => Wqm64,
+        SBrevB32 => Brev32,
+        SBrevB64 => Brev64,
+        SBcnt0I32B32 => Bcnt0_32,
+        SBcnt0I32B64 => Bcnt0_64,
+        SBcnt1I32B32 => Bcnt1_32,
+        SBcnt1I32B64 => Bcnt1_64,
+        SFf0I32B32 => Ff0_32,
+        SFf0I32B64 => Ff0_64,
+        SFf1I32B32 => Ff1_32,
+        SFf1I32B64 => Ff1_64,
+        SFlbitI32B32 => Flbit32,
+        SFlbitI32B64 => Flbit64,
+        SFlbitI32 => FlbitI32,
+        SFlbitI32I64 => FlbitI64,
+        SSextI32I8 => Sext8,
+        SSextI32I16 => Sext16,
+        SBitset0B32 => Bitset0_32,
+        SBitset1B32 => Bitset1_32,
+        SBitset0B64 => Bitset0_64,
+        SBitset1B64 => Bitset1_64,
+        SGetpcB64 => Getpc,
+        // (operation, S0 is complemented…) is spelled out in `saveexec`.
+        SAndSaveexecB64 => Saveexec(Logic::And, false),
+        SOrSaveexecB64 => Saveexec(Logic::Or, false),
+        SXorSaveexecB64 => Saveexec(Logic::Xor, false),
+        SAndn2SaveexecB64 => Saveexec(Logic::Andn2, false),
+        SOrn2SaveexecB64 => Saveexec(Logic::Orn2, false),
+        SNandSaveexecB64 => Saveexec(Logic::Nand, false),
+        SNorSaveexecB64 => Saveexec(Logic::Nor, false),
+        SXnorSaveexecB64 => Saveexec(Logic::Xnor, false),
+        SQuadmaskB32 => Quadmask32,
+        SQuadmaskB64 => Quadmask64,
+        SAbsI32 => Abs,
+        _ => return None,
+    })
+}
+
+/// (source is 64-bit, destination is 64-bit)
+fn widths1(k: S1) -> (bool, bool) {
+    use S1::*;
+    match k {
+        Mov64 | Cmov64 | Not64 | Wqm64 | Brev64 | Quadmask64 | Saveexec(..) => (true, true),
+        Bcnt0_64 | Bcnt1_64 | Ff0_64 | Ff1_64 | Flbit64 | FlbitI64 => (true, false),
+        Bitset0_64 | Bitset1_64 | Getpc => (false, true),
+        _ => (false, false),
+    }
+}
+
+/// Spread bit q of `x` (q < 16) to a 4-bit group: whole-quad mode and its inverse use it.
+fn quad_any(cx: &mut Cx, ity: types::Type, x: Value) -> Value {
+    // OR every group's bits into its lowest bit, keep those: bit 4q = any(group q).
+    let t = cx.b.ins().ushr_imm_u(x, 1);
+    let y = cx.b.ins().bor(x, t);
+    let t = cx.b.ins().ushr_imm_u(y, 2);
+    let y = cx.b.ins().bor(y, t);
+    let pattern = if ity == types::I64 {
+        0x1111_1111_1111_1111u64 as i64
+    } else {
+        0x1111_1111
+    };
+    let m = cx.b.ins().iconst(ity, pattern);
+    cx.b.ins().band(y, m)
+}
+
+fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
+    use S1::*;
+    let (w0, wd) = widths1(k);
+    let ity = if w0 { types::I64 } else { types::I32 };
+    let av = match k {
+        Getpc => cx.iconst32(0),
+        _ if w0 => cx.read_s64(a),
+        _ => cx.read_s32(a),
+    };
+    let mut scc: Option<Value> = None;
+    let d = match k {
+        Mov32 | Mov64 => av,
+        Cmov32 | Cmov64 => {
+            let old = if wd { cx.sreg64(sdst) } else { cx.sreg(sdst) };
+            let s = cx.scc_bit();
+            cx.b.ins().select(s, av, old)
+        }
+        Not32 | Not64 => {
+            let d = cx.b.ins().bnot(av);
+            scc = Some(cx.nz32(d));
+            d
+        }
+        Wqm32 | Wqm64 => {
+            let q = quad_any(cx, ity, av);
+            let d = cx.b.ins().imul_imm_s(q, 15);
+            scc = Some(cx.nz32(d));
+            d
+        }
+        Brev32 | Brev64 => cx.b.ins().bitrev(av),
+        Bcnt0_32 | Bcnt0_64 | Bcnt1_32 | Bcnt1_64 => {
+            let p = cx.b.ins().popcnt(av);
+            let p = if w0 {
+                cx.b.ins().ireduce(types::I32, p)
+            } else {
+                p
+            };
+            let d = if matches!(k, Bcnt0_32 | Bcnt0_64) {
+                let n = cx.iconst32(if w0 { 64 } else { 32 });
+                cx.b.ins().isub(n, p)
+            } else {
+                p
+            };
+            scc = Some(cx.nz32(d));
+            d
+        }
+        Ff0_32 | Ff0_64 | Ff1_32 | Ff1_64 => {
+            let x = if matches!(k, Ff0_32 | Ff0_64) {
+                cx.b.ins().bnot(av)
+            } else {
+                av
+            };
+            let tz = cx.b.ins().ctz(x);
+            let tz = if w0 {
+                cx.b.ins().ireduce(types::I32, tz)
+            } else {
+                tz
+            };
+            let none = cx.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
+            let m1 = cx.iconst32(u32::MAX);
+            cx.b.ins().select(none, m1, tz)
+        }
+        Flbit32 | Flbit64 | FlbitI32 | FlbitI64 => {
+            let x = if matches!(k, FlbitI32 | FlbitI64) {
+                // Complement when negative: count to the first bit differing from the sign.
+                let s = cx.b.ins().sshr_imm_u(av, ity.bits() as i64 - 1);
+                cx.b.ins().bxor(av, s)
+            } else {
+                av
+            };
+            let lz = cx.b.ins().clz(x);
+            let lz = if w0 {
+                cx.b.ins().ireduce(types::I32, lz)
+            } else {
+                lz
+            };
+            let none = cx.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
+            let m1 = cx.iconst32(u32::MAX);
+            cx.b.ins().select(none, m1, lz)
+        }
+        Sext8 => {
+            let t = cx.b.ins().ireduce(types::I8, av);
+            cx.b.ins().sextend(types::I32, t)
+        }
+        Sext16 => {
+            let t = cx.b.ins().ireduce(types::I16, av);
+            cx.b.ins().sextend(types::I32, t)
+        }
+        Bitset0_32 | Bitset1_32 | Bitset0_64 | Bitset1_64 => {
+            let dty = if wd { types::I64 } else { types::I32 };
+            let old = if wd { cx.sreg64(sdst) } else { cx.sreg(sdst) };
+            let one = cx.b.ins().iconst(dty, 1);
+            let amt = if wd {
+                cx.b.ins().uextend(types::I64, av)
+            } else {
+                av
+            };
+            let bit = cx.b.ins().ishl(one, amt);
+            if matches!(k, Bitset0_32 | Bitset0_64) {
+                cx.b.ins().band_not(old, bit)
+            } else {
+                cx.b.ins().bor(old, bit)
+            }
+        }
+        Getpc => cx.iconst64(pc as u64 + size as u64),
+        Saveexec(l, _) => {
+            let old = cx.sreg64(126);
+            let new = logic(cx, l, av, old);
+            cx.set_sreg64(sdst, old);
+            cx.set_sreg64(126, new);
+            let s = cx.nz32(new);
+            cx.set_scc(s);
+            return;
+        }
+        Quadmask32 | Quadmask64 => {
+            // Gather bit 4q of the "any" pattern to bit q.
+            let q = quad_any(cx, ity, av);
+            let n = if w0 { 16 } else { 8 };
+            let mut acc = cx.b.ins().iconst(ity, 0);
+            for i in 0..n {
+                let t = cx.b.ins().ushr_imm_u(q, 3 * i as i64);
+                let t = cx.b.ins().band_imm_u(t, 1i64 << i);
+                acc = cx.b.ins().bor(acc, t);
+            }
+            scc = Some(cx.nz32(acc));
+            acc
+        }
+        Abs => {
+            let d = cx.b.ins().iabs(av);
+            scc = Some(cx.nz32(d));
+            d
+        }
+    };
+    if wd {
+        cx.set_sreg64(sdst, d);
+    } else {
+        cx.set_sreg(sdst, d);
+    }
+    if let Some(c) = scc {
+        cx.set_scc(c);
+    }
+}
+
+/// SOPC compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SC {
+    Cmp(IntCC),
+    Bitcmp(bool, bool),
+    Cmp64(IntCC),
+}
+
+fn plan_sopc(op: Op) -> Option<SC> {
+    use Op::*;
+    use SC::*;
+    Some(match op {
+        SCmpEqI32 | SCmpEqU32 => Cmp(IntCC::Equal),
+        SCmpLgI32 | SCmpLgU32 => Cmp(IntCC::NotEqual),
+        SCmpGtI32 => Cmp(IntCC::SignedGreaterThan),
+        SCmpGeI32 => Cmp(IntCC::SignedGreaterThanOrEqual),
+        SCmpLtI32 => Cmp(IntCC::SignedLessThan),
+        SCmpLeI32 => Cmp(IntCC::SignedLessThanOrEqual),
+        SCmpGtU32 => Cmp(IntCC::UnsignedGreaterThan),
+        SCmpGeU32 => Cmp(IntCC::UnsignedGreaterThanOrEqual),
+        SCmpLtU32 => Cmp(IntCC::UnsignedLessThan),
+        SCmpLeU32 => Cmp(IntCC::UnsignedLessThanOrEqual),
+        SBitcmp0B32 => Bitcmp(false, false),
+        SBitcmp1B32 => Bitcmp(true, false),
+        SBitcmp0B64 => Bitcmp(false, true),
+        SBitcmp1B64 => Bitcmp(true, true),
+        SCmpEqU64 => Cmp64(IntCC::Equal),
+        SCmpLgU64 => Cmp64(IntCC::NotEqual),
+        _ => return None,
+    })
+}
+
+fn emit_sopc(cx: &mut Cx, k: SC, a: SOpnd, b: SOpnd) {
+    let c = match k {
+        SC::Cmp(cc) => {
+            let a = cx.read_s32(a);
+            let b = cx.read_s32(b);
+            cx.b.ins().icmp(cc, a, b)
+        }
+        SC::Cmp64(cc) => {
+            let a = cx.read_s64(a);
+            let b = cx.read_s64(b);
+            cx.b.ins().icmp(cc, a, b)
+        }
+        SC::Bitcmp(one, w64) => {
+            let a = if w64 { cx.read_s64(a) } else { cx.read_s32(a) };
+            let b = cx.read_s32(b);
+            let b = if w64 {
+                cx.b.ins().uextend(types::I64, b)
+            } else {
+                b
+            };
+            let t = cx.b.ins().ushr(a, b);
+            let t = cx.b.ins().band_imm_u(t, 1);
+            cx.b.ins()
+                .icmp_imm_s(if one { IntCC::NotEqual } else { IntCC::Equal }, t, 0)
+        }
+    };
+    cx.set_scc(c);
+}
+
+/// A scalar ALU instruction, checked and ready to emit.
+#[derive(Clone, Copy, Debug)]
+pub enum SPlan {
+    /// (operation, src0, src1, sdst)
+    Sop2(S2, SOpnd, SOpnd, u8),
+    /// (operation, sdst, simm16)
+    Sopk(SK, u8, u16),
+    /// (operation, src0, sdst)
+    Sop1(S1, SOpnd, u8),
+    /// (operation, src0, src1)
+    Sopc(SC, SOpnd, SOpnd),
+}
+
+/// Plan a scalar ALU instruction; `None` leaves it to the interpreter helper.
+pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
+    let lit = inst.literal;
+    match inst.fields {
+        Fields::Sop2 { sdst, ssrc0, ssrc1 } => {
+            let k = plan_sop2(inst.op)?;
+            let (w0, w1, wd) = widths2(k);
+            let a = if w0 {
+                src64(gen, ssrc0, lit)?
+            } else {
+                src32(gen, ssrc0, lit)?
+            };
+            let b = if w1 {
+                src64(gen, ssrc1, lit)?
+            } else {
+                src32(gen, ssrc1, lit)?
+            };
+            if sdst > if wd { 126 } else { 127 } {
+                return None;
+            }
+            Some(SPlan::Sop2(k, a, b, sdst))
+        }
+        Fields::Sopk { sdst, simm16 } => {
+            let k = plan_sopk(inst.op)?;
+            if sdst > 127 {
+                return None;
+            }
+            Some(SPlan::Sopk(k, sdst, simm16))
+        }
+        Fields::Sop1 { sdst, ssrc0 } => {
+            let k = plan_sop1(inst.op)?;
+            let (w0, wd) = widths1(k);
+            let a = if k == S1::Getpc {
+                SOpnd::Const(0)
+            } else if w0 {
+                src64(gen, ssrc0, lit)?
+            } else {
+                src32(gen, ssrc0, lit)?
+            };
+            if sdst > if wd { 126 } else { 127 } {
+                return None;
+            }
+            Some(SPlan::Sop1(k, a, sdst))
+        }
+        Fields::Sopc { ssrc0, ssrc1 } => {
+            let k = plan_sopc(inst.op)?;
+            let (a, b) = match k {
+                SC::Cmp(_) => (src32(gen, ssrc0, lit)?, src32(gen, ssrc1, lit)?),
+                SC::Cmp64(_) => (src64(gen, ssrc0, lit)?, src64(gen, ssrc1, lit)?),
+                SC::Bitcmp(_, w64) => (
+                    if w64 {
+                        src64(gen, ssrc0, lit)?
+                    } else {
+                        src32(gen, ssrc0, lit)?
+                    },
+                    src32(gen, ssrc1, lit)?,
+                ),
+            };
+            Some(SPlan::Sopc(k, a, b))
+        }
+        _ => None,
+    }
+}
+
+impl SPlan {
+    /// Whether this instruction may write EXEC (then lane masks must be rebuilt).
+    pub fn writes_exec(&self) -> bool {
+        let d = match *self {
+            SPlan::Sop2(k, _, _, d) => {
+                let (_, _, wd) = widths2(k);
+                return d == 126 || d == 127 || (wd && d == 125);
+            }
+            SPlan::Sopk(_, d, _) => d,
+            SPlan::Sop1(S1::Saveexec(..), _, _) => return true,
+            SPlan::Sop1(k, _, d) => {
+                let (_, wd) = widths1(k);
+                return d == 126 || d == 127 || (wd && d == 125);
+            }
+            SPlan::Sopc(..) => return false,
+        };
+        d == 126 || d == 127
+    }
+}
+
+/// Emit a planned scalar instruction at `pc` (`size` bytes).
+pub fn emit(cx: &mut Cx, p: &SPlan, pc: u32, size: u32) {
+    match *p {
+        SPlan::Sop2(k, a, b, d) => emit_sop2(cx, k, a, b, d),
+        SPlan::Sopk(k, d, imm) => emit_sopk(cx, k, d, imm),
+        SPlan::Sop1(k, a, d) => emit_sop1(cx, k, a, d, pc, size),
+        SPlan::Sopc(k, a, b) => emit_sopc(cx, k, a, b),
+    }
+}

@@ -1,0 +1,491 @@
+//! The differential harness shared by the JIT's tests: build a program from hand-made
+//! instructions (encoded, then decoded as any program is), give both engines the same
+//! random initial state (NaNs with payloads, infinities, denormals, -0.0 among the
+//! values), run the interpreter and the JIT, and compare everything bit for bit:
+//! VGPRs, SGPRs, EXEC, VCC, M0, SCC, MODE, pc, LDS, memory, and the run's outcome.
+
+#![allow(dead_code)]
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use wavejit_interp::{Ctx, ExecError, RunStats, Step};
+use wavejit_isa::arch::{Arch, Gen};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
+use wavejit_isa::ir::Program;
+use wavejit_isa::state::{Lds, Memory, Wave};
+use wavejit_jit::{Jit, JitConfig};
+
+/// Interesting 32-bit values: float specials of every class, integer edges.
+pub const SPECIAL32: &[u32] = &[
+    0x0000_0000,
+    0x8000_0000, // ±0
+    0x3f80_0000,
+    0xbf80_0000,
+    0x4000_0000,
+    0x3f00_0000,
+    0x4b80_0000, // ±1, 2, 0.5, 2^24
+    0x7f80_0000,
+    0xff80_0000, // ±inf
+    0x7fc0_0000,
+    0xffc0_0000,
+    0x7fc0_0001,
+    0x7f80_0001,
+    0xffbf_ffff, // NaNs with payloads
+    0x0000_0001,
+    0x807f_ffff,
+    0x0040_0000, // denormals
+    0x0080_0000,
+    0x8080_0000,
+    0x7f7f_ffff,
+    0xff7f_ffff, // min normal, max finite
+    0xffff_ffff,
+    0x7fff_ffff,
+    0x0000_00ff,
+    0x0000_ffff,
+    0x00ff_ffff,
+    0x0080_0001,
+    1,
+    2,
+    31,
+    32,
+    33,
+];
+
+/// A random 32-bit value: a special value, a small integer, a "reasonable" float, or raw
+/// bits.
+pub fn rand32(rng: &mut StdRng) -> u32 {
+    match rng.random_range(0..8) {
+        0 | 1 => SPECIAL32[rng.random_range(0..SPECIAL32.len())],
+        2 => rng.random_range(0..64),
+        3 | 4 => (rng.random_range(-1000.0f32..1000.0)).to_bits(),
+        5 => (rng.random_range(-2.0f32..2.0)).to_bits(),
+        _ => rng.random(),
+    }
+}
+
+/// A wave with every register random (MODE as given, pc 0).
+pub fn random_wave(gen: Gen, rng: &mut StdRng, mode: u32) -> Box<Wave> {
+    let mut w = Wave::new(gen);
+    for r in 0..256 {
+        for l in 0..64 {
+            w.vgpr[r][l] = rand32(rng);
+        }
+    }
+    for s in 0..128u8 {
+        w.sgpr[s as usize] = rand32(rng);
+    }
+    w.vcc = rng.random();
+    w.m0 = rng.random_range(0..1024);
+    w.scc = rng.random_range(0..2);
+    w.exec = match rng.random_range(0..4) {
+        0 => u64::MAX,
+        1 => rng.random(),
+        2 => 0x00ff_00ff_f0f0_0f0f,
+        _ => u64::MAX,
+    };
+    w.mode = mode;
+    w.pc = 0;
+    w
+}
+
+/// The program made of `insts` (encoded for `gen`, then decoded).
+pub fn program(gen: Gen, insts: &[Inst]) -> Program {
+    let mut bytes = Vec::new();
+    for i in insts {
+        let words =
+            wavejit_isa::gcn::encode(gen, i).unwrap_or_else(|e| panic!("encode {:?}: {e:?}", i));
+        for w in words {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    let p = Program::new(Arch::Gcn(gen), &bytes);
+    for s in &p.slots {
+        if let Err(e) = &s.inst {
+            panic!("decode at {:#x}: {e}", s.pc);
+        }
+    }
+    p
+}
+
+/// Memory contents both engines start with.
+#[derive(Clone, Debug, Default)]
+pub struct MemInit {
+    pub regions: Vec<(u64, Vec<u8>)>,
+}
+
+impl MemInit {
+    pub fn build(&self) -> Memory {
+        let mut m = Memory::new();
+        for (base, bytes) in &self.regions {
+            m.map_bytes(*base, bytes).expect("map");
+        }
+        m
+    }
+}
+
+/// Everything observable after a run.
+pub struct Outcome {
+    pub result: Result<(Step, RunStats), ExecError>,
+    pub wave: Box<Wave>,
+    pub lds: Lds,
+    pub mem: Vec<(u64, Vec<u8>)>,
+}
+
+fn dump_mem(m: &Memory) -> Vec<(u64, Vec<u8>)> {
+    m.regions()
+        .iter()
+        .map(|r| {
+            let mut b = vec![0u8; r.len as usize];
+            m.read(r.base, &mut b).expect("read back");
+            (r.base, b)
+        })
+        .collect()
+}
+
+pub fn run_interp(prog: &Program, wave: &Wave, lds: &Lds, mem: &MemInit, max: u64) -> Outcome {
+    let mut w = Box::new(wave.clone());
+    let mut l = lds.clone();
+    let m = mem.build();
+    let result = {
+        let mut ctx = Ctx {
+            wave: &mut w,
+            lds: &mut l,
+            mem: &m,
+        };
+        wavejit_interp::run(&mut ctx, prog, max)
+    };
+    Outcome {
+        result,
+        wave: w,
+        lds: l,
+        mem: dump_mem(&m),
+    }
+}
+
+pub fn run_jit(
+    jit: &Jit,
+    prog: &Program,
+    wave: &Wave,
+    lds: &Lds,
+    mem: &MemInit,
+    max: u64,
+) -> Outcome {
+    let mut w = Box::new(wave.clone());
+    let mut l = lds.clone();
+    let m = mem.build();
+    let result = {
+        let mut ctx = Ctx {
+            wave: &mut w,
+            lds: &mut l,
+            mem: &m,
+        };
+        jit.run(&mut ctx, prog, max)
+    };
+    Outcome {
+        result,
+        wave: w,
+        lds: l,
+        mem: dump_mem(&m),
+    }
+}
+
+/// The first difference between two outcomes, described.
+pub fn compare(a: &Outcome, b: &Outcome) -> Option<String> {
+    if a.result != b.result {
+        return Some(format!("result: interp {:?}, jit {:?}", a.result, b.result));
+    }
+    let (x, y) = (&a.wave, &b.wave);
+    for r in 0..256 {
+        for l in 0..64 {
+            if x.vgpr[r][l] != y.vgpr[r][l] {
+                return Some(format!(
+                    "v{r} lane {l}: interp {:#010x}, jit {:#010x}",
+                    x.vgpr[r][l], y.vgpr[r][l]
+                ));
+            }
+        }
+    }
+    for s in 0..128 {
+        if x.sgpr[s] != y.sgpr[s] {
+            return Some(format!(
+                "s{s}: interp {:#010x}, jit {:#010x}",
+                x.sgpr[s], y.sgpr[s]
+            ));
+        }
+    }
+    let pairs = [
+        ("exec", x.exec, y.exec),
+        ("vcc", x.vcc, y.vcc),
+        ("m0", x.m0 as u64, y.m0 as u64),
+        ("scc", x.scc as u64, y.scc as u64),
+        ("mode", x.mode as u64, y.mode as u64),
+        ("pc", x.pc as u64, y.pc as u64),
+    ];
+    for (n, p, q) in pairs {
+        if p != q {
+            return Some(format!("{n}: interp {p:#x}, jit {q:#x}"));
+        }
+    }
+    if a.lds != b.lds {
+        return Some("lds differs".into());
+    }
+    if a.mem != b.mem {
+        return Some("memory differs".into());
+    }
+    None
+}
+
+/// Run `prog` from `wave` in both engines; panic with the first difference.
+pub fn check(jit: &Jit, prog: &Program, wave: &Wave, what: &str) -> Outcome {
+    check_with(
+        jit,
+        prog,
+        wave,
+        &Lds::new(256),
+        &MemInit::default(),
+        100_000,
+        what,
+    )
+}
+
+pub fn check_with(
+    jit: &Jit,
+    prog: &Program,
+    wave: &Wave,
+    lds: &Lds,
+    mem: &MemInit,
+    max: u64,
+    what: &str,
+) -> Outcome {
+    let a = run_interp(prog, wave, lds, mem, max);
+    let b = run_jit(jit, prog, wave, lds, mem, max);
+    if let Some(d) = compare(&a, &b) {
+        panic!("{what}: {d}");
+    }
+    b
+}
+
+/// A JIT that compiles everything on first use (and verifies the CLIF in debug builds).
+pub fn jit() -> Jit {
+    Jit::new(JitConfig::default())
+}
+
+/// The engines a test list runs through: JIT with chunk-major emission, and with one
+/// instruction at a time.
+pub fn jits() -> Vec<(&'static str, Jit)> {
+    vec![
+        ("chunk-major", Jit::new(JitConfig::default())),
+        (
+            "op-major",
+            Jit::new(JitConfig {
+                chunk_major: false,
+                ..JitConfig::default()
+            }),
+        ),
+    ]
+}
+
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+// ---- instruction builders ----------------------------------------------------------------
+
+pub fn v(n: u8) -> Src {
+    Src::vgpr(n)
+}
+pub fn s(n: u16) -> Src {
+    Src(n)
+}
+/// Inline integer constant.
+pub fn ic(x: i32) -> Src {
+    Src(if x >= 0 {
+        128 + x as u16
+    } else {
+        (192 - x) as u16
+    })
+}
+
+pub fn vop1(op: Op, vdst: u8, src0: Src) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Vop1,
+        fields: Fields::Vop1 { vdst, src0 },
+        literal: None,
+    }
+}
+pub fn vop2(op: Op, vdst: u8, src0: Src, vsrc1: u8) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Vop2,
+        fields: Fields::Vop2 { vdst, src0, vsrc1 },
+        literal: None,
+    }
+}
+pub fn vopc(op: Op, src0: Src, vsrc1: u8) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Vopc,
+        fields: Fields::Vopc { src0, vsrc1 },
+        literal: None,
+    }
+}
+pub fn vop3(op: Op, vdst: u8, src: [Src; 3]) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Vop3,
+        fields: Fields::Vop3 {
+            vdst,
+            sdst: 0,
+            src,
+            abs: 0,
+            neg: 0,
+            clamp: false,
+            omod: 0,
+        },
+        literal: None,
+    }
+}
+pub fn vop3m(
+    op: Op,
+    vdst: u8,
+    sdst: u8,
+    src: [Src; 3],
+    abs: u8,
+    neg: u8,
+    clamp: bool,
+    omod: u8,
+) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Vop3,
+        fields: Fields::Vop3 {
+            vdst,
+            sdst,
+            src,
+            abs,
+            neg,
+            clamp,
+            omod,
+        },
+        literal: None,
+    }
+}
+pub fn with_lit(mut i: Inst, lit: u32) -> Inst {
+    i.literal = Some(lit);
+    i
+}
+pub fn sop2(op: Op, sdst: u8, a: Src, b: Src) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Sop2,
+        fields: Fields::Sop2 {
+            sdst,
+            ssrc0: a,
+            ssrc1: b,
+        },
+        literal: None,
+    }
+}
+pub fn sop1(op: Op, sdst: u8, a: Src) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Sop1,
+        fields: Fields::Sop1 { sdst, ssrc0: a },
+        literal: None,
+    }
+}
+pub fn sopk(op: Op, sdst: u8, simm16: u16) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Sopk,
+        fields: Fields::Sopk { sdst, simm16 },
+        literal: None,
+    }
+}
+pub fn sopc(op: Op, a: Src, b: Src) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Sopc,
+        fields: Fields::Sopc { ssrc0: a, ssrc1: b },
+        literal: None,
+    }
+}
+pub fn sopp(op: Op, simm16: u16) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Sopp,
+        fields: Fields::Sopp { simm16 },
+        literal: None,
+    }
+}
+pub fn endpgm() -> Inst {
+    sopp(Op::SEndpgm, 0)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn dpp(
+    op: Op,
+    base: VopBase,
+    vdst: u8,
+    src0: u8,
+    vsrc1: u8,
+    ctrl: u16,
+    bound: bool,
+    row: u8,
+    bank: u8,
+) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Dpp { base },
+        fields: Fields::Dpp {
+            vdst,
+            src0,
+            vsrc1,
+            dpp_ctrl: ctrl,
+            bound_ctrl: bound,
+            src0_neg: false,
+            src0_abs: false,
+            src1_neg: false,
+            src1_abs: false,
+            bank_mask: bank,
+            row_mask: row,
+        },
+        literal: None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn sdwa(
+    op: Op,
+    base: VopBase,
+    vdst: u8,
+    src0: u8,
+    vsrc1: u8,
+    dst_sel: u8,
+    dst_unused: u8,
+    sel: [u8; 2],
+    sext: [bool; 2],
+) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Sdwa { base },
+        fields: Fields::Sdwa {
+            vdst,
+            src0,
+            vsrc1,
+            dst_sel,
+            dst_unused,
+            clamp: false,
+            src0_sel: sel[0],
+            src0_sext: sext[0],
+            src0_neg: false,
+            src0_abs: false,
+            src1_sel: sel[1],
+            src1_sext: sext[1],
+            src1_neg: false,
+            src1_abs: false,
+        },
+        literal: None,
+    }
+}
