@@ -40,10 +40,36 @@ impl std::str::FromStr for Syntax {
     }
 }
 
-/// The text of one instruction. `pc` is its byte offset (used for branch comments in
-/// listings; the text itself holds branch offsets as numbers, as LLVM does).
+/// The text of one instruction. `pc` is its byte offset (the text itself holds branch
+/// offsets as numbers, as LLVM does; `listing` turns them into labels).
+///
+/// The text always assembles back to the same words: an instruction whose fields no text
+/// can carry (bits the syntax has no place for in the raw MIMG/EXP words, or operands the
+/// assembler refuses, such as two scalar values on the constant bus, which the decoder
+/// accepts — ERRATA VOP3 2) is printed as `.long` data with its reading in a comment.
 pub fn format(gen: Gen, inst: &Inst, pc: u32, syntax: Syntax) -> String {
     let _ = pc;
+    let text = text_of(gen, inst, syntax);
+    let why = match super::asm::assemble_inst(gen, &text) {
+        Ok(back) if back == *inst => return text,
+        Ok(_) => "the text does not hold every bit".to_string(),
+        Err(e) => e.msg,
+    };
+    match super::encode(gen, inst) {
+        Ok(words) => format!(
+            ".long {} // {text} ({why})",
+            words
+                .iter()
+                .map(|w| format!("0x{w:08x}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Err(_) => text,
+    }
+}
+
+/// The text of one instruction in `syntax`, without the check that it assembles back.
+pub fn text_of(gen: Gen, inst: &Inst, syntax: Syntax) -> String {
     let text = valu::print(gen, inst, syntax)
         .or_else(|| scalar::print(gen, inst, syntax))
         .or_else(|| mem::print(gen, inst, syntax));
@@ -142,10 +168,12 @@ pub fn listing(gen: Gen, code: &[u8], syntax: Syntax) -> Vec<ListingLine> {
                 let lab = branch_target(inst, p)
                     .filter(|t| labels.contains(t))
                     .map(label_name);
+                let plain = format(gen, inst, p, syntax);
                 let t = match lab {
-                    Some(l) => scalar::print_with_target(gen, inst, syntax, Some(&l))
-                        .unwrap_or_else(|| format(gen, inst, p, syntax)),
-                    None => format(gen, inst, p, syntax),
+                    Some(l) if !plain.starts_with(".long") => {
+                        scalar::print_with_target(gen, inst, syntax, Some(&l)).unwrap_or(plain)
+                    }
+                    _ => plain,
                 };
                 text.push_str(&t);
             }

@@ -301,9 +301,6 @@ pub fn assemble(
             if addr64 && gen == Gen::Gfx8 {
                 return err(head_col, "addr64 does not exist on GCN 1.2");
             }
-            if addr64 && (offen || idxen) {
-                return err(head_col, "addr64 excludes offen and idxen");
-            }
             let has_vdata = w.first().is_some_and(|x| x.0.starts_with('v'));
             let n = if has_vdata { 4 } else { w.len() };
             expect_n(ops, n, m, end_col)?;

@@ -307,6 +307,13 @@ pub fn src(gen: Gen, o: &Operand, ty: Ty) -> Result<(Src, Option<u32>), PErr> {
     if let Val::Tuple(f, lo, hi) = &o.val {
         return err(col, format!("bad register {f}[{lo}:{hi}]"));
     }
+    if let Val::Func(f, args) = &o.val {
+        // `src(N)`: a raw 9-bit source code, for the reserved values no name covers.
+        return match (f.as_str(), args.as_slice()) {
+            ("src", [Val::Int(n)]) if (0..=511).contains(n) => Ok((Src(*n as u16), None)),
+            _ => err(col, format!("`{f}(...)` is not a source operand")),
+        };
+    }
     constant(gen, &o.val, ty, o.lit, col)
 }
 

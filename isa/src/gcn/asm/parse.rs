@@ -484,7 +484,7 @@ mod tests {
         );
         let s = parse_line("s_waitcnt vmcnt(0) & lgkmcnt(1)").unwrap();
         assert_eq!(s.args.len(), 2);
-        assert_eq!(parse_line("v_mov_b32 v1, v[2").unwrap_err().col, 19);
+        assert_eq!(parse_line("v_mov_b32 v1, v[2").unwrap_err().col, 18);
         assert!(parse_line("v_mov_b32 v1, --v2").is_err());
     }
 }

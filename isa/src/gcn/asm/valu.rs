@@ -82,8 +82,9 @@ pub fn assemble(
         match bind(gen, op, shape, f, ops, mods, llvm, head_col, end_col) {
             Ok(i) => return Ok(i),
             Err((p, e)) => {
+                // The form that got furthest explains best; on a tie, the shorter form.
                 let better = match &best {
-                    Some((bp, _)) => p >= *bp,
+                    Some((bp, _)) => p > *bp,
                     None => true,
                 };
                 if better {
@@ -113,7 +114,7 @@ fn sel(m: &Modifier) -> Result<u8, PErr> {
             "DWORD" | "DW" => 6,
             _ => return err(m.col, format!("unknown SDWA selection `{s}`")),
         },
-        Some(ModVal::Int(i)) if (0..=6).contains(i) => *i as u8,
+        Some(ModVal::Int(i)) if (0..=7).contains(i) => *i as u8,
         _ => {
             return err(
                 m.col,
@@ -132,7 +133,7 @@ fn unused(m: &Modifier) -> Result<u8, PErr> {
             "UNUSED_PRESERVE" | "PRESERVE" => Ok(2),
             _ => err(m.col, format!("unknown dst_unused `{s}`")),
         },
-        Some(ModVal::Int(i)) if (0..=2).contains(i) => Ok(*i as u8),
+        Some(ModVal::Int(i)) if (0..=3).contains(i) => Ok(*i as u8),
         _ => err(m.col, "dst_unused needs PAD, SEXT or PRESERVE"),
     }
 }
@@ -300,9 +301,18 @@ fn bind(
                 Slot::SDstField => v.dst = opnd::sreg_n(gen, o, 1, "destination")? as u8,
                 Slot::Sdst => v.sdst = opnd::sreg_n(gen, o, 2, "scalar destination")? as u8,
                 Slot::Vcc => {
-                    opnd::no_mods(o)?;
-                    if !matches!(&o.val, Val::Ident(n) if n.eq_ignore_ascii_case("vcc")) {
-                        return err(o.col, "this form reads or writes vcc only");
+                    // Any pair binds here; `to_inst` says that only VCC fits this form, so
+                    // that an SGPR pair moves the instruction to VOP3.
+                    let r = opnd::sreg_n(gen, o, 2, "carry/compare register")?;
+                    let is_dst = k <= 1
+                        && matches!(
+                            shape.kind,
+                            ValuKind::CarryOut | ValuKind::CarryInOut | ValuKind::Cmp
+                        );
+                    if is_dst {
+                        v.sdst = r as u8;
+                    } else {
+                        v.src[2] = Src(r);
                     }
                 }
                 Slot::Src(i) => {
@@ -372,16 +382,12 @@ fn bind(
             "vop3" if form == Form::E64 => {}
             "sdwa" if form == Form::Sdwa => {}
             "dpp" if form == Form::Dpp => {}
-            "dst_sel" if form == Form::Sdwa && shape.kind != ValuKind::Cmp => {
-                v.sdwa.dst_sel = sel(m).map_err(|e| at(np, e))?
-            }
-            "dst_unused" if form == Form::Sdwa && shape.kind != ValuKind::Cmp => {
+            "dst_sel" if form == Form::Sdwa => v.sdwa.dst_sel = sel(m).map_err(|e| at(np, e))?,
+            "dst_unused" if form == Form::Sdwa => {
                 v.sdwa.dst_unused = unused(m).map_err(|e| at(np, e))?
             }
             "src0_sel" if form == Form::Sdwa => v.sdwa.src0_sel = sel(m).map_err(|e| at(np, e))?,
-            "src1_sel" if form == Form::Sdwa && shape.native != TableEnc::Vop1 => {
-                v.sdwa.src1_sel = sel(m).map_err(|e| at(np, e))?
-            }
+            "src1_sel" if form == Form::Sdwa => v.sdwa.src1_sel = sel(m).map_err(|e| at(np, e))?,
             "row_mask" if form == Form::Dpp => {
                 v.dpp.row_mask = int_val(m, 0, 15).map_err(|e| at(np, e))? as u8
             }
@@ -443,8 +449,9 @@ fn bind(
         && !matches!(shape.kind, ValuKind::ReadLane | ValuKind::WriteLane)
         && constant_bus_reads(shape, &v, form) > 1
     {
+        // Ranked past a form mismatch: this form holds the operands, they only break a rule.
         return Err(at(
-            np + 1,
+            np + 2,
             PErr {
                 col: head_col,
                 msg: "only one SGPR, M0, VCC or literal may be read (constant bus)".into(),

@@ -65,26 +65,31 @@ pub fn special_sregs(gen: Gen) -> &'static [(u16, u8, &'static str)] {
 /// Registers no name covers print as `s[N:M]` / `sN` with their raw numbers, which the
 /// assembler accepts back only through the same raw spelling.
 pub fn sreg(gen: Gen, n: u16, dwords: u8) -> String {
+    sreg_named(gen, n, dwords).unwrap_or_else(|| tuple('s', n, dwords))
+}
+
+/// The name of scalar register `n` as a `dwords`-wide operand, if `gen` has one for it.
+pub fn sreg_named(gen: Gen, n: u16, dwords: u8) -> Option<String> {
     let count = sgpr_count(gen);
     let last = n + dwords as u16 - 1;
     if last < count {
-        return tuple('s', n, dwords);
+        return Some(tuple('s', n, dwords));
     }
     if let Some((_, _, name)) = special_sregs(gen)
         .iter()
         .find(|(r, d, _)| *r == n && *d == dwords)
     {
-        return name.to_string();
+        return Some(name.to_string());
     }
     if (112..=123).contains(&n) && last <= 123 {
         let t = n - 112;
-        return if dwords == 1 {
+        return Some(if dwords == 1 {
             format!("ttmp{t}")
         } else {
             format!("ttmp[{t}:{}]", t + dwords as u16 - 1)
-        };
+        });
     }
-    tuple('s', n, dwords)
+    None
 }
 
 /// `v5`, `s7` or `v[4:5]`.
@@ -158,10 +163,12 @@ pub fn has_inv_2pi(gen: Gen) -> bool {
 }
 
 /// Text of a 9-bit source operand of type `ty` (`literal` is the instruction's literal).
+/// Values no name covers (reserved codes the decoder lets through) print as `src(N)`, which
+/// the assembler reads back as that raw code.
 pub fn src(gen: Gen, s: Src, ty: Ty, literal: Option<u32>, sx: Syntax) -> String {
     let c = s.0;
     match c {
-        0..=127 => sreg(gen, c, ty.dwords()),
+        0..=127 => sreg_named(gen, c, ty.dwords()).unwrap_or_else(|| format!("src({c})")),
         128..=208 => s.inline_int().map(|v| v.to_string()).unwrap_or_default(),
         240..=248 => inline_float_text(c, ty.bits).to_string(),
         251 => special(sx, "src_vccz", "vccz"),
@@ -170,7 +177,7 @@ pub fn src(gen: Gen, s: Src, ty: Ty, literal: Option<u32>, sx: Syntax) -> String
         254 => special(sx, "src_lds_direct", "lds_direct"),
         255 => match literal {
             Some(v) => literal_text(gen, v, ty),
-            None => "lit(?)".to_string(),
+            None => "src(255)".to_string(),
         },
         256..=511 => vreg((c - 256) as u8, ty.dwords()),
         _ => format!("src({c})"),

@@ -691,35 +691,40 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
             let s = v.sdwa;
             let is_c = shape.kind == ValuKind::Cmp;
             let has_src1 = shape.native != TableEnc::Vop1;
-            match sx {
-                Syntax::Llvm => {
-                    if !is_c {
-                        mods.push(format!("dst_sel:{}", sel_text(s.dst_sel, sx)));
-                        mods.push(format!("dst_unused:{}", unused_text(s.dst_unused, sx)));
-                    }
-                    mods.push(format!("src0_sel:{}", sel_text(s.src0_sel, sx)));
-                    if has_src1 {
-                        mods.push(format!("src1_sel:{}", sel_text(s.src1_sel, sx)));
-                    }
-                }
-                Syntax::Clrx => {
-                    let n = mods.len();
-                    if !is_c && s.dst_sel != SEL_DWORD {
-                        mods.push(format!("dst_sel:{}", sel_text(s.dst_sel, sx)));
-                    }
-                    if !is_c && s.dst_unused != UNUSED_PAD {
-                        mods.push(format!("dst_unused:{}", unused_text(s.dst_unused, sx)));
-                    }
-                    if s.src0_sel != SEL_DWORD {
-                        mods.push(format!("src0_sel:{}", sel_text(s.src0_sel, sx)));
-                    }
-                    if has_src1 && s.src1_sel != SEL_DWORD {
-                        mods.push(format!("src1_sel:{}", sel_text(s.src1_sel, sx)));
-                    }
-                    if mods.len() == n {
-                        mods.push("sdwa".into());
-                    }
-                }
+            let llvm = sx == Syntax::Llvm;
+            let n = mods.len();
+            // VOPC has no DST_SEL/DST_UNUSED, VOP1 no SRC1_SEL; LLVM encodes them as 0. Other
+            // values (the decoder keeps them, ERRATA SDWA 4) print as the usual modifiers,
+            // which only wavejit's assembler accepts there.
+            let dst_sel = if is_c {
+                s.dst_sel != 0
+            } else {
+                llvm || s.dst_sel != SEL_DWORD
+            };
+            let dst_unused = if is_c {
+                s.dst_unused != 0
+            } else {
+                llvm || s.dst_unused != UNUSED_PAD
+            };
+            let src1_sel = if has_src1 {
+                llvm || s.src1_sel != SEL_DWORD
+            } else {
+                s.src1_sel != 0
+            };
+            if dst_sel {
+                mods.push(format!("dst_sel:{}", sel_text(s.dst_sel, sx)));
+            }
+            if dst_unused {
+                mods.push(format!("dst_unused:{}", unused_text(s.dst_unused, sx)));
+            }
+            if llvm || s.src0_sel != SEL_DWORD {
+                mods.push(format!("src0_sel:{}", sel_text(s.src0_sel, sx)));
+            }
+            if src1_sel {
+                mods.push(format!("src1_sel:{}", sel_text(s.src1_sel, sx)));
+            }
+            if !llvm && mods.len() == n {
+                mods.push("sdwa".into());
             }
         }
         Form::Dpp => {
