@@ -86,9 +86,8 @@ fn mc(cpu: &str, lines: &[String], disassemble: bool) -> Vec<Result<(String, Vec
     }
     let mut res = Vec::new();
     let mut k = 0;
-    for i in 0..lines.len() {
-        if lines[i].trim_start().starts_with('.') {
-            // A directive (our `.long` fallback): data, no encoding line.
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim_start().starts_with('.') {
             res.push(Err("directive".into()));
         } else if let Some(e) = errs.get(&(i + 1)) {
             res.push(Err(e.clone()));

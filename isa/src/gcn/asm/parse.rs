@@ -417,11 +417,22 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
         }
         Some(_) => return perr(p.col(), "expected a mnemonic, directive or label"),
     }
+    // Items are separated by commas (operands), spaces (modifiers) or `&` (waitcnt); a
+    // separator must follow an item.
+    let mut after_item = false;
     while p.peek().is_some() {
         if p.is_punct(',') || p.is_punct('&') {
+            if !after_item {
+                return perr(p.col(), "expected an operand before the separator");
+            }
+            after_item = false;
             p.i += 1;
+            if p.peek().is_none() {
+                return perr(p.col(), "expected an operand after the separator");
+            }
             continue;
         }
+        after_item = true;
         let col = p.col();
         if let Some(TokKind::Ident(n)) = p.peek() {
             let l = n.to_ascii_lowercase();

@@ -64,7 +64,9 @@ pub fn assemble(
     let sext = ops.iter().any(|o| o.sext);
     let candidates: Vec<Form> = match (suffix, sdwa, dpp, vop3) {
         (Some(f), _, _, _) => vec![f],
-        (None, Some(_), Some(d), _) => return err(d.col, "SDWA and DPP modifiers cannot be mixed"),
+        (None, Some(s), Some(d), _) => {
+            return err(s.col.max(d.col), "SDWA and DPP modifiers cannot be mixed")
+        }
         (None, Some(_), None, _) => vec![Form::Sdwa],
         (None, None, Some(_), _) => vec![Form::Dpp],
         (None, None, None, Some(_)) => vec![Form::E64],
@@ -344,10 +346,14 @@ fn bind(
     }
     let np = slots.len() + 1;
     let mut ctrl_seen = false;
-    for m in mods {
+    // Progress ranks the forms' errors: a modifier this form knows but whose value is wrong
+    // (`mul:3` in VOP3) outranks one the form does not know at all (`mul` in VOP1).
+    for (mi, m) in mods.iter().enumerate() {
+        let pn = np + 2 * mi;
+        let pv = pn + 1;
         let bad = |what: &str| {
             at(
-                np,
+                pn,
                 PErr {
                     col: m.col,
                     msg: format!("`{}` is not valid {what}", m.name),
@@ -364,7 +370,7 @@ fn bind(
                     ("mul", Some(ModVal::Int(1))) | ("div", Some(ModVal::Int(1))) => 0,
                     _ => {
                         return Err(at(
-                            np,
+                            pv,
                             PErr {
                                 col: m.col,
                                 msg: "output modifier is mul:2, mul:4 or div:2".into(),
@@ -382,29 +388,29 @@ fn bind(
             "vop3" if form == Form::E64 => {}
             "sdwa" if form == Form::Sdwa => {}
             "dpp" if form == Form::Dpp => {}
-            "dst_sel" if form == Form::Sdwa => v.sdwa.dst_sel = sel(m).map_err(|e| at(np, e))?,
+            "dst_sel" if form == Form::Sdwa => v.sdwa.dst_sel = sel(m).map_err(|e| at(pv, e))?,
             "dst_unused" if form == Form::Sdwa => {
-                v.sdwa.dst_unused = unused(m).map_err(|e| at(np, e))?
+                v.sdwa.dst_unused = unused(m).map_err(|e| at(pv, e))?
             }
-            "src0_sel" if form == Form::Sdwa => v.sdwa.src0_sel = sel(m).map_err(|e| at(np, e))?,
-            "src1_sel" if form == Form::Sdwa => v.sdwa.src1_sel = sel(m).map_err(|e| at(np, e))?,
+            "src0_sel" if form == Form::Sdwa => v.sdwa.src0_sel = sel(m).map_err(|e| at(pv, e))?,
+            "src1_sel" if form == Form::Sdwa => v.sdwa.src1_sel = sel(m).map_err(|e| at(pv, e))?,
             "row_mask" if form == Form::Dpp => {
-                v.dpp.row_mask = int_val(m, 0, 15).map_err(|e| at(np, e))? as u8
+                v.dpp.row_mask = int_val(m, 0, 15).map_err(|e| at(pv, e))? as u8
             }
             "bank_mask" if form == Form::Dpp => {
-                v.dpp.bank_mask = int_val(m, 0, 15).map_err(|e| at(np, e))? as u8
+                v.dpp.bank_mask = int_val(m, 0, 15).map_err(|e| at(pv, e))? as u8
             }
             "bound_ctrl" if form == Form::Dpp => {
                 int_val(m, 0, 1)
                     .or_else(|e| if m.value.is_none() { Ok(1) } else { Err(e) })
-                    .map_err(|e| at(np, e))?;
+                    .map_err(|e| at(pv, e))?;
                 v.dpp.bound_ctrl = true;
             }
-            _ if form == Form::Dpp => match dpp_ctrl(m).map_err(|e| at(np, e))? {
+            _ if form == Form::Dpp => match dpp_ctrl(m).map_err(|e| at(pv, e))? {
                 Some(c) => {
                     if ctrl_seen {
                         return Err(at(
-                            np,
+                            pv,
                             PErr {
                                 col: m.col,
                                 msg: "more than one DPP control".into(),
@@ -427,6 +433,7 @@ fn bind(
             }
         }
     }
+    let np = np + 2 * mods.len();
     if form == Form::Dpp && !ctrl_seen && !mods.iter().any(|m| m.name == "dpp") {
         return Err(at(
             np,
