@@ -1,10 +1,104 @@
-//! `wavejit run`.
+//! `wavejit run`: run a program on one wavefront from a JSON state file and print (or
+//! write) the final state in the same schema (`wavejit::statefile`).
+//!
+//! `wavejit run --arch ARCH [--engine interp] FILE(.s|.bin) [--state IN.json] [--out OUT.json]
+//! [--max-insts N]`
+//!
+//! The run ends at `s_endpgm`. An error of the run (a fault, an unsupported instruction,
+//! running past the end of the code or past `--max-insts`) is reported with its pc and the
+//! instruction there, and exits with status 2; the state is not written then.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use wavejit::isa::ir::Inst;
+use wavejit::isa::Arch;
+use wavejit::statefile::StateFile;
+use wavejit::{program_from_file, read_file_limited, run_wave, Engine, Error};
 
 use super::CmdResult;
 
-#[derive(clap::Args)]
-pub struct Args {}
+/// Largest state file read.
+const MAX_STATE_BYTES: u64 = 1 << 30;
 
-pub fn run(_a: Args) -> CmdResult {
-    Err("`wavejit run` is not implemented yet".into())
+#[derive(clap::Args)]
+pub struct Args {
+    /// gfx6|gfx7|gfx8 (or any alias: tahiti, gcn1.2, fiji, …) or vp1.
+    #[arg(long)]
+    arch: String,
+    /// Execution engine.
+    #[arg(long, default_value = "interp")]
+    engine: String,
+    /// Program: assembly text (.s) or raw code bytes (anything else).
+    file: PathBuf,
+    /// Initial state (JSON); default: EXEC all ones, MODE 0xC0, everything else 0.
+    #[arg(long)]
+    state: Option<PathBuf>,
+    /// Where to write the final state (default: standard output).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Instruction budget.
+    #[arg(long, default_value_t = 100_000_000)]
+    max_insts: u64,
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let arch: Arch = a.arch.parse()?;
+    let engine: Engine = a.engine.parse()?;
+    let gen = match arch {
+        Arch::Gcn(g) => g,
+        Arch::Vp1 => return Err(Error::Unsupported(
+            "`wavejit run --arch vp1`: the VP1 runner (wavejit_interp::vp1) is not available yet"
+                .into(),
+        )
+        .into()),
+    };
+    let prog = program_from_file(arch, &a.file)?;
+    let sf = match &a.state {
+        Some(p) => {
+            let bytes = read_file_limited(p, MAX_STATE_BYTES)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|e| Error::Usage(format!("{}: not UTF-8 text: {e}", p.display())))?;
+            StateFile::parse(&text).map_err(|e| Error::Usage(format!("{}: {e}", p.display())))?
+        }
+        None => StateFile::default(),
+    };
+    let start = sf.build(gen)?;
+    let mut end = sf.build(gen)?;
+    let stats = run_wave(
+        engine,
+        &prog,
+        &mut end.wave,
+        &mut end.lds,
+        &end.mem,
+        a.max_insts,
+    )
+    .map_err(|e| {
+        // Name the instruction at the failing pc when there is one.
+        let text = prog
+            .slot_index(e.pc)
+            .and_then(|i| prog.slots.get(i))
+            .and_then(|s| s.inst.as_ref().ok())
+            .map(|i| match i {
+                Inst::Gcn(g) => g.op.mnemonic().to_string(),
+                Inst::Vp1(_) => String::new(),
+            });
+        match text {
+            Some(t) if !t.is_empty() => format!("{e} [{t}]"),
+            _ => e.to_string(),
+        }
+    })?;
+    let out = sf.dump(&start, &end);
+    match &a.out {
+        Some(p) => std::fs::write(p, out).map_err(|source| Error::Io {
+            path: p.display().to_string(),
+            source,
+        })?,
+        None => print!("{out}"),
+    }
+    eprintln!(
+        "wavejit: {} instructions, ended at s_endpgm (pc 0x{:x})",
+        stats.insts, end.wave.pc
+    );
+    Ok(ExitCode::SUCCESS)
 }
