@@ -107,9 +107,7 @@ pub fn read_file_limited(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
 pub fn assemble(arch: Arch, text: &str) -> Result<Vec<u8>, Error> {
     match arch {
         Arch::Vp1 => Ok(wavejit_isa::vp1::asm::assemble_bytes(text)?),
-        Arch::Gcn(_) => Err(Error::Unsupported(
-            "the GCN assembler is not available yet".into(),
-        )),
+        Arch::Gcn(g) => Ok(wavejit_isa::gcn::asm::assemble(g, text)?.bytes),
     }
 }
 
