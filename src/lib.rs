@@ -8,6 +8,7 @@
 pub use wavejit_interp as interp;
 pub use wavejit_isa as isa;
 
+pub mod fuzz;
 pub mod statefile;
 
 use std::path::Path;

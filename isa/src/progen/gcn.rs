@@ -799,10 +799,11 @@ fn buffer(gen: Gen, rng: &mut impl Rng, enc: Enc, kind: &dyn Fn(Field) -> Option
         7..=8 => Src(128 + rng.random_range(0..17)),
         _ => Src(sgpr(rng, 1) as u16),
     };
+    // Dword multiples: atomics need alignment (misaligned addresses come from the state).
     let offset = if rng.random_bool(0.7) {
         rng.random_range(0..16) * 4
     } else {
-        rng.random_range(0..4096)
+        rng.random_range(0..1024) * 4
     };
     let (glc, slc, tfe) = (
         rng.random_bool(0.4),

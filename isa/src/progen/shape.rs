@@ -62,6 +62,26 @@ impl GcnProgram {
         Ok(out)
     }
 
+    /// The byte offset of each item, and the code size as the last element.
+    pub fn offsets(&self) -> Result<Vec<u32>, EncodeError> {
+        let mut offs = Vec::with_capacity(self.items.len() + 1);
+        let mut pc = 0u32;
+        for it in &self.items {
+            offs.push(pc);
+            pc += 4 * encode(self.gen, &it.inst)?.len() as u32;
+        }
+        offs.push(pc);
+        Ok(offs)
+    }
+
+    /// The index of the item at byte offset `pc`.
+    pub fn item_at(&self, pc: u32) -> Option<usize> {
+        let offs = self.offsets().ok()?;
+        offs.iter()
+            .position(|&o| o == pc)
+            .filter(|&i| i < self.items.len())
+    }
+
     /// Drop items `range`; branches into it go to the item after it.
     pub fn remove(&mut self, range: std::ops::Range<usize>) {
         let n = range.len();

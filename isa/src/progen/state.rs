@@ -78,11 +78,13 @@ pub fn gcn_state(gen: Gen, rng: &mut impl Rng) -> GcnState {
     w.exec = values::lane_mask(rng);
     w.vcc = values::lane_mask(rng);
     w.scc = rng.random_range(0..2);
-    w.m0 = match rng.random_range(0..10) {
-        0..=2 => u32::MAX,
-        3..=5 => rng.random_range(0..16) * 16,
-        6 => 0,
-        7 => 0xFFFF,
+    // M0 indexes s_movrel*/VGPR indexing (small values keep those in range), bounds
+    // GCN 1.0/1.1 LDS accesses (-1: all of it) and holds VINTRP's LDS offset.
+    w.m0 = match rng.random_range(0..20) {
+        0..=7 => rng.random_range(0..16),
+        8..=10 => rng.random_range(0..16) * 16,
+        11..=13 => u32::MAX,
+        14 => 0xFFFF,
         _ => values::word(rng),
     };
     w.mode = mode_value(rng);

@@ -1,0 +1,537 @@
+//! A campaign: programs `0..N` (or as many as fit in a time budget) of one seed, run on
+//! `jobs` threads, each program in the interpreter and in the engine under test; then the
+//! mismatches minimised and written as reproducers. And the self-test, which runs a
+//! campaign against an engine with a planted bug and demands that it be found and shrunk
+//! to a handful of instructions.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use wavejit_interp::ExecErrorKind;
+use wavejit_isa::progen::shape::{program, ShapeConfig};
+use wavejit_isa::progen::state::gcn_state;
+use wavejit_isa::progen::{self, vp1 as pvp1};
+use wavejit_isa::{Arch, Gen};
+use wavejit_jit::JitConfig;
+
+use super::case::{
+    gcn_program, run_gcn, run_vp1, Failure, GcnCase, GcnOutcome, Vp1Case, Vp1Interp, Vp1Runner,
+};
+use super::compare::{self, Diffs};
+use super::engine::{Interp, JitRunner, Planted, Runner};
+use super::{minimise, probe, repro};
+
+/// The engine compared with the interpreter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    /// The JIT, compiling every block on first use.
+    Jit,
+    /// The JIT with tiering (interpret a block a few times, then compile).
+    Tiered,
+    /// The interpreter itself (a check of the harness: never a mismatch).
+    Interp,
+    /// The self-test's deliberately broken engine.
+    Planted,
+}
+
+impl Against {
+    pub fn name(self) -> &'static str {
+        match self {
+            Against::Jit => "jit",
+            Against::Tiered => "tiered",
+            Against::Interp => "interp",
+            Against::Planted => "planted",
+        }
+    }
+}
+
+impl std::str::FromStr for Against {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "jit" => Ok(Against::Jit),
+            "tiered" => Ok(Against::Tiered),
+            "interp" => Ok(Against::Interp),
+            _ => Err(format!("unknown engine `{s}` (jit|tiered|interp)")),
+        }
+    }
+}
+
+/// What a campaign does.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub arch: Arch,
+    pub seed: u64,
+    /// Number of programs (`None`: until `seconds` run out).
+    pub programs: Option<u64>,
+    pub seconds: Option<f64>,
+    /// Instructions per program (roughly).
+    pub len: usize,
+    pub jobs: usize,
+    pub against: Against,
+    /// Where reproducers go (`None`: not written).
+    pub out: Option<PathBuf>,
+    /// Mismatches minimised and written (the rest are only counted).
+    pub max_repros: usize,
+    /// Stop at the first mismatch.
+    pub stop_at_first: bool,
+    /// Show a progress bar (on a terminal).
+    pub progress: bool,
+}
+
+impl Config {
+    pub fn new(arch: Arch) -> Config {
+        Config {
+            arch,
+            seed: 1,
+            programs: Some(1000),
+            seconds: None,
+            len: 24,
+            jobs: 1,
+            against: Against::Jit,
+            out: None,
+            max_repros: 3,
+            stop_at_first: false,
+            progress: false,
+        }
+    }
+}
+
+/// A mismatch, minimised.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The program's index in the campaign.
+    pub index: u64,
+    /// Differences of the original program.
+    pub diffs: Diffs,
+    /// Differences of the minimised case, its instruction count and its text.
+    pub min_diffs: Diffs,
+    pub min_len: usize,
+    pub min_text: String,
+    /// The reproducer's `.s` file, if written.
+    pub repro: Option<PathBuf>,
+}
+
+/// What a campaign did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub programs: u64,
+    /// Instructions executed (by the interpreter; the other engine ran as many unless
+    /// they mismatch).
+    pub insts: u64,
+    pub mismatches: u64,
+    /// Indices of every mismatching program.
+    pub mismatch_indices: Vec<u64>,
+    pub found: Vec<Found>,
+    /// Programs that ended in an error (the same one in both engines, unless mismatched).
+    pub errors: u64,
+    /// Programs that hit the instruction budget.
+    pub inst_limits: u64,
+    /// How programs that ended in an error ended (a short description → count).
+    pub error_kinds: std::collections::BTreeMap<String, u64>,
+    /// Candidates in the generator's pool.
+    pub pool: usize,
+    pub elapsed: Duration,
+    /// Blocks the JIT compiled, and of their instructions how many ran as helper calls.
+    pub jit_blocks: u64,
+    pub jit_insts: u64,
+    pub jit_helper_insts: u64,
+    /// A note to print (e.g. an engine that does not exist for the architecture).
+    pub note: Option<String>,
+}
+
+impl Summary {
+    pub fn insts_per_second(&self) -> f64 {
+        self.insts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// One worker's engine under test (the interpreter needs no state).
+struct Workers {
+    b: Box<dyn Runner + Send>,
+}
+
+fn engine_b(against: Against) -> Box<dyn Runner + Send> {
+    match against {
+        Against::Jit => Box::new(JitRunner::default()),
+        Against::Tiered => Box::new(JitRunner::new(JitConfig {
+            tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
+            ..JitConfig::default()
+        })),
+        Against::Interp => Box::new(Interp),
+        Against::Planted => Box::new(Planted),
+    }
+}
+
+/// Per-program result of the parallel part.
+#[derive(Default)]
+struct One {
+    insts: u64,
+    error: Option<String>,
+    limit: bool,
+    mismatch: Option<Diffs>,
+}
+
+/// A short description of how a run failed, for the summary's histogram.
+fn error_key(f: &Failure) -> String {
+    match f {
+        Failure::Panic(m) => format!("panic: {}", m.chars().take(60).collect::<String>()),
+        Failure::Exec(e) => match &e.kind {
+            ExecErrorKind::Unsupported { mnemonic } => {
+                let words: Vec<&str> = mnemonic
+                    .split_whitespace()
+                    .filter(|w| {
+                        !w.starts_with("0x") && !w.starts_with(|c: char| c.is_ascii_digit())
+                    })
+                    .collect();
+                format!("unsupported {}", words.join(" "))
+            }
+            ExecErrorKind::OutOfBounds { space, .. } => format!("{space} access out of bounds"),
+            ExecErrorKind::PcOutOfCode(_) => "pc out of code".into(),
+            ExecErrorKind::InstLimit(_) => "instruction limit".into(),
+            ExecErrorKind::Decode(_) => "decode error".into(),
+            ExecErrorKind::BadOperand(m) => {
+                // Drop numbers so that similar messages count together.
+                let t: String = m.chars().filter(|c| !c.is_ascii_digit()).take(60).collect();
+                format!("bad operand: {t}")
+            }
+        },
+    }
+}
+
+fn tally(r: &Result<u64, Failure>, one: &mut One) {
+    match r {
+        Ok(n) => one.insts = *n,
+        Err(f) => {
+            one.error = Some(error_key(f));
+            one.limit =
+                matches!(f, Failure::Exec(e) if matches!(e.kind, ExecErrorKind::InstLimit(_)));
+        }
+    }
+}
+
+/// Program `index` of the campaign, after dropping the instructions the interpreter
+/// refuses as unsupported (a field combination the probe did not see, e.g. TFE), with
+/// the interpreter's outcome.
+pub fn gcn_case(
+    gen: Gen,
+    seed: u64,
+    index: u64,
+    len: usize,
+) -> (GcnCase, Option<(wavejit_isa::ir::Program, GcnOutcome)>) {
+    let pool = probe::gcn_pool(gen);
+    let mut rng = progen::rng(seed, index);
+    let prog = program(pool, &mut rng, &ShapeConfig { len, control: true });
+    let state = gcn_state(gen, &mut rng);
+    let mut case = GcnCase { prog, state };
+    for _ in 0..6 {
+        let Ok(p) = gcn_program(&case) else {
+            return (case, None);
+        };
+        let out = run_gcn(&mut Interp, &p, &case.state);
+        if let Err(Failure::Exec(e)) = &out.result {
+            if matches!(e.kind, ExecErrorKind::Unsupported { .. }) {
+                if let Some(i) = case.prog.item_at(e.pc) {
+                    if i + 1 < case.prog.items.len() {
+                        case.prog.remove(i..i + 1);
+                        continue;
+                    }
+                }
+            }
+        }
+        return (case, Some((p, out)));
+    }
+    let p = gcn_program(&case).ok();
+    let out = p.map(|p| {
+        let o = run_gcn(&mut Interp, &p, &case.state);
+        (p, o)
+    });
+    (case, out)
+}
+
+/// VP1 program `index` of the campaign.
+pub fn vp1_case(seed: u64, index: u64, len: usize) -> Vp1Case {
+    let ops = probe::vp1_opcodes();
+    let mut rng = progen::rng(seed, index);
+    let words = pvp1::program(&mut rng, len, ops);
+    let state = pvp1::state(&mut rng);
+    Vp1Case { words, state }
+}
+
+fn one_gcn(cfg: &Config, gen: Gen, index: u64, b: &mut dyn Runner) -> One {
+    let mut one = One::default();
+    let (case, run) = gcn_case(gen, cfg.seed, index, cfg.len);
+    let Some((p, a)) = run else {
+        // The generator made a program that does not encode: a bug of ours, reported.
+        one.mismatch = Some(Diffs::default());
+        return one;
+    };
+    tally(&a.result, &mut one);
+    let bo = run_gcn(b, &p, &case.state);
+    let d = compare::gcn(&a, &bo);
+    if !d.is_empty() {
+        one.mismatch = Some(d);
+    }
+    one
+}
+
+fn one_vp1(cfg: &Config, index: u64, b: &mut dyn Vp1Runner) -> One {
+    let mut one = One::default();
+    let case = vp1_case(cfg.seed, index, cfg.len);
+    let a = run_vp1(&mut Vp1Interp, &case);
+    tally(&a.result, &mut one);
+    let bo = run_vp1(b, &case);
+    let d = compare::vp1(&a, &bo);
+    if !d.is_empty() {
+        one.mismatch = Some(d);
+    }
+    one
+}
+
+/// Programs per parallel batch (between progress updates and time checks).
+const BATCH: u64 = 64;
+
+/// Run a campaign.
+pub fn run(cfg: &Config) -> Result<Summary, crate::Error> {
+    let t0 = Instant::now();
+    let jobs = cfg.jobs.max(1);
+    let threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| crate::Error::Usage(format!("cannot start {jobs} threads: {e}")))?;
+    let mut sum = Summary::default();
+    let gen = match cfg.arch {
+        Arch::Gcn(g) => Some(g),
+        Arch::Vp1 => None,
+    };
+    let against = match (cfg.arch, cfg.against) {
+        (Arch::Vp1, Against::Jit | Against::Tiered | Against::Planted) => {
+            sum.note = Some(
+                "vp1: the JIT has no VP1 engine yet; the interpreter is compared with itself"
+                    .into(),
+            );
+            Against::Interp
+        }
+        (_, a) => a,
+    };
+    match gen {
+        Some(g) => sum.pool = threads.install(|| probe::gcn_pool(g).cands().len()),
+        None => sum.pool = probe::vp1_opcodes().len(),
+    }
+    let workers: Vec<Mutex<Workers>> = (0..jobs)
+        .map(|_| {
+            Mutex::new(Workers {
+                b: engine_b(against),
+            })
+        })
+        .collect();
+    let limit = cfg.programs.unwrap_or(u64::MAX);
+    let deadline = cfg
+        .seconds
+        .map(|s| t0 + Duration::from_secs_f64(s.max(0.0)));
+    let bar = progress_bar(cfg, limit);
+    let stop = AtomicBool::new(false);
+    let mut start = 0u64;
+    while start < limit && !stop.load(Ordering::Relaxed) {
+        let end = limit.min(start + BATCH * jobs as u64);
+        let results: Vec<(u64, One)> = threads.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|i| {
+                    let k = rayon::current_thread_index().unwrap_or(0) % jobs;
+                    let mut w = match workers[k].lock() {
+                        Ok(w) => w,
+                        Err(p) => p.into_inner(),
+                    };
+                    let one = match gen {
+                        Some(g) => one_gcn(cfg, g, i, &mut *w.b),
+                        None => one_vp1(cfg, i, &mut Vp1Interp),
+                    };
+                    (i, one)
+                })
+                .collect()
+        });
+        for (i, one) in results {
+            sum.programs += 1;
+            sum.insts += one.insts;
+            if let Some(k) = one.error {
+                sum.errors += 1;
+                *sum.error_kinds.entry(k).or_default() += 1;
+            }
+            sum.inst_limits += one.limit as u64;
+            if one.mismatch.is_some() {
+                sum.mismatches += 1;
+                sum.mismatch_indices.push(i);
+                if cfg.stop_at_first {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        bar.set_position(end.min(limit));
+        bar.set_message(format!("{} mismatches", sum.mismatches));
+        start = end;
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    drop(workers);
+    sum.elapsed = t0.elapsed();
+    if let Some(g) = gen {
+        jit_stats(&mut sum, g, cfg, against);
+    }
+    sum.mismatch_indices.sort_unstable();
+    for &i in sum.mismatch_indices.iter().take(cfg.max_repros) {
+        sum.found.push(minimise_one(cfg, gen, against, i)?);
+    }
+    Ok(sum)
+}
+
+/// JIT statistics of a small sample run (the workers' own caches are flushed as they go).
+fn jit_stats(sum: &mut Summary, gen: Gen, cfg: &Config, against: Against) {
+    if !matches!(against, Against::Jit | Against::Tiered) {
+        return;
+    }
+    let mut j = JitRunner::default();
+    if let Some(why) = j.broken() {
+        sum.note = Some(format!("the JIT back end is not available here: {why}"));
+        return;
+    }
+    for i in 0..sum.programs.min(32) {
+        let (case, run) = gcn_case(gen, cfg.seed, i, cfg.len);
+        if let Some((p, _)) = run {
+            let _ = run_gcn(&mut j, &p, &case.state);
+        }
+    }
+    let s = j.stats();
+    sum.jit_blocks = s.blocks;
+    sum.jit_insts = s.insts;
+    sum.jit_helper_insts = s.helper_insts;
+}
+
+fn minimise_one(
+    cfg: &Config,
+    gen: Option<Gen>,
+    against: Against,
+    index: u64,
+) -> Result<Found, crate::Error> {
+    let origin = repro::Origin {
+        seed: cfg.seed,
+        index,
+        engines: ("interp".into(), against.name().into()),
+    };
+    let name = format!("{}-s{}-p{}", cfg.arch, cfg.seed, index);
+    match gen {
+        Some(g) => {
+            let mut b = engine_b(against);
+            let (case, _) = gcn_case(g, cfg.seed, index, cfg.len);
+            let mut diff = |c: &GcnCase| -> Diffs {
+                match gcn_program(c) {
+                    Ok(p) => compare::gcn(
+                        &run_gcn(&mut Interp, &p, &c.state),
+                        &run_gcn(&mut *b, &p, &c.state),
+                    ),
+                    Err(_) => Diffs::default(),
+                }
+            };
+            let diffs = diff(&case);
+            let small = minimise::gcn(&case, &mut |c| !diff(c).is_empty());
+            let min_diffs = diff(&small);
+            let code = small
+                .prog
+                .encode()
+                .map_err(|e| crate::Error::Usage(e.to_string()))?;
+            let min_text = repro::gcn_text(g, &code);
+            let repro = match &cfg.out {
+                Some(dir) => Some(repro::write_gcn(dir, &name, &small, &min_diffs, &origin)?),
+                None => None,
+            };
+            Ok(Found {
+                index,
+                diffs,
+                min_diffs,
+                min_len: small.prog.items.len(),
+                min_text,
+                repro,
+            })
+        }
+        None => {
+            let case = vp1_case(cfg.seed, index, cfg.len);
+            let diff = |c: &Vp1Case| {
+                compare::vp1(&run_vp1(&mut Vp1Interp, c), &run_vp1(&mut Vp1Interp, c))
+            };
+            let diffs = diff(&case);
+            let small = minimise::vp1(&case, &mut |c| !diff(c).is_empty());
+            let min_diffs = diff(&small);
+            let min_text = repro::vp1_text(&small.words);
+            let repro = match &cfg.out {
+                Some(dir) => Some(repro::write_vp1(dir, &name, &small, &min_diffs, &origin)?),
+                None => None,
+            };
+            Ok(Found {
+                index,
+                diffs,
+                min_diffs,
+                min_len: small.words.len(),
+                min_text,
+                repro,
+            })
+        }
+    }
+}
+
+fn progress_bar(cfg: &Config, limit: u64) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !cfg.progress || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = if limit == u64::MAX {
+        indicatif::ProgressBar::new_spinner()
+    } else {
+        indicatif::ProgressBar::new(limit)
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} programs ({per_sec}) {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// What the self-test found.
+#[derive(Clone, Debug)]
+pub struct SelfTest {
+    pub summary: Summary,
+    /// The planted bug was found and shrunk to at most `MAX_SELF_TEST_LEN` instructions.
+    pub passed: bool,
+}
+
+/// Instructions (with `s_endpgm`) a minimised planted-bug reproducer may have.
+pub const MAX_SELF_TEST_LEN: usize = 6;
+
+/// Plant a known wrong lowering (`engine::Planted`) and show that a campaign finds it and
+/// shrinks it to a handful of instructions.
+pub fn self_test(out: Option<&Path>, progress: bool) -> Result<SelfTest, crate::Error> {
+    let cfg = Config {
+        arch: Arch::Gcn(Gen::Gfx8),
+        seed: 1,
+        programs: Some(20_000),
+        seconds: None,
+        len: 24,
+        jobs: 1,
+        against: Against::Planted,
+        out: out.map(Path::to_path_buf),
+        max_repros: 1,
+        stop_at_first: true,
+        progress,
+    };
+    let summary = run(&cfg)?;
+    let passed = summary
+        .found
+        .first()
+        .is_some_and(|f| !f.min_diffs.is_empty() && f.min_len <= MAX_SELF_TEST_LEN);
+    Ok(SelfTest { summary, passed })
+}

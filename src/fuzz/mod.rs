@@ -1,0 +1,28 @@
+//! Differential fuzzing: random programs from the table-driven generator
+//! (`wavejit_isa::progen`) run in the reference interpreter and in a second engine (the
+//! JIT), and the whole final states are compared bit for bit. A mismatch is minimised and
+//! written as a reproducer that `wavejit run --engine diff` replays.
+//!
+//! - `engine` — the engines behind one trait (interpreter, JIT, the self-test's planted bug);
+//! - `case` — a case (program + state) and running it safely (panics caught);
+//! - `compare` — the bit-for-bit comparison, naming each differing register and lane;
+//! - `probe` — which table rows the interpreter implements (the generator's pool);
+//! - `minimise` — shrinking a mismatching case;
+//! - `repro` — reproducer files;
+//! - `target` — one-shot entry points of the cargo-fuzz targets;
+//! - `campaign` — many programs on many threads, the summary, the self-test.
+//!
+//! Program `i` of a campaign with seed `s` is a function of `(s, i)` alone, so a campaign
+//! finds the same mismatches whatever `--jobs` says, and a mismatch can be regenerated
+//! from its index.
+
+pub mod campaign;
+pub mod case;
+pub mod compare;
+pub mod engine;
+pub mod minimise;
+pub mod probe;
+pub mod repro;
+pub mod target;
+
+pub use campaign::{run, self_test, Against, Config, Found, SelfTest, Summary};
