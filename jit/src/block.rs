@@ -277,11 +277,27 @@ impl<'a> Cx<'a> {
     pub fn sreg64(&mut self, slot: u8) -> Value {
         let lo = self.sreg(slot);
         let hi = self.sreg(slot.wrapping_add(1) & 127);
-        self.b.ins().iconcat(lo, hi)
+        self.concat64(lo, hi)
+    }
+
+    /// `hi:lo` as an `i64` (Cranelift's `iconcat` is only for `i128` on x64).
+    pub fn concat64(&mut self, lo: Value, hi: Value) -> Value {
+        let l = self.b.ins().uextend(types::I64, lo);
+        let h = self.b.ins().uextend(types::I64, hi);
+        let h = self.b.ins().ishl_imm_u(h, 32);
+        self.b.ins().bor(l, h)
+    }
+
+    /// (low, high) halves of an `i64`.
+    pub fn split64(&mut self, v: Value) -> (Value, Value) {
+        let lo = self.b.ins().ireduce(types::I32, v);
+        let h = self.b.ins().ushr_imm_u(v, 32);
+        let hi = self.b.ins().ireduce(types::I32, h);
+        (lo, hi)
     }
 
     pub fn set_sreg64(&mut self, slot: u8, v: Value) {
-        let (lo, hi) = self.b.ins().isplit(v);
+        let (lo, hi) = self.split64(v);
         self.set_sreg(slot, lo);
         self.set_sreg(slot.wrapping_add(1) & 127, hi);
     }

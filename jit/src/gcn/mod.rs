@@ -26,6 +26,27 @@ use crate::cache::{Compiler, JitConfig, ProgCode, SLOT_OFF_FULL, SLOT_OFF_MASKED
 use crate::ctx::{self, wave_off};
 use crate::error::JitError;
 
+/// Whether `op` is lowered inline (some of its operand forms may still go to the
+/// interpreter helper, e.g. an LDS_DIRECT operand or an integer CLAMP).
+pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
+    ops::sem(op).is_some()
+        || salu::known(op)
+        || matches!(
+            op,
+            Op::SEndpgm
+                | Op::SBarrier
+                | Op::SBranch
+                | Op::SCbranchScc0
+                | Op::SCbranchScc1
+                | Op::SCbranchVccz
+                | Op::SCbranchVccnz
+                | Op::SCbranchExecz
+                | Op::SCbranchExecnz
+                | Op::SNop
+                | Op::SWaitcnt
+        )
+}
+
 /// What a unit is specialised on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
@@ -174,23 +195,65 @@ fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32) -> Option<Vec<Planned
     Some(items)
 }
 
-/// Whether the segment planner may add `io` to a segment that has written `written` in
-/// lane form (see `block.rs`: chunk-by-chunk emission must equal program order).
-fn joins(written: &[u8], io: &valu::LaneIo) -> bool {
-    let overlap = |a: u8, b: u8| {
-        let a1 = a.wrapping_add(1) & 127;
-        let b1 = b.wrapping_add(1) & 127;
-        a == b || a == b1 || a1 == b || a1 == b1
-    };
-    let has = |lo: u8, s: u8| s == lo || s == (lo.wrapping_add(1) & 127);
-    for &w in written {
-        if io.scalar_reads.iter().any(|&s| has(w, s)) {
+/// What the instructions of the segment being built touch (see `joins`).
+#[derive(Default)]
+struct SegIo {
+    scalar_reads: Vec<u8>,
+    lane_reads: Vec<u8>,
+    lane_writes: Vec<u8>,
+}
+
+impl SegIo {
+    fn clear(&mut self) {
+        *self = SegIo::default();
+    }
+    fn add(&mut self, io: &valu::LaneIo) {
+        self.scalar_reads.extend(&io.scalar_reads);
+        self.lane_reads.extend(&io.lane_reads);
+        self.lane_writes.extend(&io.lane_writes);
+    }
+}
+
+fn pairs_overlap(a: u8, b: u8) -> bool {
+    let a1 = a.wrapping_add(1) & 127;
+    let b1 = b.wrapping_add(1) & 127;
+    a == b || a == b1 || a1 == b || a1 == b1
+}
+
+fn pair_has(lo: u8, s: u8) -> bool {
+    s == lo || s == (lo.wrapping_add(1) & 127)
+}
+
+/// Whether an instruction touching `io` may join the segment `seg`. Chunk-by-chunk
+/// emission runs later instructions of chunk c before earlier ones of chunk c+1, which
+/// equals program order only while no 64-bit mask written lane by lane in the segment is
+/// also read as a scalar (before or after the write) or through a different, overlapping
+/// pair.
+fn joins(seg: &SegIo, io: &valu::LaneIo) -> bool {
+    for &w in &seg.lane_writes {
+        if io.scalar_reads.iter().any(|&s| pair_has(w, s)) {
             return false;
         }
-        for &p in io.lane_reads.iter().chain(io.lane_writes.iter()) {
-            if p != w && overlap(p, w) {
-                return false;
-            }
+        if io
+            .lane_reads
+            .iter()
+            .chain(&io.lane_writes)
+            .any(|&p| p != w && pairs_overlap(p, w))
+        {
+            return false;
+        }
+    }
+    for &w in &io.lane_writes {
+        if seg.scalar_reads.iter().any(|&s| pair_has(w, s)) {
+            return false;
+        }
+        if seg
+            .lane_reads
+            .iter()
+            .chain(&seg.lane_writes)
+            .any(|&p| p != w && pairs_overlap(p, w))
+        {
+            return false;
         }
     }
     true
@@ -258,7 +321,7 @@ pub(crate) fn compile(
         helper_addr: ctx::helper_step as *const () as usize,
     };
     let mut seg: Vec<&valu::VPlan> = Vec::new();
-    let mut written: Vec<u8> = Vec::new();
+    let mut segio = SegIo::default();
     let mut ended = false;
     for (k, p) in items.iter().enumerate() {
         let next_pc = p.pc.wrapping_add(p.size);
@@ -268,20 +331,20 @@ pub(crate) fn compile(
                 let fits = cfg.chunk_major
                     && !vp.cross_lane
                     && seg.iter().all(|s| !s.cross_lane)
-                    && joins(&written, &io);
+                    && joins(&segio, &io);
                 if !fits {
                     emit_segment(&mut cx, &seg);
                     seg.clear();
-                    written.clear();
+                    segio.clear();
                 }
-                written.extend(io.lane_writes.iter().copied());
+                segio.add(&io);
                 seg.push(vp);
                 continue;
             }
             _ => {
                 emit_segment(&mut cx, &seg);
                 seg.clear();
-                written.clear();
+                segio.clear();
             }
         }
         match &p.item {
@@ -341,9 +404,10 @@ fn emit_segment(cx: &mut Cx, seg: &[&valu::VPlan]) {
         let _ = valu::emit_cross(cx, seg[0]);
         return;
     }
+    let unis: Vec<_> = seg.iter().map(|p| ops::uniforms(cx, p)).collect();
     for c in 0..CHUNKS {
-        for p in seg {
-            valu::emit_chunk(cx, p, c);
+        for (p, u) in seg.iter().zip(&unis) {
+            valu::emit_chunk(cx, p, c, u);
         }
     }
 }

@@ -95,6 +95,8 @@ pub enum FOp {
     Floor,
     Rndne,
     Sqrt,
+    /// `1 / x`, correctly rounded (`vop1::rcp`).
+    Rcp,
 }
 
 /// Compare conditions (float conditions are IEEE; `N*` are the negated, unordered-true
@@ -146,6 +148,9 @@ pub enum Carry {
 pub enum Cvt {
     F32FromI32,
     F32FromU32,
+    /// Truncating, saturating; NaN → 0 (`vop1::to_i32`).
+    I32FromF32,
+    U32FromF32,
 }
 
 /// How VOP2 operands map (V_MAC: the destination is the third source; MADMK/MADAK: the
@@ -180,8 +185,10 @@ pub struct Shape {
     pub mask_out: bool,
     pub is_cmp: bool,
     pub is_cmpx: bool,
-    /// The result is a float of this format (OMOD/CLAMP apply; SDWA/DPP ABS/NEG apply).
+    /// The result is a float of this format (OMOD/CLAMP apply).
     pub float: Option<Fmt>,
+    /// The sources are floats (SDWA applies NEG/ABS to float sources only).
+    pub src_float: bool,
 }
 
 impl IOp {
@@ -200,7 +207,7 @@ impl FOp {
     pub fn arity(self) -> u8 {
         use FOp::*;
         match self {
-            Trunc | Ceil | Floor | Rndne | Sqrt => 1,
+            Trunc | Ceil | Floor | Rndne | Sqrt | Rcp => 1,
             Mad | Fma | Min3 | Max3 => 3,
             _ => 2,
         }
@@ -219,6 +226,7 @@ impl Sem {
             is_cmp: false,
             is_cmpx: false,
             float: None,
+            src_float: false,
         };
         match self {
             Sem::Int(op) => {
@@ -235,6 +243,7 @@ impl Sem {
                 };
                 s.vop2 = form;
                 s.float = Some(f);
+                s.src_float = true;
                 if f == Fmt::F64 {
                     s.w64 = [true; 3];
                     s.w64_dst = true;
@@ -246,18 +255,19 @@ impl Sem {
                 if matches!(ty, CTy::F64 | CTy::I64 | CTy::U64) {
                     s.w64 = [true, true, false];
                 }
-                if matches!(ty, CTy::F32 | CTy::F64) {
-                    s.float = Some(if ty == CTy::F32 { Fmt::F32 } else { Fmt::F64 });
-                }
+                s.src_float = matches!(ty, CTy::F32 | CTy::F64);
             }
             Sem::Cndmask => s.mask_in = true,
             Sem::Carry(k) => {
                 s.mask_out = true;
                 s.mask_in = matches!(k, Carry::Addc | Carry::Subb | Carry::Subbrev);
             }
-            Sem::Cvt(_) => {
+            Sem::Cvt(k) => {
                 s.nsrc = 1;
-                s.float = Some(Fmt::F32);
+                match k {
+                    Cvt::F32FromI32 | Cvt::F32FromU32 => s.float = Some(Fmt::F32),
+                    Cvt::I32FromF32 | Cvt::U32FromF32 => s.src_float = true,
+                }
             }
         }
         s
@@ -394,6 +404,10 @@ pub fn sem(op: Op) -> Option<Sem> {
         VSqrtF64 => f64(FOp::Sqrt),
         VCvtF32I32 => Sem::Cvt(Cvt::F32FromI32),
         VCvtF32U32 => Sem::Cvt(Cvt::F32FromU32),
+        VCvtI32F32 => Sem::Cvt(Cvt::I32FromF32),
+        VCvtU32F32 => Sem::Cvt(Cvt::U32FromF32),
+        VRcpF32 | VRcpIflagF32 => f32(FOp::Rcp),
+        VRcpF64 => f64(FOp::Rcp),
         VCvtF32Ubyte0 => Sem::Int(IOp::CvtF32Ubyte(0)),
         VCvtF32Ubyte1 => Sem::Int(IOp::CvtF32Ubyte(1)),
         VCvtF32Ubyte2 => Sem::Int(IOp::CvtF32Ubyte(2)),
@@ -650,10 +664,40 @@ impl Opnd {
     }
 }
 
-fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>) -> Opnd {
+/// The uniform (scalar) source values of an instruction, read once before any of its
+/// chunks (and before any instruction after it writes a lane mask they might alias).
+pub fn uniforms(cx: &mut Cx, p: &VPlan) -> [Option<Value>; 3] {
+    let shape = p.sem.shape();
+    let mut u = [None; 3];
+    for (i, slot) in u.iter_mut().enumerate().take(shape.nsrc as usize) {
+        let o = match p.src[i] {
+            VSrc::S(s) => super::salu::SOpnd::Slot(s),
+            VSrc::Vccz => super::salu::SOpnd::Vccz,
+            VSrc::Execz => super::salu::SOpnd::Execz,
+            VSrc::Scc => super::salu::SOpnd::Scc,
+            VSrc::V(_) | VSrc::Const(_) => continue,
+        };
+        *slot = Some(if shape.w64[i] {
+            cx.read_s64(o)
+        } else {
+            cx.read_s32(o)
+        });
+    }
+    u
+}
+
+fn fetch(
+    cx: &mut Cx,
+    p: &VPlan,
+    i: usize,
+    c: usize,
+    g: Option<&Gathered>,
+    uni: &[Option<Value>; 3],
+) -> Opnd {
     let shape = p.sem.shape();
     let w64 = shape.w64[i];
-    let modifiers_apply = shape.float.is_some() || (p.sdwa.is_none() && p.dpp.is_none());
+    // ABS/NEG: every source in VOP3 and DPP, float sources only in SDWA (ERRATA SDWA 5).
+    let modifiers_apply = p.sdwa.is_none() || shape.src_float;
     if w64 {
         let pair = match p.src[i] {
             VSrc::V(n) => {
@@ -661,23 +705,13 @@ fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>) -> Op
                 let hi = cx.vreg(n.wrapping_add(1), c);
                 cx.zip64(lo, hi)
             }
-            VSrc::S(s) => {
-                let v = cx.sreg64(s);
-                let v = cx.splat(I64X2, v);
-                [v, v]
-            }
             VSrc::Const(k) => {
                 let v = cx.splat64(k);
                 [v, v]
             }
-            VSrc::Vccz | VSrc::Execz | VSrc::Scc => {
-                let o = match p.src[i] {
-                    VSrc::Vccz => super::salu::SOpnd::Vccz,
-                    VSrc::Execz => super::salu::SOpnd::Execz,
-                    _ => super::salu::SOpnd::Scc,
-                };
-                let v = cx.read_s64(o);
-                let v = cx.splat(I64X2, v);
+            VSrc::S(_) | VSrc::Vccz | VSrc::Execz | VSrc::Scc => {
+                let x = uni[i].unwrap_or_else(|| cx.iconst64(0));
+                let v = cx.splat(I64X2, x);
                 [v, v]
             }
         };
@@ -691,18 +725,9 @@ fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>) -> Op
     let mut v = match (g, p.src[i]) {
         (Some(g), _) if i == 0 => g.src0[c],
         (_, VSrc::V(n)) => cx.vreg(n, c),
-        (_, VSrc::S(s)) => {
-            let x = cx.sreg(s);
-            cx.splat(I32X4, x)
-        }
         (_, VSrc::Const(k)) => cx.splat32(k as u32),
-        (_, o) => {
-            let so = match o {
-                VSrc::Vccz => super::salu::SOpnd::Vccz,
-                VSrc::Execz => super::salu::SOpnd::Execz,
-                _ => super::salu::SOpnd::Scc,
-            };
-            let x = cx.read_s32(so);
+        (_, _) => {
+            let x = uni[i].unwrap_or_else(|| cx.iconst32(0));
             cx.splat(I32X4, x)
         }
     };
@@ -1059,7 +1084,7 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize) -> Value {
 // ---- the chunk lowering ---------------------------------------------------------------
 
 /// Lower chunk `c` of `p` (`g`: its gathered DPP source, if DPP).
-pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>) {
+pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &[Option<Value>; 3]) {
     let shape = p.sem.shape();
     let exec = cx.exec_lanes(c);
     let dpp_mask = match p.dpp {
@@ -1071,9 +1096,13 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>) {
         (None, x) | (x, None) => x,
         (Some(a), Some(b)) => Some(cx.b.ins().band(a, b)),
     };
+    let masks = Masks {
+        exec,
+        dpp: dpp_mask,
+    };
     let mut v = [Opnd::W32(Value::from_u32(0)); 3];
     for (i, slot) in v.iter_mut().enumerate().take(shape.nsrc as usize) {
-        *slot = fetch(cx, p, i, c, g);
+        *slot = fetch(cx, p, i, c, g, uni);
     }
     // BOUND_CTRL = 1: an invalid source lane reads 0 (ERRATA DPP 1).
     if let (Some(d), Some(g)) = (p.dpp, g) {
@@ -1083,8 +1112,7 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>) {
                 v[0] = Opnd::W32(cx.b.ins().band(x, valid));
                 // Modifiers were applied to the gathered value; a zeroed lane reads +0
                 // before them in the interpreter: reapply them to the zero.
-                let shape_float = shape.float.is_some();
-                if shape_float && (p.abs & 1 != 0 || p.neg & 1 != 0) {
+                if p.abs & 1 != 0 || p.neg & 1 != 0 {
                     let z = cx.splat32(0);
                     let zm = sign_mods(cx, z, p.abs & 1 != 0, p.neg & 1 != 0, false);
                     let zm = cx.cast(I32X4, zm);
@@ -1106,6 +1134,14 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>) {
             let f = match k {
                 Cvt::F32FromI32 => cx.b.ins().fcvt_from_sint(F32X4, a),
                 Cvt::F32FromU32 => cx.b.ins().fcvt_from_uint(F32X4, a),
+                Cvt::I32FromF32 | Cvt::U32FromF32 => {
+                    let x = cx.fin(Fmt::F32, a);
+                    if k == Cvt::I32FromF32 {
+                        cx.b.ins().fcvt_to_sint_sat(I32X4, x)
+                    } else {
+                        cx.b.ins().fcvt_to_uint_sat(I32X4, x)
+                    }
+                }
             };
             write32(cx, p, c, f, wmask);
         }
@@ -1127,7 +1163,7 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>) {
         }
         Sem::Cmp { ty, cond, .. } => {
             let m = compare(cx, ty, cond, &v);
-            write_mask(cx, p, c, m, wmask);
+            write_mask(cx, p, c, m, masks);
         }
         Sem::Cndmask => {
             let sel = cx.lanes(p.mask_src.unwrap_or(106), c);
@@ -1185,7 +1221,7 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>) {
                 }
             };
             write32(cx, p, c, r, wmask);
-            write_mask(cx, p, c, co, wmask);
+            write_mask(cx, p, c, co, masks);
         }
     }
 }
@@ -1265,6 +1301,14 @@ fn float_lanes(cx: &mut Cx, f: Fmt, op: FOp, raw: &[Value]) -> Value {
                 Floor => cx.b.ins().floor(a),
                 Rndne => cx.b.ins().nearest(a),
                 Sqrt => cx.b.ins().sqrt(a),
+                Rcp => {
+                    let one = match f {
+                        Fmt::F32 => cx.splat32(1.0f32.to_bits()),
+                        Fmt::F64 => cx.splat64(1.0f64.to_bits()),
+                    };
+                    let one = cx.cast(ftype(f), one);
+                    cx.b.ins().fdiv(one, a)
+                }
                 Min | Max | Min3 | Max3 => a,
             };
             cx.fout(f, r)
@@ -1303,6 +1347,24 @@ fn unsigned(cc: IntCC) -> IntCC {
     }
 }
 
+/// A float compare of two vectors (Cranelift's x64 back end has no vector `one`/`ueq`:
+/// those are composed).
+fn fcmp_vec(cx: &mut Cx, cc: FloatCC, a: Value, b: Value) -> Value {
+    match cc {
+        FloatCC::OrderedNotEqual => {
+            let o = cx.b.ins().fcmp(FloatCC::Ordered, a, b);
+            let n = cx.b.ins().fcmp(FloatCC::NotEqual, a, b);
+            cx.b.ins().band(o, n)
+        }
+        FloatCC::UnorderedOrEqual => {
+            let u = cx.b.ins().fcmp(FloatCC::Unordered, a, b);
+            let e = cx.b.ins().fcmp(FloatCC::Equal, a, b);
+            cx.b.ins().bor(u, e)
+        }
+        cc => cx.b.ins().fcmp(cc, a, b),
+    }
+}
+
 /// The compare result of a chunk as an `i32x4` lane mask.
 fn compare(cx: &mut Cx, ty: CTy, cond: Cond, v: &[Opnd; 3]) -> Value {
     let Some((fcc, icc)) = cond_cc(cond) else {
@@ -1312,7 +1374,7 @@ fn compare(cx: &mut Cx, ty: CTy, cond: Cond, v: &[Opnd; 3]) -> Value {
         CTy::F32 => {
             let a = cx.fin(Fmt::F32, v[0].v32());
             let b = cx.fin(Fmt::F32, v[1].v32());
-            let m = cx.b.ins().fcmp(fcc, a, b);
+            let m = fcmp_vec(cx, fcc, a, b);
             cx.cast(I32X4, m)
         }
         CTy::I32 | CTy::U32 => {
@@ -1327,7 +1389,7 @@ fn compare(cx: &mut Cx, ty: CTy, cond: Cond, v: &[Opnd; 3]) -> Value {
                 *out = if ty == CTy::F64 {
                     let a = cx.fin(Fmt::F64, v[0].v64(h));
                     let b = cx.fin(Fmt::F64, v[1].v64(h));
-                    let m = cx.b.ins().fcmp(fcc, a, b);
+                    let m = fcmp_vec(cx, fcc, a, b);
                     cx.cast(I64X2, m)
                 } else {
                     let cc = if ty == CTy::U64 { unsigned(icc) } else { icc };
@@ -1360,26 +1422,40 @@ fn write64(cx: &mut Cx, p: &VPlan, c: usize, r: [Value; 2], wmask: Option<Value>
     cx.write_vreg_masked(vdst.wrapping_add(1), c, hi, wmask);
 }
 
-/// Lanes that are not written get 0 in a compare/carry mask.
-pub const MASK_INACTIVE_ZERO: bool = true;
+/// The lane masks of one chunk: EXEC, and DPP's rows/banks/valid sources (`None`: all).
+#[derive(Clone, Copy)]
+struct Masks {
+    exec: Option<Value>,
+    dpp: Option<Value>,
+}
 
 /// Write a lane-mask result (compare, carry out) of chunk `c` to its pair (and EXEC for
-/// V_CMPX).
-fn write_mask(cx: &mut Cx, p: &VPlan, c: usize, m: Value, wmask: Option<Value>) {
-    let m = match wmask {
-        None => m,
-        Some(w) if MASK_INACTIVE_ZERO => cx.b.ins().band(m, w),
-        Some(w) => {
-            let old = cx
-                .lanes(p.sdst.unwrap_or(106), c)
-                .unwrap_or_else(|| cx.splat32(u32::MAX));
-            cx.b.ins().bitselect(w, m, old)
-        }
-    };
-    if let Some(d) = p.sdst {
-        cx.set_lanes(d, c, m);
+/// V_CMPX), as the interpreter's driver does: lanes with EXEC 0 get 0, lanes DPP leaves
+/// alone keep their old bit (and stay in EXEC).
+fn write_mask(cx: &mut Cx, p: &VPlan, c: usize, m: Value, k: Masks) {
+    let dst = p.sdst.unwrap_or(106);
+    let mut v = m;
+    if let Some(d) = k.dpp {
+        let old = cx.lanes(dst, c).unwrap_or_else(|| cx.splat32(u32::MAX));
+        v = cx.b.ins().bitselect(d, m, old);
+    }
+    if let Some(e) = k.exec {
+        v = cx.b.ins().band(v, e);
     }
     if p.to_exec {
-        cx.set_lanes(126, c, m);
+        let mut x = m;
+        if let Some(d) = k.dpp {
+            let ones = cx.splat32(u32::MAX);
+            x = cx.b.ins().bitselect(d, m, ones);
+        }
+        if let Some(e) = k.exec {
+            x = cx.b.ins().band(x, e);
+        }
+        if let Some(d) = p.sdst {
+            cx.set_lanes(d, c, v);
+        }
+        cx.set_lanes(126, c, x);
+    } else if let Some(d) = p.sdst {
+        cx.set_lanes(d, c, v);
     }
 }

@@ -891,3 +891,11 @@ pub fn emit(cx: &mut Cx, p: &SPlan, pc: u32, size: u32) {
         SPlan::Sopc(k, a, b) => emit_sopc(cx, k, a, b),
     }
 }
+
+/// Whether `op` is a scalar ALU operation lowered inline.
+pub fn known(op: Op) -> bool {
+    plan_sop2(op).is_some()
+        || plan_sopk(op).is_some()
+        || plan_sop1(op).is_some()
+        || plan_sopc(op).is_some()
+}

@@ -326,6 +326,26 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
     if shape.is_cmpx {
         p.to_exec = true;
     }
+    // A lane-mask destination overlapping (not equal to) the mask source or EXEC would be
+    // read back half-written between chunks: leave those to the interpreter.
+    let overlap = |a: u8, b: u8| {
+        let (a1, b1) = (a.wrapping_add(1) & 127, b.wrapping_add(1) & 127);
+        a != b && (a == b1 || a1 == b || a1 == b1)
+    };
+    if let Some(d) = p.sdst {
+        if overlap(d, 126) || p.mask_src.is_some_and(|m| overlap(d, m)) {
+            return None;
+        }
+    }
+    // v255 cannot start a 64-bit pair (the interpreter reports it).
+    if shape.w64_dst && p.vdst == Some(255) {
+        return None;
+    }
+    for i in 0..n {
+        if shape.w64[i] && p.src[i] == VSrc::V(255) {
+            return None;
+        }
+    }
     if !ops::modifiers_ok(&p, mode) {
         return None;
     }
@@ -440,16 +460,17 @@ impl Cx<'_> {
 
 /// Emit every chunk of one planned instruction that reads across lanes.
 pub fn emit_cross(cx: &mut Cx, p: &VPlan) -> Option<()> {
+    let uni = ops::uniforms(cx, p);
     let g = cx.dpp_gather(p)?;
     for c in 0..CHUNKS {
-        ops::emit(cx, p, c, Some(&g));
+        ops::emit(cx, p, c, Some(&g), &uni);
     }
     Some(())
 }
 
-/// Emit chunk `c` of a lane-independent instruction.
-pub fn emit_chunk(cx: &mut Cx, p: &VPlan, c: usize) {
-    ops::emit(cx, p, c, None);
+/// Emit chunk `c` of a lane-independent instruction (`uni`: its `ops::uniforms`).
+pub fn emit_chunk(cx: &mut Cx, p: &VPlan, c: usize, uni: &[Option<Value>; 3]) {
+    ops::emit(cx, p, c, None, uni);
 }
 
 /// The lane mask of lanes a DPP instruction writes in chunk `c`, before EXEC: its rows
