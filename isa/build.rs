@@ -3,7 +3,9 @@
 //! Every cell is checked against a closed vocabulary; a bad row fails the build with
 //! `gcn.tsv:LINE: reason`. Output (`$OUT_DIR/gcn_table.rs`): `enum Op` (one variant per
 //! mnemonic, documented with its rows) and `static ROWS` (one per mnemonic and native
-//! encoding, with the opcode of each generation).
+//! encoding, with the opcode of each generation, the operand signature and the field that
+//! holds each operand, natively and in the VOP3 twin; the layout must name one field per
+//! signature operand).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -5,11 +5,15 @@
 //! 000/002 (SDWA, DPP), 001 (VINTRP), 003 (VOP3A/VOP3B), and AMD's SI/CI/VI manuals for the
 //! memory encodings; ERRATA.md where they disagree.
 //!
-//! Unused bits: every bit that has a field in `Fields` is kept, so encoding again is exact;
-//! a bit that has no field (a reserved, must-be-zero bit of the encoding) must be 0 and is
-//! otherwise a `BadField { field: "reserved" }` error. Field values that have no meaning
-//! (reserved source codes, SDWA selection 7, DST_UNUSED 3, reserved DPP_CTRL values) are
-//! `BadField` errors too; nothing is dropped silently.
+//! Unused bits are rejected, never dropped: every bit that has a field in `Fields` is kept,
+//! so encoding again is exact; a bit that has no field (a reserved, must-be-zero bit of the
+//! encoding) must be 0, and so must a field in which the operation has no operand (the
+//! table's `layout` says which fields an operation uses; an ignored field cannot be written
+//! in assembly), else `BadField { field: "reserved" }` / `BadField { field: "<name>" }`.
+//! Field values that have no meaning (reserved source codes, SDWA selection 7,
+//! DST_UNUSED 3, reserved DPP_CTRL values) are `BadField` errors too. Exceptions kept as
+//! encoded: fields the specification says are ignored (ERRATA SDWA 4 and 8: VOP1's SRC1_*,
+//! VOPC's DST_SEL/DST_UNUSED), OMOD/CLAMP on integer operations, and MIMG/EXP (`Raw`).
 
 use super::inst::{Enc, Fields, Inst, Src, VopBase};
 use super::operand::{is_vop3_interp, operands, src_kind, vop3_is_b, Kind as OpKind, SrcKind};
