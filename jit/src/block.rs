@@ -85,6 +85,8 @@ pub struct Cx<'a> {
     splat_cache: HashMap<(Value, Type), Value>,
     const_cache: HashMap<(u128, Type), Value>,
     pub tail_sig: Option<cranelift_codegen::ir::SigRef>,
+    /// Test only (`JitConfig::plant_xor_bug`).
+    pub plant_xor_bug: bool,
 }
 
 /// Which pair (first slot) contains `slot`, given a pair starting at `lo`.
@@ -125,6 +127,7 @@ impl<'a> Cx<'a> {
             splat_cache: HashMap::new(),
             const_cache: HashMap::new(),
             tail_sig: None,
+            plant_xor_bug: false,
         }
     }
 

@@ -112,6 +112,10 @@ pub struct JitConfig {
     pub chunk_major: bool,
     /// Chain blocks: a block exit tail-calls the successor's compiled code when it exists.
     pub chain: bool,
+    /// Test only: lower `v_xor_b32` as an OR, so that tests can show the diff engine
+    /// finding and naming a wrong lowering.
+    #[doc(hidden)]
+    pub plant_xor_bug: bool,
 }
 
 /// The default tier threshold, chosen by the benchmarks (issue 6).
@@ -125,6 +129,7 @@ impl Default for JitConfig {
             tier_threshold: 1,
             chunk_major: true,
             chain: true,
+            plant_xor_bug: false,
         }
     }
 }

@@ -155,7 +155,16 @@ impl Jit {
         if hits < self.config.tier_threshold {
             return None;
         }
-        self.compile_slot(code, prog, Spec { pc, mode, exec_all })
+        self.compile_slot(
+            code,
+            prog,
+            Spec {
+                pc,
+                mode,
+                exec_all,
+                max_len: 0,
+            },
+        )
     }
 
     /// Compile one variant and publish it in its slot.
@@ -212,4 +221,118 @@ impl Jit {
             }
         }
     }
+}
+
+/// What one dispatcher step did (the diff engine walks a run this way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitStep {
+    /// Instructions executed.
+    pub insts: u64,
+    /// `Some` when the wave stopped (end of program or barrier).
+    pub stop: Option<Step>,
+    /// Whether compiled code ran (else the interpreter stepped one instruction).
+    pub compiled: bool,
+}
+
+impl Jit {
+    /// Run the one compiled unit at `ctx.wave.pc` (compiling it if needed), or else one
+    /// interpreted instruction. With `chain` off in the config, exactly one block runs.
+    pub fn step_unit(
+        &self,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        budget: u64,
+    ) -> Result<UnitStep, ExecError> {
+        let code = self.prog_code(prog);
+        let f = if self.broken.is_none() {
+            self.find_or_compile(
+                &code,
+                prog,
+                ctx.wave.pc,
+                ctx.wave.mode,
+                ctx.wave.exec == u64::MAX,
+            )
+        } else {
+            None
+        };
+        match f {
+            Some(f) => self.call_unit(ctx, prog, f, budget),
+            None => interp_one(ctx, prog, budget),
+        }
+    }
+
+    /// Compile the unit `spec` of `prog` without publishing it (diff engine: prefixes of a
+    /// block). The code lives until the next flush.
+    pub fn compile_detached(&self, prog: &Program, spec: Spec) -> Option<usize> {
+        let code = self.prog_code(prog);
+        let mut guard = self.compiler.lock().ok()?;
+        let comp = guard.as_mut()?;
+        gcn::compile(comp, &self.config, prog, &code, spec)
+            .ok()
+            .map(|u| u.func)
+    }
+
+    /// Call compiled unit `f` once from the current state.
+    pub fn call_unit(
+        &self,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        f: usize,
+        budget: u64,
+    ) -> Result<UnitStep, ExecError> {
+        let Some(t) = self.trampoline() else {
+            return interp_one(ctx, prog, budget);
+        };
+        let start = budget.min(i64::MAX as u64) as i64;
+        let mut jc = JitCtx {
+            budget: start,
+            lds: &mut *ctx.lds,
+            mem: ctx.mem,
+            prog,
+            err: None,
+            helper_steps: 0,
+        };
+        let pc = ctx.wave.pc;
+        // SAFETY: as in `run_with_stats`.
+        let r = unsafe { t(f, &mut *ctx.wave, &mut jc) };
+        let insts = (start - jc.budget) as u64;
+        let stop = match r {
+            EXIT_NEXT => None,
+            EXIT_END => Some(Step::End),
+            EXIT_BARRIER => Some(Step::Barrier),
+            _ => {
+                return Err(jc.err.take().unwrap_or(ExecError {
+                    pc: ctx.wave.pc,
+                    kind: ExecErrorKind::BadOperand(format!("compiled code returned {r}")),
+                }))
+            }
+        };
+        if stop.is_none() && insts == 0 && ctx.wave.pc == pc {
+            // Not enough budget for the whole unit.
+            return interp_one(ctx, prog, budget);
+        }
+        Ok(UnitStep {
+            insts,
+            stop,
+            compiled: true,
+        })
+    }
+}
+
+fn interp_one(ctx: &mut Ctx<'_>, prog: &Program, budget: u64) -> Result<UnitStep, ExecError> {
+    if budget == 0 {
+        return Err(ExecError {
+            pc: ctx.wave.pc,
+            kind: ExecErrorKind::InstLimit(0),
+        });
+    }
+    let s = wavejit_interp::step(ctx, prog)?;
+    Ok(UnitStep {
+        insts: 1,
+        stop: match s {
+            Step::Continue => None,
+            s => Some(s),
+        },
+        compiled: false,
+    })
 }

@@ -13,9 +13,13 @@ pub mod backend;
 pub mod block;
 pub mod cache;
 pub mod ctx;
+pub mod diff;
 pub mod engine;
 pub mod error;
 pub mod gcn;
+pub mod vp1;
 
 pub use cache::{CompileStats, Jit, JitConfig, DEFAULT_TIER_THRESHOLD};
+pub use diff::{diff_run, diff_run_with, DiffRun, Mismatch};
+pub use engine::{JitRunStats, UnitStep};
 pub use error::JitError;

@@ -54,6 +54,9 @@ pub struct Spec {
     pub mode: u32,
     /// EXEC is all ones at entry (no lane masking until EXEC changes).
     pub exec_all: bool,
+    /// At most this many instructions (0: to the end of the basic block). The diff
+    /// engine compiles prefixes of a block to find the instruction that went wrong.
+    pub max_len: u32,
 }
 
 /// A compiled unit.
@@ -165,7 +168,7 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
 }
 
 /// The instructions of the unit starting at `pc`.
-fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32) -> Option<Vec<Planned>> {
+fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32, max_len: u32) -> Option<Vec<Planned>> {
     let i0 = prog.slot_index(pc)?;
     let bi = prog
         .blocks
@@ -188,7 +191,7 @@ fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32) -> Option<Vec<Planned
             size: slot.size,
             item,
         });
-        if last {
+        if last || items.len() as u32 == max_len {
             break;
         }
     }
@@ -270,7 +273,7 @@ pub(crate) fn compile(
     let Arch::Gcn(gen) = prog.arch else {
         return Err(NoUnit::Pointless);
     };
-    let items = plan_unit(prog, gen, spec.pc, spec.mode).ok_or(NoUnit::Pointless)?;
+    let items = plan_unit(prog, gen, spec.pc, spec.mode, spec.max_len).ok_or(NoUnit::Pointless)?;
     if items.is_empty()
         || items
             .iter()
@@ -308,6 +311,7 @@ pub(crate) fn compile(
         spec.mode,
         crate::backend::host_has_fma(),
     );
+    cx.plant_xor_bug = cfg.plant_xor_bug;
     cx.budget_guard(len, spec.pc);
     if spec.exec_all {
         cx.assume_ones(126);

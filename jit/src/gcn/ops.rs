@@ -1085,6 +1085,11 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize) -> Value {
 
 /// Lower chunk `c` of `p` (`g`: its gathered DPP source, if DPP).
 pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &[Option<Value>; 3]) {
+    let sem = if cx.plant_xor_bug && p.sem == Sem::Int(IOp::Xor) {
+        Sem::Int(IOp::Or)
+    } else {
+        p.sem
+    };
     let shape = p.sem.shape();
     let exec = cx.exec_lanes(c);
     let dpp_mask = match p.dpp {
@@ -1121,7 +1126,7 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &[Optio
             }
         }
     }
-    match p.sem {
+    match sem {
         Sem::Int(op) => {
             let xs: Vec<Value> = (0..shape.nsrc as usize)
                 .map(|i| cx.cast(I32X4, v[i].v32()))

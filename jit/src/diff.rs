@@ -1,0 +1,344 @@
+//! The `diff` engine: the interpreter and the JIT side by side from the same state, block
+//! by block, compared after every block — registers, EXEC, VCC, M0, SCC, MODE, pc, LDS and
+//! every word of memory. At the first difference the block is replayed from the same
+//! starting state as compiled prefixes of growing length, to name the instruction that
+//! produced it.
+//!
+//! The caller's state ends as the interpreter left it (the reference).
+
+use std::fmt;
+
+use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
+use wavejit_isa::ir::{Inst as IrInst, Program};
+use wavejit_isa::state::{Lds, Memory, Wave};
+
+use crate::cache::{Jit, JitConfig};
+use crate::engine::UnitStep;
+use crate::gcn::Spec;
+
+/// The first difference between the engines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// Byte offset of the instruction that produced it (of the block when `narrowed` is
+    /// false).
+    pub pc: u32,
+    pub mnemonic: String,
+    /// Whether `pc` is the single instruction (true) or only the block it starts.
+    pub narrowed: bool,
+    /// What differs: `v3 lane 17`, `s5`, `exec`, `memory 0x1000`, `lds 0x40`, `result`.
+    pub what: String,
+    pub interp: String,
+    pub jit: String,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} differs after {} `{}` at pc 0x{:x}: interpreter {}, JIT {}",
+            self.what,
+            if self.narrowed {
+                "instruction"
+            } else {
+                "the block starting with"
+            },
+            self.mnemonic,
+            self.pc,
+            self.interp,
+            self.jit
+        )
+    }
+}
+
+/// The outcome of a diff run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiffRun {
+    pub stats: RunStats,
+    /// Why the run stopped (when no mismatch).
+    pub stop: Option<Step>,
+    pub mismatch: Option<Mismatch>,
+    /// Blocks compared.
+    pub blocks: u64,
+}
+
+/// A copy of everything a run can change.
+struct Snap {
+    wave: Box<Wave>,
+    lds: Lds,
+    mem: Memory,
+}
+
+/// A copy of `m` (same regions, same bytes).
+pub fn clone_memory(m: &Memory) -> Memory {
+    let mut n = Memory::new();
+    for r in m.regions() {
+        let mut b = vec![0u8; r.len as usize];
+        if m.read(r.base, &mut b).is_ok() && n.map(r.base, r.len).is_ok() {
+            let _ = n.write(r.base, &b);
+        }
+    }
+    n
+}
+
+impl Snap {
+    fn of(wave: &Wave, lds: &Lds, mem: &Memory) -> Snap {
+        Snap {
+            wave: Box::new(wave.clone()),
+            lds: lds.clone(),
+            mem: clone_memory(mem),
+        }
+    }
+    fn dup(&self) -> Snap {
+        Snap::of(&self.wave, &self.lds, &self.mem)
+    }
+    fn ctx(&mut self) -> Ctx<'_> {
+        Ctx {
+            wave: &mut self.wave,
+            lds: &mut self.lds,
+            mem: &self.mem,
+        }
+    }
+}
+
+/// The first difference between two machine states: (what, interp value, jit value).
+pub fn first_difference(
+    a: (&Wave, &Lds, &Memory),
+    b: (&Wave, &Lds, &Memory),
+) -> Option<(String, String, String)> {
+    let (x, y) = (a.0, b.0);
+    let hex = |v: u64| format!("{v:#x}");
+    for r in 0..256 {
+        for l in 0..64 {
+            if x.vgpr[r][l] != y.vgpr[r][l] {
+                return Some((
+                    format!("v{r} lane {l}"),
+                    hex(x.vgpr[r][l] as u64),
+                    hex(y.vgpr[r][l] as u64),
+                ));
+            }
+        }
+    }
+    for s in 0..128 {
+        if x.sgpr[s] != y.sgpr[s] {
+            return Some((
+                format!("s{s}"),
+                hex(x.sgpr[s] as u64),
+                hex(y.sgpr[s] as u64),
+            ));
+        }
+    }
+    for (n, p, q) in [
+        ("exec", x.exec, y.exec),
+        ("vcc", x.vcc, y.vcc),
+        ("m0", x.m0 as u64, y.m0 as u64),
+        ("scc", x.scc as u64, y.scc as u64),
+        ("mode", x.mode as u64, y.mode as u64),
+        ("pc", x.pc as u64, y.pc as u64),
+    ] {
+        if p != q {
+            return Some((n.into(), hex(p), hex(q)));
+        }
+    }
+    if let Some(i) = a.1.bytes.iter().zip(&b.1.bytes).position(|(p, q)| p != q) {
+        return Some((
+            format!("lds 0x{i:x}"),
+            hex(a.1.bytes[i] as u64),
+            hex(b.1.bytes[i] as u64),
+        ));
+    }
+    for (ra, rb) in a.2.regions().iter().zip(b.2.regions()) {
+        let mut w = ra.base;
+        while w < ra.base + ra.len {
+            let (p, q) = (a.2.read_u32(w).unwrap_or(0), b.2.read_u32(w).unwrap_or(0));
+            if p != q || ra.base != rb.base {
+                return Some((format!("memory 0x{w:x}"), hex(p as u64), hex(q as u64)));
+            }
+            w += 4;
+        }
+    }
+    None
+}
+
+fn describe(r: &Result<(u64, Option<Step>), ExecError>) -> String {
+    match r {
+        Ok((n, s)) => format!(
+            "{n} instructions, {}",
+            s.map_or("continues".to_string(), |s| format!("{s:?}"))
+        ),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// Step the interpreter `n` instructions (fewer if it stops or fails).
+fn interp_n(ctx: &mut Ctx<'_>, prog: &Program, n: u64) -> Result<(u64, Option<Step>), ExecError> {
+    for i in 0..n {
+        match wavejit_interp::step(ctx, prog)? {
+            Step::Continue => {}
+            s => return Ok((i + 1, Some(s))),
+        }
+    }
+    Ok((n, None))
+}
+
+fn mnemonic_at(prog: &Program, pc: u32) -> String {
+    match prog
+        .slot_index(pc)
+        .and_then(|i| prog.slots.get(i))
+        .map(|s| &s.inst)
+    {
+        Some(Ok(IrInst::Gcn(g))) => g.op.mnemonic().to_string(),
+        _ => "?".into(),
+    }
+}
+
+/// Run `prog` in both engines from `ctx`'s state. `ctx` ends in the interpreter's state.
+/// An error both engines agree on is returned as the error; any disagreement is a
+/// `Mismatch` in the result.
+pub fn diff_run(ctx: &mut Ctx<'_>, prog: &Program, max_insts: u64) -> Result<DiffRun, ExecError> {
+    diff_run_with(JitConfig::default(), ctx, prog, max_insts)
+}
+
+/// `diff_run` with the JIT configured by `config` (chaining is turned off: blocks must
+/// return one at a time).
+pub fn diff_run_with(
+    config: JitConfig,
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    max_insts: u64,
+) -> Result<DiffRun, ExecError> {
+    let jit = Jit::new(JitConfig {
+        chain: false,
+        ..config
+    });
+    let init = Snap::of(ctx.wave, ctx.lds, ctx.mem);
+    let mut j = init.dup();
+    let mut done = 0u64;
+    let mut blocks = 0u64;
+    loop {
+        if done >= max_insts {
+            return Err(ExecError {
+                pc: ctx.wave.pc,
+                kind: ExecErrorKind::InstLimit(max_insts),
+            });
+        }
+        let pc = ctx.wave.pc;
+        let rb = {
+            let mut jc = j.ctx();
+            jit.step_unit(&mut jc, prog, max_insts - done)
+                .map(|u: UnitStep| (u.insts, u.stop))
+        };
+        let n = rb.as_ref().map_or(1, |r| r.0.max(1));
+        let ra = interp_n(ctx, prog, n);
+        blocks += 1;
+        let state_diff = first_difference((ctx.wave, ctx.lds, ctx.mem), (&j.wave, &j.lds, &j.mem));
+        let results_differ = match (&ra, &rb) {
+            (Ok(a), Ok(b)) => a != b,
+            (Err(a), Err(b)) => a != b,
+            _ => true,
+        };
+        if results_differ || state_diff.is_some() {
+            let mut m = locate(&jit, prog, &init, done, pc, n);
+            if m.is_none() {
+                let (what, a, b) = if results_differ {
+                    ("result".to_string(), describe(&ra), describe(&rb))
+                } else {
+                    state_diff.unwrap_or_default()
+                };
+                m = Some(Mismatch {
+                    pc,
+                    mnemonic: mnemonic_at(prog, pc),
+                    narrowed: false,
+                    what,
+                    interp: a,
+                    jit: b,
+                });
+            }
+            return Ok(DiffRun {
+                stats: RunStats { insts: done + n },
+                stop: None,
+                mismatch: m,
+                blocks,
+            });
+        }
+        let (k, stop) = ra?;
+        done += k;
+        if let Some(s) = stop {
+            return Ok(DiffRun {
+                stats: RunStats { insts: done },
+                stop: Some(s),
+                mismatch: None,
+                blocks,
+            });
+        }
+    }
+}
+
+/// Replay the block at `pc` (entered after `before` instructions from `init`) as compiled
+/// prefixes of 1, 2, … instructions against the interpreter, and name the first
+/// instruction after which they differ.
+fn locate(
+    jit: &Jit,
+    prog: &Program,
+    init: &Snap,
+    before: u64,
+    pc: u32,
+    n: u64,
+) -> Option<Mismatch> {
+    let mut start = init.dup();
+    {
+        let mut c = start.ctx();
+        let mut left = before;
+        while left > 0 {
+            let (k, _) = interp_n(&mut c, prog, left).ok()?;
+            left -= k.min(left);
+            if k == 0 {
+                break;
+            }
+        }
+    }
+    if start.wave.pc != pc {
+        return None;
+    }
+    let i0 = prog.slot_index(pc)?;
+    for k in 1..=n.min(4096) {
+        let spec = Spec {
+            pc,
+            mode: start.wave.mode,
+            exec_all: start.wave.exec == u64::MAX,
+            max_len: k as u32,
+        };
+        let f = jit.compile_detached(prog, spec)?;
+        let mut a = start.dup();
+        let mut b = start.dup();
+        let ra = {
+            let mut c = a.ctx();
+            interp_n(&mut c, prog, k)
+        };
+        let rb = {
+            let mut c = b.ctx();
+            jit.call_unit(&mut c, prog, f, k).map(|u| (u.insts, u.stop))
+        };
+        let diff = first_difference((&a.wave, &a.lds, &a.mem), (&b.wave, &b.lds, &b.mem));
+        let results_differ = match (&ra, &rb) {
+            (Ok(x), Ok(y)) => x != y,
+            (Err(x), Err(y)) => x != y,
+            _ => true,
+        };
+        if diff.is_some() || results_differ {
+            let slot = prog.slots.get(i0 + k as usize - 1)?;
+            let (what, x, y) = match diff {
+                Some(d) if !results_differ => d,
+                _ => ("result".into(), describe(&ra), describe(&rb)),
+            };
+            return Some(Mismatch {
+                pc: slot.pc,
+                mnemonic: mnemonic_at(prog, slot.pc),
+                narrowed: true,
+                what,
+                interp: x,
+                jit: y,
+            });
+        }
+    }
+    None
+}
