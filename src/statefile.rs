@@ -30,7 +30,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use wavejit_isa::state::{Lds, Memory, Wave, LANES, NUM_VGPRS};
 use wavejit_isa::Gen;
 
@@ -97,261 +100,736 @@ pub struct Machine {
     pub mem: Memory,
 }
 
-/// An integer of `bits` (32 or 64) from a JSON number or string.
-fn int(v: &Value, at: &str, bits: u32) -> Result<u64, StateError> {
-    let max = if bits == 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    };
-    let min_neg = -(1i128 << (bits - 1));
-    let from_i128 = |x: i128| -> Result<u64, StateError> {
-        if x < min_neg || x > max as i128 {
-            return err(at, format!("{x} does not fit in {bits} bits"));
+/// Parsing streams through the JSON with serde visitors (no `serde_json::Value` tree), so a
+/// huge array is refused at the element that passes its limit instead of being built
+/// first. The first refusal is kept here with its JSON path; serde only carries a marker.
+struct Ctx {
+    fail: RefCell<Option<StateError>>,
+    /// Bytes of memory regions still allowed.
+    memory_left: Cell<u64>,
+}
+
+impl Ctx {
+    fn fail<E: de::Error>(&self, at: impl Into<String>, msg: impl Into<String>) -> E {
+        let mut f = self.fail.borrow_mut();
+        if f.is_none() {
+            *f = Some(StateError {
+                at: at.into(),
+                msg: msg.into(),
+            });
         }
-        Ok((x as u64) & max)
-    };
-    match v {
-        Value::Number(n) => {
-            if let Some(u) = n.as_u64() {
-                from_i128(u as i128)
-            } else if let Some(i) = n.as_i64() {
-                from_i128(i as i128)
-            } else {
-                err(at, format!("{n} is not an integer"))
-            }
-        }
-        Value::String(s) => {
-            let t = s.trim();
-            let (neg, t) = match t.strip_prefix('-') {
-                Some(r) => (true, r),
-                None => (false, t),
-            };
-            let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                Some(h) => u64::from_str_radix(h, 16),
-                None => t.parse::<u64>(),
-            };
-            match parsed {
-                Ok(u) => from_i128(if neg { -(u as i128) } else { u as i128 }),
-                Err(_) => err(at, format!("\"{s}\" is not an integer (decimal or 0x hex)")),
-            }
-        }
-        other => err(at, format!("expected an integer, found {}", kind(other))),
+        E::custom("state file refused")
     }
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// What a JSON value is, for messages.
+fn kind(u: de::Unexpected<'_>) -> String {
+    match u {
+        de::Unexpected::Seq => "an array".into(),
+        de::Unexpected::Map => "an object".into(),
+        de::Unexpected::Bool(_) => "a boolean".into(),
+        de::Unexpected::Unit => "null".into(),
+        de::Unexpected::Str(s) => format!("the string \"{s}\""),
+        de::Unexpected::Float(f) => format!("the number {f}"),
+        other => other.to_string(),
     }
+}
+
+/// Generates the `visit_*` methods of a visitor that accepts none of bool, null, map and
+/// (unless the visitor overrides it) sequence, refusing each with the path.
+macro_rules! refuse_others {
+    ($want:expr) => {
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Err(self.cx.fail(
+                self.at.as_str(),
+                format!(
+                    "expected {}, found {}",
+                    $want,
+                    kind(de::Unexpected::Bool(v))
+                ),
+            ))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(self
+                .cx
+                .fail(self.at.as_str(), format!("expected {}, found null", $want)))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, _m: A) -> Result<Self::Value, A::Error> {
+            Err(self.cx.fail(
+                self.at.as_str(),
+                format!("expected {}, found an object", $want),
+            ))
+        }
+    };
+}
+
+/// An integer of `bits` (32 or 64): a JSON number, or a string in decimal or `0x` hex; a
+/// negative value is its two's complement in that width.
+struct Int<'c> {
+    cx: &'c Ctx,
+    at: String,
+    bits: u32,
+}
+
+impl Int<'_> {
+    fn check<E: de::Error>(&self, x: i128) -> Result<u64, E> {
+        let max = if self.bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits) - 1
+        };
+        let min = -(1i128 << (self.bits - 1));
+        if x < min || x > max as i128 {
+            return Err(self.cx.fail(
+                self.at.as_str(),
+                format!("{x} does not fit in {} bits", self.bits),
+            ));
+        }
+        Ok((x as u64) & max)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Int<'_> {
+    type Value = u64;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Int<'_> {
+    type Value = u64;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an integer")
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+        self.check(v as i128)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+        self.check(v as i128)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
+        Err(self
+            .cx
+            .fail(self.at.as_str(), format!("{v} is not an integer")))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<u64, E> {
+        let t = s.trim();
+        let (neg, t) = match t.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, t),
+        };
+        let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            Some(h) => u64::from_str_radix(h, 16),
+            None => t.parse::<u64>(),
+        };
+        match parsed {
+            Ok(u) => self.check(if neg { -(u as i128) } else { u as i128 }),
+            Err(_) => Err(self.cx.fail(
+                self.at.as_str(),
+                format!("\"{s}\" is not an integer (decimal or 0x hex)"),
+            )),
+        }
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _s: A) -> Result<u64, A::Error> {
+        Err(self
+            .cx
+            .fail(self.at.as_str(), "expected an integer, found an array"))
+    }
+    refuse_others!("an integer");
+}
+
+/// An array of at most `max` dwords.
+struct Dwords<'c> {
+    cx: &'c Ctx,
+    at: String,
+    max: u64,
+}
+
+impl<'de> DeserializeSeed<'de> for Dwords<'_> {
+    type Value = Vec<u32>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<u32>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Dwords<'_> {
+    type Value = Vec<u32>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of dwords")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Vec<u32>, A::Error> {
+        let mut out = Vec::with_capacity(s.size_hint().unwrap_or(0).min(1024));
+        loop {
+            let at = format!("{}[{}]", self.at, out.len());
+            let Some(v) = s.next_element_seed(Int {
+                cx: self.cx,
+                at,
+                bits: 32,
+            })?
+            else {
+                return Ok(out);
+            };
+            if out.len() as u64 >= self.max {
+                return Err(self.cx.fail(
+                    self.at.as_str(),
+                    format!("more than the {} dwords allowed here", self.max),
+                ));
+            }
+            out.push(v as u32);
+        }
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Err(self.cx.fail(
+            self.at.as_str(),
+            format!("expected an array of dwords, found the number {v}"),
+        ))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Err(self.cx.fail(
+            self.at.as_str(),
+            format!("expected an array of dwords, found the number {v}"),
+        ))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Err(self.cx.fail(
+            self.at.as_str(),
+            format!("expected an array of dwords, found the number {v}"),
+        ))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Err(self.cx.fail(
+            self.at.as_str(),
+            format!("expected an array of dwords, found \"{v}\""),
+        ))
+    }
+    refuse_others!("an array of dwords");
+}
+
+/// A VGPR: 64 lanes, one value for every lane, or `"lane"`.
+struct Vgpr<'c> {
+    cx: &'c Ctx,
+    at: String,
+}
+
+impl<'de> DeserializeSeed<'de> for Vgpr<'_> {
+    type Value = VgprInit;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<VgprInit, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Vgpr<'_> {
+    type Value = VgprInit;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("64 lanes, one integer, or \"lane\"")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, s: A) -> Result<VgprInit, A::Error> {
+        let d = Dwords {
+            cx: self.cx,
+            at: self.at.clone(),
+            max: LANES as u64,
+        }
+        .visit_seq(s)?;
+        if d.len() != LANES {
+            return Err(self.cx.fail(
+                self.at.as_str(),
+                format!("a VGPR has {LANES} lanes, the array has {}", d.len()),
+            ));
+        }
+        let mut lanes = Box::new([0u32; LANES]);
+        lanes.copy_from_slice(&d);
+        Ok(VgprInit::Lanes(lanes))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<VgprInit, E> {
+        if v == "lane" {
+            return Ok(VgprInit::LaneId);
+        }
+        Int {
+            cx: self.cx,
+            at: self.at,
+            bits: 32,
+        }
+        .visit_str(v)
+        .map(|x| VgprInit::Broadcast(x as u32))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<VgprInit, E> {
+        Int {
+            cx: self.cx,
+            at: self.at,
+            bits: 32,
+        }
+        .visit_u64(v)
+        .map(|x| VgprInit::Broadcast(x as u32))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<VgprInit, E> {
+        Int {
+            cx: self.cx,
+            at: self.at,
+            bits: 32,
+        }
+        .visit_i64(v)
+        .map(|x| VgprInit::Broadcast(x as u32))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<VgprInit, E> {
+        Err(self
+            .cx
+            .fail(self.at.as_str(), format!("{v} is not an integer")))
+    }
+    refuse_others!("64 lanes, one integer, or \"lane\"");
 }
 
 /// A register number from an object key.
-fn key_index(k: &str, at: &str, max: u32) -> Result<u32, StateError> {
+fn key_index<E: de::Error>(cx: &Ctx, k: &str, at: &str, max: u32) -> Result<u32, E> {
     match k.trim().parse::<u32>() {
         Ok(n) if n <= max => Ok(n),
-        _ => err(format!("{at}.{k}"), format!("key must be a number 0-{max}")),
+        _ => Err(cx.fail(format!("{at}.{k}"), format!("key must be a number 0-{max}"))),
     }
 }
 
-fn dwords(v: &Value, at: &str, max_len: u64) -> Result<Vec<u32>, StateError> {
-    let Value::Array(a) = v else {
-        return err(
-            at,
-            format!("expected an array of dwords, found {}", kind(v)),
-        );
-    };
-    if a.len() as u64 > max_len {
-        return err(
-            at,
-            format!("{} dwords is more than the {max_len} allowed here", a.len()),
-        );
-    }
-    a.iter()
-        .enumerate()
-        .map(|(i, x)| int(x, &format!("{at}[{i}]"), 32).map(|u| u as u32))
-        .collect()
+/// Refuse a non-object where an object is expected.
+fn not_object<E: de::Error>(cx: &Ctx, at: &str, found: &str, want: &str) -> E {
+    cx.fail(at, format!("expected {want}, found {found}"))
 }
 
-impl StateFile {
-    /// Parse the text of a state file.
-    pub fn parse(text: &str) -> Result<StateFile, StateError> {
-        let root: Value = serde_json::from_str(text).map_err(|e| StateError {
-            at: format!("line {}, column {}", e.line(), e.column()),
-            msg: e.to_string(),
-        })?;
-        let Value::Object(obj) = root else {
-            return err(
-                "-",
-                format!("expected a JSON object, found {}", kind(&root)),
-            );
-        };
+/// The whole file.
+struct Root<'c> {
+    cx: &'c Ctx,
+}
+
+impl<'de> Visitor<'de> for Root<'_> {
+    type Value = StateFile;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<StateFile, A::Error> {
+        let cx = self.cx;
         let mut sf = StateFile::default();
-        for (k, v) in &obj {
+        while let Some(k) = m.next_key::<String>()? {
+            let int = |bits| Int {
+                cx,
+                at: k.clone(),
+                bits,
+            };
             match k.as_str() {
-                "exec" => sf.exec = Some(int(v, k, 64)?),
-                "vcc" => sf.vcc = Some(int(v, k, 64)?),
-                "m0" => sf.m0 = Some(int(v, k, 32)? as u32),
-                "mode" => sf.mode = Some(int(v, k, 32)? as u32),
-                "scc" => match int(v, k, 32)? {
+                "exec" => sf.exec = Some(m.next_value_seed(int(64))?),
+                "vcc" => sf.vcc = Some(m.next_value_seed(int(64))?),
+                "m0" => sf.m0 = Some(m.next_value_seed(int(32))? as u32),
+                "mode" => sf.mode = Some(m.next_value_seed(int(32))? as u32),
+                "scc" => match m.next_value_seed(int(32))? {
                     x @ (0 | 1) => sf.scc = Some(x as u32),
-                    x => return err(k, format!("SCC is 0 or 1, not {x}")),
+                    x => return Err(cx.fail("scc", format!("SCC is 0 or 1, not {x}"))),
                 },
-                "sgpr" => sf.sgpr = Self::parse_sgprs(v)?,
-                "vgpr" => sf.vgpr = Self::parse_vgprs(v)?,
-                "lds" => sf.lds = Self::parse_lds(v)?,
-                "memory" => sf.memory = Self::parse_memory(v)?,
+                "sgpr" => m.next_value_seed(Sgprs {
+                    cx,
+                    out: &mut sf.sgpr,
+                })?,
+                "vgpr" => m.next_value_seed(Vgprs {
+                    cx,
+                    out: &mut sf.vgpr,
+                })?,
+                "lds" => m.next_value_seed(LdsSeed {
+                    cx,
+                    out: &mut sf.lds,
+                })?,
+                "memory" => m.next_value_seed(Regions {
+                    cx,
+                    out: &mut sf.memory,
+                })?,
                 _ => {
-                    return err(
+                    return Err(cx.fail(
                         k.as_str(),
                         "unknown key (expected exec, vcc, scc, m0, mode, sgpr, vgpr, lds, memory)",
-                    )
+                    ))
                 }
             }
         }
         Ok(sf)
     }
+    fn visit_seq<A: SeqAccess<'de>>(self, _s: A) -> Result<StateFile, A::Error> {
+        Err(not_object(self.cx, "-", "an array", "a JSON object"))
+    }
+    fn visit_u64<E: de::Error>(self, _v: u64) -> Result<StateFile, E> {
+        Err(not_object(self.cx, "-", "a number", "a JSON object"))
+    }
+    fn visit_i64<E: de::Error>(self, _v: i64) -> Result<StateFile, E> {
+        Err(not_object(self.cx, "-", "a number", "a JSON object"))
+    }
+    fn visit_f64<E: de::Error>(self, _v: f64) -> Result<StateFile, E> {
+        Err(not_object(self.cx, "-", "a number", "a JSON object"))
+    }
+    fn visit_str<E: de::Error>(self, _v: &str) -> Result<StateFile, E> {
+        Err(not_object(self.cx, "-", "a string", "a JSON object"))
+    }
+    fn visit_bool<E: de::Error>(self, _v: bool) -> Result<StateFile, E> {
+        Err(not_object(self.cx, "-", "a boolean", "a JSON object"))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<StateFile, E> {
+        Err(not_object(self.cx, "-", "null", "a JSON object"))
+    }
+}
 
-    fn parse_sgprs(v: &Value) -> Result<BTreeMap<u8, u32>, StateError> {
-        let Value::Object(o) = v else {
-            return err(
-                "sgpr",
-                format!("expected an object {{\"N\": value}}, found {}", kind(v)),
-            );
-        };
-        let mut out = BTreeMap::new();
-        for (k, x) in o {
-            let n = key_index(k, "sgpr", MAX_SGPR)?;
+/// Generates the non-object `visit_*` refusals of an object-valued seed.
+macro_rules! object_only {
+    ($at:expr, $want:expr) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, _s: A) -> Result<(), A::Error> {
+            Err(not_object(self.cx, $at, "an array", $want))
+        }
+        fn visit_u64<E: de::Error>(self, _v: u64) -> Result<(), E> {
+            Err(not_object(self.cx, $at, "a number", $want))
+        }
+        fn visit_i64<E: de::Error>(self, _v: i64) -> Result<(), E> {
+            Err(not_object(self.cx, $at, "a number", $want))
+        }
+        fn visit_f64<E: de::Error>(self, _v: f64) -> Result<(), E> {
+            Err(not_object(self.cx, $at, "a number", $want))
+        }
+        fn visit_str<E: de::Error>(self, _v: &str) -> Result<(), E> {
+            Err(not_object(self.cx, $at, "a string", $want))
+        }
+        fn visit_bool<E: de::Error>(self, _v: bool) -> Result<(), E> {
+            Err(not_object(self.cx, $at, "a boolean", $want))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            Err(not_object(self.cx, $at, "null", $want))
+        }
+    };
+}
+
+/// Implements `DeserializeSeed` for a visitor of `()` by `deserialize_any`.
+macro_rules! seed_any {
+    ($t:ident) => {
+        impl<'de> DeserializeSeed<'de> for $t<'_> {
+            type Value = ();
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+    };
+}
+
+struct Sgprs<'c> {
+    cx: &'c Ctx,
+    out: &'c mut BTreeMap<u8, u32>,
+}
+seed_any!(Sgprs);
+
+impl<'de> Visitor<'de> for Sgprs<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object {\"N\": value}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+        while let Some(k) = m.next_key::<String>()? {
+            let n = key_index(self.cx, &k, "sgpr", MAX_SGPR)?;
             if n == 106 || n == 107 {
-                return err(format!("sgpr.{k}"), "106/107 are VCC: use the \"vcc\" key");
+                return Err(self
+                    .cx
+                    .fail(format!("sgpr.{k}"), "106/107 are VCC: use the \"vcc\" key"));
             }
-            out.insert(n as u8, int(x, &format!("sgpr.{k}"), 32)? as u32);
+            let v = m.next_value_seed(Int {
+                cx: self.cx,
+                at: format!("sgpr.{k}"),
+                bits: 32,
+            })?;
+            self.out.insert(n as u8, v as u32);
         }
-        Ok(out)
+        Ok(())
     }
+    object_only!("sgpr", "an object {\"N\": value}");
+}
 
-    fn parse_vgprs(v: &Value) -> Result<BTreeMap<u8, VgprInit>, StateError> {
-        let Value::Object(o) = v else {
-            return err(
-                "vgpr",
-                format!("expected an object {{\"N\": value}}, found {}", kind(v)),
-            );
-        };
-        let mut out = BTreeMap::new();
-        for (k, x) in o {
-            let n = key_index(k, "vgpr", NUM_VGPRS as u32 - 1)?;
-            let at = format!("vgpr.{k}");
-            let init = match x {
-                Value::String(s) if s == "lane" => VgprInit::LaneId,
-                Value::Array(a) => {
-                    if a.len() != LANES {
-                        return err(
-                            at,
-                            format!("a VGPR has {LANES} lanes, the array has {}", a.len()),
-                        );
-                    }
-                    let d = dwords(x, &at, LANES as u64)?;
-                    let mut lanes = Box::new([0u32; LANES]);
-                    lanes.copy_from_slice(&d);
-                    VgprInit::Lanes(lanes)
-                }
-                _ => VgprInit::Broadcast(int(x, &at, 32)? as u32),
-            };
-            out.insert(n as u8, init);
+struct Vgprs<'c> {
+    cx: &'c Ctx,
+    out: &'c mut BTreeMap<u8, VgprInit>,
+}
+seed_any!(Vgprs);
+
+impl<'de> Visitor<'de> for Vgprs<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object {\"N\": value}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+        while let Some(k) = m.next_key::<String>()? {
+            let n = key_index(self.cx, &k, "vgpr", NUM_VGPRS as u32 - 1)?;
+            let v = m.next_value_seed(Vgpr {
+                cx: self.cx,
+                at: format!("vgpr.{k}"),
+            })?;
+            self.out.insert(n as u8, v);
         }
-        Ok(out)
+        Ok(())
     }
+    object_only!("vgpr", "an object {\"N\": value}");
+}
 
-    fn parse_lds(v: &Value) -> Result<Vec<(u32, Vec<u32>)>, StateError> {
-        let Value::Object(o) = v else {
-            return err(
-                "lds",
-                format!(
-                    "expected an object {{\"BYTE_OFFSET\": [dwords]}}, found {}",
-                    kind(v)
-                ),
-            );
-        };
-        let mut out = Vec::new();
-        for (k, x) in o {
+struct LdsSeed<'c> {
+    cx: &'c Ctx,
+    out: &'c mut Vec<(u32, Vec<u32>)>,
+}
+seed_any!(LdsSeed);
+
+impl<'de> Visitor<'de> for LdsSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object {\"BYTE_OFFSET\": [dwords]}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+        while let Some(k) = m.next_key::<String>()? {
             let at = format!("lds.{k}");
-            let off = key_index(k, "lds", Lds::MAX as u32 - 1)?;
+            let off = key_index(self.cx, &k, "lds", Lds::MAX as u32 - 1)?;
             if off % 4 != 0 {
-                return err(at, "LDS offsets must be multiples of 4");
+                return Err(self.cx.fail(at, "LDS offsets must be multiples of 4"));
             }
-            let room = (Lds::MAX as u64 - off as u64) / 4;
-            let d = dwords(x, &at, room)?;
-            out.push((off, d));
+            let max = (Lds::MAX as u64 - off as u64) / 4;
+            let d = m.next_value_seed(Dwords {
+                cx: self.cx,
+                at,
+                max,
+            })?;
+            self.out.push((off, d));
         }
-        Ok(out)
+        Ok(())
     }
+    object_only!("lds", "an object {\"BYTE_OFFSET\": [dwords]}");
+}
 
-    fn parse_memory(v: &Value) -> Result<Vec<(u64, Vec<u32>)>, StateError> {
-        let Value::Array(a) = v else {
-            return err(
-                "memory",
-                format!(
-                    "expected an array of {{\"addr\", \"dwords\"}}, found {}",
-                    kind(v)
-                ),
-            );
-        };
-        let mut out: Vec<(u64, Vec<u32>)> = Vec::new();
-        let mut total = 0u64;
-        for (i, e) in a.iter().enumerate() {
-            let at = format!("memory[{i}]");
-            let Value::Object(o) = e else {
-                return err(
-                    at,
-                    format!(
-                        "expected an object {{\"addr\", \"dwords\"}}, found {}",
-                        kind(e)
-                    ),
-                );
-            };
-            if let Some(k) = o.keys().find(|k| *k != "addr" && *k != "dwords") {
-                return err(format!("{at}.{k}"), "unknown key (expected addr, dwords)");
-            }
-            let addr = int(
-                o.get("addr").unwrap_or(&Value::Null),
-                &format!("{at}.addr"),
-                64,
-            )?;
-            if addr % 4 != 0 {
-                return err(
-                    format!("{at}.addr"),
-                    format!("0x{addr:x} is not dword-aligned"),
-                );
-            }
-            let room = (MAX_MEMORY_BYTES - total) / 4;
-            let d = dwords(
-                o.get("dwords").unwrap_or(&Value::Null),
-                &format!("{at}.dwords"),
-                room,
-            )?;
-            if d.is_empty() {
-                return err(
-                    format!("{at}.dwords"),
-                    "a memory region needs at least one dword",
-                );
-            }
-            let len = 4 * d.len() as u64;
-            if addr.checked_add(len).is_none() {
-                return err(
-                    format!("{at}.addr"),
-                    format!("0x{addr:x} + {len} bytes wraps past 2^64"),
-                );
-            }
-            total += len;
-            out.push((addr, d));
+struct Regions<'c> {
+    cx: &'c Ctx,
+    out: &'c mut Vec<(u64, Vec<u32>)>,
+}
+seed_any!(Regions);
+
+impl<'de> Visitor<'de> for Regions<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of {\"addr\", \"dwords\"}")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<(), A::Error> {
+        let mut i = 0usize;
+        while let Some(r) = s.next_element_seed(Region {
+            cx: self.cx,
+            at: format!("memory[{i}]"),
+        })? {
+            self.out.push(r);
+            i += 1;
         }
-        out.sort_by_key(|r| r.0);
-        for p in out.windows(2) {
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _m: A) -> Result<(), A::Error> {
+        Err(not_object(
+            self.cx,
+            "memory",
+            "an object",
+            "an array of {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_u64<E: de::Error>(self, _v: u64) -> Result<(), E> {
+        Err(not_object(
+            self.cx,
+            "memory",
+            "a number",
+            "an array of {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_i64<E: de::Error>(self, _v: i64) -> Result<(), E> {
+        Err(not_object(
+            self.cx,
+            "memory",
+            "a number",
+            "an array of {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_f64<E: de::Error>(self, _v: f64) -> Result<(), E> {
+        Err(not_object(
+            self.cx,
+            "memory",
+            "a number",
+            "an array of {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_str<E: de::Error>(self, _v: &str) -> Result<(), E> {
+        Err(not_object(
+            self.cx,
+            "memory",
+            "a string",
+            "an array of {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_bool<E: de::Error>(self, _v: bool) -> Result<(), E> {
+        Err(not_object(
+            self.cx,
+            "memory",
+            "a boolean",
+            "an array of {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Err(not_object(
+            self.cx,
+            "memory",
+            "null",
+            "an array of {\"addr\", \"dwords\"}",
+        ))
+    }
+}
+
+/// One `{"addr": u64, "dwords": [...]}`.
+struct Region<'c> {
+    cx: &'c Ctx,
+    at: String,
+}
+
+impl<'de> DeserializeSeed<'de> for Region<'_> {
+    type Value = (u64, Vec<u32>);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Region<'_> {
+    type Value = (u64, Vec<u32>);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object {\"addr\", \"dwords\"}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+        let cx = self.cx;
+        let (mut addr, mut dwords) = (None, None);
+        while let Some(k) = m.next_key::<String>()? {
+            match k.as_str() {
+                "addr" => {
+                    let a = m.next_value_seed(Int {
+                        cx,
+                        at: format!("{}.addr", self.at),
+                        bits: 64,
+                    })?;
+                    if a % 4 != 0 {
+                        return Err(cx.fail(
+                            format!("{}.addr", self.at),
+                            format!("0x{a:x} is not dword-aligned"),
+                        ));
+                    }
+                    addr = Some(a);
+                }
+                "dwords" => {
+                    let max = cx.memory_left.get() / 4;
+                    let d = m.next_value_seed(Dwords {
+                        cx,
+                        at: format!("{}.dwords", self.at),
+                        max,
+                    })?;
+                    cx.memory_left
+                        .set(cx.memory_left.get() - 4 * d.len() as u64);
+                    dwords = Some(d);
+                }
+                _ => {
+                    return Err(cx.fail(
+                        format!("{}.{k}", self.at),
+                        "unknown key (expected addr, dwords)",
+                    ))
+                }
+            }
+        }
+        let Some(addr) = addr else {
+            return Err(cx.fail(format!("{}.addr", self.at), "missing"));
+        };
+        let Some(d) = dwords else {
+            return Err(cx.fail(format!("{}.dwords", self.at), "missing"));
+        };
+        if d.is_empty() {
+            return Err(cx.fail(
+                format!("{}.dwords", self.at),
+                "a memory region needs at least one dword",
+            ));
+        }
+        if addr.checked_add(4 * d.len() as u64).is_none() {
+            return Err(cx.fail(
+                format!("{}.addr", self.at),
+                format!("0x{addr:x} + {} bytes wraps past 2^64", 4 * d.len()),
+            ));
+        }
+        Ok((addr, d))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _s: A) -> Result<Self::Value, A::Error> {
+        Err(not_object(
+            self.cx,
+            &self.at,
+            "an array",
+            "an object {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_u64<E: de::Error>(self, _v: u64) -> Result<Self::Value, E> {
+        Err(not_object(
+            self.cx,
+            &self.at,
+            "a number",
+            "an object {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_i64<E: de::Error>(self, _v: i64) -> Result<Self::Value, E> {
+        Err(not_object(
+            self.cx,
+            &self.at,
+            "a number",
+            "an object {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_f64<E: de::Error>(self, _v: f64) -> Result<Self::Value, E> {
+        Err(not_object(
+            self.cx,
+            &self.at,
+            "a number",
+            "an object {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_str<E: de::Error>(self, _v: &str) -> Result<Self::Value, E> {
+        Err(not_object(
+            self.cx,
+            &self.at,
+            "a string",
+            "an object {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_bool<E: de::Error>(self, _v: bool) -> Result<Self::Value, E> {
+        Err(not_object(
+            self.cx,
+            &self.at,
+            "a boolean",
+            "an object {\"addr\", \"dwords\"}",
+        ))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Err(not_object(
+            self.cx,
+            &self.at,
+            "null",
+            "an object {\"addr\", \"dwords\"}",
+        ))
+    }
+}
+
+impl StateFile {
+    /// Parse the text of a state file.
+    pub fn parse(text: &str) -> Result<StateFile, StateError> {
+        let cx = Ctx {
+            fail: RefCell::new(None),
+            memory_left: Cell::new(MAX_MEMORY_BYTES),
+        };
+        let mut de = serde_json::Deserializer::from_str(text);
+        let parsed = de
+            .deserialize_any(Root { cx: &cx })
+            .and_then(|sf| de.end().map(|()| sf));
+        let mut sf = match parsed {
+            Ok(sf) => sf,
+            Err(e) => {
+                return Err(cx.fail.into_inner().unwrap_or_else(|| StateError {
+                    at: format!("line {}, column {}", e.line(), e.column()),
+                    msg: e.to_string(),
+                }))
+            }
+        };
+        sf.memory.sort_by_key(|r| r.0);
+        for p in sf.memory.windows(2) {
             let (a, b) = (&p[0], &p[1]);
             if a.0 + 4 * a.1.len() as u64 > b.0 {
                 return err(
@@ -360,7 +838,7 @@ impl StateFile {
                 );
             }
         }
-        Ok(out)
+        Ok(sf)
     }
 
     /// The wave, LDS and memory this file describes, on generation `gen`.
@@ -499,6 +977,7 @@ fn list(d: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn bad(text: &str) -> StateError {
         match StateFile::parse(text) {
@@ -577,6 +1056,19 @@ mod tests {
             bad(r#"{"memory": [{"addr": 16, "dwords": [1]}, {"addr": 8, "dwords": [1, 2, 3]}]}"#);
         assert_eq!(e.at, "memory");
         assert!(e.msg.contains("overlap"), "{e}");
+        // Arrays are refused at the element that passes the limit, before the rest is read.
+        let big = format!(r#"{{"lds": {{"0": [{}]}}}}"#, vec!["1"; 16385].join(","));
+        let e = bad(&big);
+        assert_eq!(e.at, "lds.0");
+        assert!(e.msg.contains("16384"), "{e}");
+        let lanes65 = format!(r#"{{"vgpr": {{"1": [{}]}}}}"#, vec!["0"; 65].join(","));
+        assert_eq!(bad(&lanes65).at, "vgpr.1");
+        assert_eq!(bad(r#"{"memory": {"addr": 0}}"#).at, "memory");
+        assert_eq!(
+            bad(r#"{"memory": [{"addr": 0, "dwords": 5}]}"#).at,
+            "memory[0].dwords"
+        );
+        assert_eq!(bad(r#"{"exec": 1} x"#).at, "line 1, column 13");
         // Deep nesting is refused by the JSON parser's recursion limit, not a stack overflow.
         let deep = format!(
             "{{\"exec\": {}1{}}}",
