@@ -143,7 +143,9 @@ impl Lds {
     pub const MAX: usize = 64 * 1024;
 
     pub fn new(size: usize) -> Lds {
-        Lds { bytes: vec![0; size.min(Self::MAX)] }
+        Lds {
+            bytes: vec![0; size.min(Self::MAX)],
+        }
     }
 
     fn range(&self, addr: u32, size: u32) -> Result<std::ops::Range<usize>, MemFault> {
@@ -151,7 +153,11 @@ impl Lds {
         let end = a.checked_add(size as usize);
         match end {
             Some(e) if e <= self.bytes.len() => Ok(a..e),
-            _ => Err(MemFault { space: Space::Lds, addr: addr as u64, size }),
+            _ => Err(MemFault {
+                space: Space::Lds,
+                addr: addr as u64,
+                size,
+            }),
         }
     }
 
@@ -211,11 +217,20 @@ impl Memory {
 
     /// Map `len` zero bytes at `base` (4-byte aligned). Overlapping maps are refused.
     pub fn map(&mut self, base: u64, len: u64) -> Result<(), MemFault> {
-        let fault = MemFault { space: Space::Global, addr: base, size: len.min(u32::MAX as u64) as u32 };
-        if base % 4 != 0 || len == 0 || base.checked_add(len).is_none() || len > (1 << 36) {
+        let fault = MemFault {
+            space: Space::Global,
+            addr: base,
+            size: len.min(u32::MAX as u64) as u32,
+        };
+        if !base.is_multiple_of(4) || len == 0 || base.checked_add(len).is_none() || len > (1 << 36)
+        {
             return Err(fault);
         }
-        if self.regions.iter().any(|r| base < r.base + r.len && r.base < base + len) {
+        if self
+            .regions
+            .iter()
+            .any(|r| base < r.base + r.len && r.base < base + len)
+        {
             return Err(fault);
         }
         let n = len.div_ceil(4) as usize;
@@ -238,11 +253,20 @@ impl Memory {
     /// The lowest address above every mapped region, 256-byte aligned: where the next
     /// buffer can go.
     pub fn top(&self) -> u64 {
-        self.regions.iter().map(|r| r.base + r.len).max().unwrap_or(0x1000).next_multiple_of(256)
+        self.regions
+            .iter()
+            .map(|r| r.base + r.len)
+            .max()
+            .unwrap_or(0x1000)
+            .next_multiple_of(256)
     }
 
     fn region(&self, addr: u64, size: u32) -> Result<&Region, MemFault> {
-        let fault = MemFault { space: Space::Global, addr, size };
+        let fault = MemFault {
+            space: Space::Global,
+            addr,
+            size,
+        };
         let idx = self.regions.partition_point(|r| r.base <= addr);
         let r = idx.checked_sub(1).map(|i| &self.regions[i]).ok_or(fault)?;
         let end = addr.checked_add(size as u64).ok_or(fault)?;
@@ -270,7 +294,7 @@ impl Memory {
         let mut i = 0usize;
         while i < data.len() {
             let a = addr + i as u64;
-            if a % 4 == 0 && data.len() - i >= 4 {
+            if a.is_multiple_of(4) && data.len() - i >= 4 {
                 let v = u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
                 r.word(a).store(v, Ordering::Relaxed);
                 i += 4;
@@ -289,7 +313,7 @@ impl Memory {
     }
 
     pub fn read_u32(&self, addr: u64) -> Result<u32, MemFault> {
-        if addr % 4 == 0 {
+        if addr.is_multiple_of(4) {
             let r = self.region(addr, 4)?;
             return Ok(r.word(addr).load(Ordering::Relaxed));
         }
@@ -299,7 +323,7 @@ impl Memory {
     }
 
     pub fn write_u32(&self, addr: u64, v: u32) -> Result<(), MemFault> {
-        if addr % 4 == 0 {
+        if addr.is_multiple_of(4) {
             let r = self.region(addr, 4)?;
             r.word(addr).store(v, Ordering::Relaxed);
             return Ok(());
@@ -309,8 +333,12 @@ impl Memory {
 
     /// Atomic read-modify-write of an aligned dword: stores `f(old)` and returns `old`.
     pub fn rmw_u32(&self, addr: u64, f: impl Fn(u32) -> u32) -> Result<u32, MemFault> {
-        if addr % 4 != 0 {
-            return Err(MemFault { space: Space::Global, addr, size: 4 });
+        if !addr.is_multiple_of(4) {
+            return Err(MemFault {
+                space: Space::Global,
+                addr,
+                size: 4,
+            });
         }
         let r = self.region(addr, 4)?;
         let old = r
@@ -346,12 +374,16 @@ mod tests {
         assert!(m.map(0x1008, 8).is_err(), "overlap refused");
         m.write(0x1001, &[1, 2, 3, 4, 5]).unwrap();
         assert_eq!(m.read_u32(0x1000).unwrap(), 0x0403_0201 << 8);
-        assert_eq!(m.read_u32(0x1004).unwrap(), 5);
-        assert!(m.read_u32(0x1008).is_err(), "bytes 10 and 11 are past the end");
+        // Bytes 0x1001..0x1006 hold 1..5, so the dword at 0x1004 is bytes [4, 5, 0, 0].
+        assert_eq!(m.read_u32(0x1004).unwrap(), 0x0504);
+        assert!(
+            m.read_u32(0x1008).is_err(),
+            "bytes 10 and 11 are past the end"
+        );
         assert!(m.read_u32(0xfff).is_err());
         assert!(m.write(u64::MAX - 1, &[0, 0, 0, 0]).is_err());
-        assert_eq!(m.rmw_u32(0x1004, |o| o + 7).unwrap(), 5);
-        assert_eq!(m.read_u32(0x1004).unwrap(), 12);
+        assert_eq!(m.rmw_u32(0x1004, |o| o + 7).unwrap(), 0x0504);
+        assert_eq!(m.read_u32(0x1004).unwrap(), 0x050b);
         let mut l = Lds::new(16);
         l.write_u32(12, 9).unwrap();
         assert_eq!(l.read_u32(12).unwrap(), 9);
