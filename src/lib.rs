@@ -10,6 +10,7 @@ pub use wavejit_isa as isa;
 
 pub mod fuzz;
 pub mod statefile;
+pub mod vp1cli;
 
 use std::path::Path;
 use std::str::FromStr;

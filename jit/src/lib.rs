@@ -17,6 +17,7 @@ pub mod diff;
 pub mod engine;
 pub mod error;
 pub mod gcn;
+pub mod vp1;
 
 pub use cache::{CompileStats, Jit, JitConfig, DEFAULT_TIER_THRESHOLD};
 pub use diff::{diff_run, diff_run_with, DiffRun, Mismatch};
