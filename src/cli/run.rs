@@ -1,7 +1,7 @@
 //! `wavejit run`: run a program on one wavefront from a JSON state file and print (or
 //! write) the final state in the same schema (`wavejit::statefile`).
 //!
-//! `wavejit run --arch ARCH [--engine interp] FILE(.s|.bin) [--state IN.json] [--out OUT.json]
+//! `wavejit run --arch ARCH [--engine jit|tiered|interp|diff] FILE(.s|.bin) [--state IN.json] [--out OUT.json]
 //! [--max-insts N]`
 //!
 //! The run ends at `s_endpgm`. An error of the run (a fault, an unsupported instruction,
@@ -26,8 +26,10 @@ pub struct Args {
     /// gfx6|gfx7|gfx8 (or any alias: tahiti, gcn1.2, fiji, …) or vp1.
     #[arg(long)]
     arch: String,
-    /// Execution engine.
-    #[arg(long, default_value = "interp")]
+    /// Execution engine: jit (compile every block), tiered (compile hot blocks), interp
+    /// (reference interpreter) or diff (interpreter and JIT side by side; the first
+    /// difference is reported with the instruction that produced it).
+    #[arg(long, default_value = "jit")]
     engine: String,
     /// Program: assembly text (.s) or raw code bytes (anything else).
     file: PathBuf,
@@ -65,15 +67,25 @@ pub fn run(a: Args) -> CmdResult {
     };
     let start = sf.build(gen)?;
     let mut end = sf.build(gen)?;
-    let stats = run_wave(
-        engine,
-        &prog,
-        &mut end.wave,
-        &mut end.lds,
-        &end.mem,
-        a.max_insts,
-    )
+    let stats = if engine == Engine::Diff {
+        wavejit::diff_wave(&prog, &mut end.wave, &mut end.lds, &end.mem, a.max_insts)
+    } else {
+        run_wave(
+            engine,
+            &prog,
+            &mut end.wave,
+            &mut end.lds,
+            &end.mem,
+            a.max_insts,
+        )
+        .map_err(Error::from)
+    }
     .map_err(|e| {
+        let e = match e {
+            Error::Exec(e) => e,
+            // A disagreement of the engines names its instruction already.
+            other => return other.to_string(),
+        };
         // Name the instruction at the failing pc when there is one.
         let text = prog
             .slot_index(e.pc)
