@@ -13,6 +13,7 @@ pub mod fuzz;
 pub mod grid;
 pub mod load;
 pub mod statefile;
+pub mod vp1cli;
 
 use std::path::Path;
 use std::str::FromStr;
