@@ -13,6 +13,7 @@ pub mod fuzz;
 pub mod grid;
 pub mod load;
 pub mod statefile;
+pub mod vp1cli;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -27,13 +28,26 @@ use wavejit_isa::{Arch, AsmError, DecodeError};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
     /// The reference interpreter (`wavejit-interp`).
-    #[default]
     Interp,
+    /// The Cranelift JIT (`wavejit-jit`): every block compiled on first use.
+    #[default]
+    Jit,
+    /// Interpret a block until it has run `wavejit_jit::DEFAULT_TIER_THRESHOLD` times,
+    /// then compile it.
+    Tiered,
+    /// Interpreter and JIT side by side, compared after every block; the first
+    /// difference is an error naming the instruction (`wavejit_jit::diff`).
+    Diff,
 }
 
 impl Engine {
     /// Every engine, by its command-line name.
-    pub const ALL: &'static [(&'static str, Engine)] = &[("interp", Engine::Interp)];
+    pub const ALL: &'static [(&'static str, Engine)] = &[
+        ("interp", Engine::Interp),
+        ("jit", Engine::Jit),
+        ("tiered", Engine::Tiered),
+        ("diff", Engine::Diff),
+    ];
 
     pub fn name(self) -> &'static str {
         Engine::ALL
@@ -86,6 +100,9 @@ pub enum Error {
     /// A bad command-line or API argument.
     #[error("{0}")]
     Usage(String),
+    /// The `diff` engine found the interpreter and the JIT disagreeing.
+    #[error("engines differ: {0}")]
+    Mismatch(wavejit_jit::Mismatch),
 }
 
 /// Largest program file `program_from_file` reads.
@@ -162,6 +179,89 @@ pub fn run_wave(
                     return Ok(total);
                 }
             }
+        }
+        Engine::Jit | Engine::Tiered => {
+            let jit = shared_jit(engine == Engine::Tiered);
+            let mut total = RunStats::default();
+            let mut ctx = Ctx { wave, lds, mem };
+            loop {
+                let left = max_insts - total.insts;
+                let (stop, stats) = jit.run(&mut ctx, prog, left).map_err(|e| match e.kind {
+                    ExecErrorKind::InstLimit(_) => ExecError {
+                        pc: e.pc,
+                        kind: ExecErrorKind::InstLimit(max_insts),
+                    },
+                    _ => e,
+                })?;
+                total.insts += stats.insts;
+                if stop == Step::End {
+                    return Ok(total);
+                }
+            }
+        }
+        Engine::Diff => diff_wave(prog, wave, lds, mem, max_insts).map_err(|e| match e {
+            Error::Exec(e) => e,
+            other => ExecError {
+                pc: wave_pc_of(&other),
+                kind: ExecErrorKind::BadOperand(other.to_string()),
+            },
+        }),
+    }
+}
+
+fn wave_pc_of(e: &Error) -> u32 {
+    match e {
+        Error::Mismatch(m) => m.pc,
+        _ => 0,
+    }
+}
+
+/// The process-wide JIT engines (`jit`, `tiered`): their code caches outlive one run, so
+/// a program run again is not compiled again. When a cache reaches its size bound, the
+/// rest runs in the interpreter.
+fn shared_jit(tiered: bool) -> &'static wavejit_jit::Jit {
+    use std::sync::OnceLock;
+    static JIT: OnceLock<wavejit_jit::Jit> = OnceLock::new();
+    static TIERED: OnceLock<wavejit_jit::Jit> = OnceLock::new();
+    if tiered {
+        TIERED.get_or_init(|| {
+            wavejit_jit::Jit::new(wavejit_jit::JitConfig {
+                tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
+                ..wavejit_jit::JitConfig::default()
+            })
+        })
+    } else {
+        JIT.get_or_init(|| wavejit_jit::Jit::new(wavejit_jit::JitConfig::default()))
+    }
+}
+
+/// Run one wave in the interpreter and the JIT side by side (the `diff` engine): the wave
+/// ends in the interpreter's state; the first difference between the engines is
+/// `Error::Mismatch`, naming the instruction and the register, lane or memory word.
+pub fn diff_wave(
+    prog: &Program,
+    wave: &mut Wave,
+    lds: &mut Lds,
+    mem: &Memory,
+    max_insts: u64,
+) -> Result<RunStats, Error> {
+    let mut total = RunStats::default();
+    let mut ctx = Ctx { wave, lds, mem };
+    loop {
+        let left = max_insts - total.insts;
+        let d = wavejit_jit::diff_run(&mut ctx, prog, left).map_err(|e| match e.kind {
+            ExecErrorKind::InstLimit(_) => ExecError {
+                pc: e.pc,
+                kind: ExecErrorKind::InstLimit(max_insts),
+            },
+            _ => e,
+        })?;
+        if let Some(m) = d.mismatch {
+            return Err(Error::Mismatch(m));
+        }
+        total.insts += d.stats.insts;
+        if d.stop != Some(Step::Barrier) {
+            return Ok(total);
         }
     }
 }
