@@ -102,6 +102,8 @@ pub struct LaunchStats {
     pub waves: u64,
     pub insts: u64,
     pub elapsed: Duration,
+    /// The engine's own report (a JIT: what it compiled so far).
+    pub engine_report: Option<String>,
 }
 
 impl LaunchStats {
@@ -124,7 +126,11 @@ impl fmt::Display for LaunchStats {
             self.insts_per_sec() / 1e6,
             self.engine,
             self.threads
-        )
+        )?;
+        if let Some(r) = &self.engine_report {
+            write!(f, "; {r}")?;
+        }
+        Ok(())
     }
 }
 
@@ -486,6 +492,7 @@ impl Device {
             waves: s.waves,
             insts: s.insts,
             elapsed,
+            engine_report: self.exec.report(),
         })
     }
 
@@ -912,7 +919,7 @@ mod tests {
                 .err()
                 .unwrap_or_default()
         };
-        assert!(e(&[buf.clone()]).contains("takes 4 arguments, 1 given"));
+        assert!(e(std::slice::from_ref(&buf)).contains("takes 4 arguments, 1 given"));
         assert!(e(&[Arg::U32(1), Arg::U32(1), Arg::U32(1), Arg::U32(1)]).contains("pointer"));
         assert!(e(&[buf.clone(), Arg::U64(1), Arg::U32(1), Arg::U32(1)]).contains("takes 4 bytes"));
         assert!(e(&[buf.clone(), Arg::U32(1), Arg::U32(256), Arg::U32(1)]).contains("does not fit"));

@@ -65,6 +65,11 @@ pub trait WaveExec: Sync {
 
     /// Name shown in summaries.
     fn name(&self) -> &'static str;
+
+    /// What the engine did besides running (a JIT: blocks compiled), for summaries.
+    fn report(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The reference interpreter.
@@ -90,13 +95,90 @@ impl WaveExec for Interp {
     }
 }
 
+/// The Cranelift JIT (`wavejit-jit`): compiles each block on first use (`jit`) or once it
+/// is hot (`tiered`), interpreting the rest. One engine (and code cache) is shared by all
+/// the worker threads of a grid.
+pub struct Jit {
+    jit: wavejit_jit::Jit,
+    name: &'static str,
+}
+
+impl Jit {
+    /// Compile every block on first use.
+    pub fn eager() -> Jit {
+        Jit {
+            jit: wavejit_jit::Jit::new(wavejit_jit::JitConfig::default()),
+            name: "jit",
+        }
+    }
+
+    /// Interpret blocks until they are hot, then compile them.
+    pub fn tiered() -> Jit {
+        let config = wavejit_jit::JitConfig {
+            tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
+            ..wavejit_jit::JitConfig::default()
+        };
+        Jit {
+            jit: wavejit_jit::Jit::new(config),
+            name: "tiered",
+        }
+    }
+
+    /// The compiler's counters so far.
+    pub fn compile_stats(&self) -> wavejit_jit::CompileStats {
+        self.jit.stats()
+    }
+}
+
+impl WaveExec for Jit {
+    fn run(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), ExecError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let (step, stats) = self.jit.run(&mut ctx, prog, budget)?;
+        Ok((step, stats.insts))
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn report(&self) -> Option<String> {
+        if let Some(e) = self.jit.broken() {
+            return Some(format!(
+                "JIT unavailable ({e}); every instruction was interpreted"
+            ));
+        }
+        let s = self.jit.stats();
+        Some(format!(
+            "{} blocks ({} instructions, {} through interpreter helpers) compiled in {:.1} ms{}",
+            s.blocks,
+            s.insts,
+            s.helper_insts,
+            s.nanos as f64 / 1e6,
+            if s.failures > 0 {
+                format!(
+                    ", {} blocks failed to compile and were interpreted",
+                    s.failures
+                )
+            } else {
+                String::new()
+            }
+        ))
+    }
+}
+
 /// The engine called `name` on the command line (`interp`, `jit`, `tiered`).
 pub fn exec_by_name(name: &str) -> Result<Box<dyn WaveExec>, String> {
     match name.trim().to_ascii_lowercase().as_str() {
         "interp" => Ok(Box::new(Interp)),
-        "jit" | "tiered" => Err(format!(
-            "engine `{name}` is not available to grids yet (use --engine interp)"
-        )),
+        "jit" => Ok(Box::new(Jit::eager())),
+        "tiered" => Ok(Box::new(Jit::tiered())),
         _ => Err(format!("unknown engine `{name}` (try interp|jit|tiered)")),
     }
 }

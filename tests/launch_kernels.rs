@@ -504,3 +504,34 @@ fn dynamic_local_memory_argument() {
         }
     }
 }
+
+/// The JIT engines really compile the kernels' blocks (they do not just fall back to the
+/// interpreter), and report it.
+#[test]
+fn jit_engines_compile_blocks() {
+    for (cpu, code) in builds("vadd.cl", &CPUS, &[]) {
+        for engine in engines().into_iter().filter(|e| *e == "jit") {
+            let mut dev = device(engine);
+            let n = 256u32;
+            let a = dev.alloc_slice(&vec![1u32; n as usize]).unwrap();
+            let c = dev.alloc_zeroed(4 * n as u64).unwrap();
+            let s = dev
+                .launch(
+                    &code,
+                    "vadd",
+                    [n, 1, 1],
+                    [64, 1, 1],
+                    &[Arg::Buffer(a), Arg::Buffer(a), Arg::Buffer(c), Arg::U32(n)],
+                )
+                .unwrap();
+            let r = s.engine_report.clone().unwrap_or_default();
+            let blocks: u64 = r
+                .split_whitespace()
+                .next()
+                .and_then(|w| w.parse().ok())
+                .unwrap_or(0);
+            assert!(blocks > 0, "{cpu} {engine}: {r}");
+            assert!(s.to_string().contains("blocks"), "{s}");
+        }
+    }
+}
