@@ -7,6 +7,9 @@
 //! The run ends at `s_endpgm`. An error of the run (a fault, an unsupported instruction,
 //! running past the end of the code or past `--max-insts`) is reported with its pc and the
 //! instruction there, and exits with status 2; the state is not written then.
+//!
+//! `--arch vp1` runs the VP1 scalar unit through `wavejit::vp1cli::run_vp1`, which has its
+//! own state schema.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +21,7 @@ use wavejit::{program_from_file, read_file_limited, run_wave, Engine, Error};
 
 use super::CmdResult;
 
-/// Largest state file read.
+/// Largest state file read (the parser streams, so this bounds reading, not a JSON tree).
 const MAX_STATE_BYTES: u64 = 1 << 30;
 
 #[derive(clap::Args)]
@@ -47,22 +50,36 @@ pub struct Args {
 pub fn run(a: Args) -> CmdResult {
     let arch: Arch = a.arch.parse()?;
     let engine: Engine = a.engine.parse()?;
-    let gen = match arch {
-        Arch::Gcn(g) => g,
-        Arch::Vp1 => return Err(Error::Unsupported(
-            "`wavejit run --arch vp1`: the VP1 runner (wavejit_interp::vp1) is not available yet"
-                .into(),
-        )
-        .into()),
-    };
     let prog = program_from_file(arch, &a.file)?;
-    let sf = match &a.state {
+    let state_text = match &a.state {
         Some(p) => {
             let bytes = read_file_limited(p, MAX_STATE_BYTES)?;
-            let text = String::from_utf8(bytes)
-                .map_err(|e| Error::Usage(format!("{}: not UTF-8 text: {e}", p.display())))?;
-            StateFile::parse(&text).map_err(|e| Error::Usage(format!("{}: {e}", p.display())))?
+            Some(
+                String::from_utf8(bytes)
+                    .map_err(|e| Error::Usage(format!("{}: not UTF-8 text: {e}", p.display())))?,
+            )
         }
+        None => None,
+    };
+    let gen = match arch {
+        Arch::Gcn(g) => g,
+        // The VP1 scalar unit has its own state schema and runner (`wavejit::vp1cli`).
+        Arch::Vp1 => {
+            let r = wavejit::vp1cli::run_vp1(&prog.code, state_text.as_deref(), engine)?;
+            write_out(&a.out, &r.json)?;
+            eprintln!("wavejit: {} VP1 words executed", r.insts);
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
+    let sf = match &state_text {
+        Some(text) => StateFile::parse(text).map_err(|e| {
+            let p = a
+                .state
+                .as_deref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            Error::Usage(format!("{p}: {e}"))
+        })?,
         None => StateFile::default(),
     };
     let start = sf.build(gen)?;
@@ -92,7 +109,12 @@ pub fn run(a: Args) -> CmdResult {
             .and_then(|i| prog.slots.get(i))
             .and_then(|s| s.inst.as_ref().ok())
             .map(|i| match i {
-                Inst::Gcn(g) => g.op.mnemonic().to_string(),
+                Inst::Gcn(g) => wavejit::isa::gcn::fmt::format(
+                    gen,
+                    g,
+                    e.pc,
+                    wavejit::isa::gcn::fmt::Syntax::Llvm,
+                ),
                 Inst::Vp1(_) => String::new(),
             });
         match text {
@@ -100,17 +122,24 @@ pub fn run(a: Args) -> CmdResult {
             _ => e.to_string(),
         }
     })?;
-    let out = sf.dump(&start, &end);
-    match &a.out {
-        Some(p) => std::fs::write(p, out).map_err(|source| Error::Io {
-            path: p.display().to_string(),
-            source,
-        })?,
-        None => print!("{out}"),
-    }
+    write_out(&a.out, &sf.dump(&start, &end))?;
     eprintln!(
         "wavejit: {} instructions, ended at s_endpgm (pc 0x{:x})",
         stats.insts, end.wave.pc
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Write the final state to `--out`, or print it.
+fn write_out(out: &Option<PathBuf>, text: &str) -> Result<(), Error> {
+    match out {
+        Some(p) => std::fs::write(p, text).map_err(|source| Error::Io {
+            path: p.display().to_string(),
+            source,
+        }),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }
