@@ -10,7 +10,8 @@
 //!   the group in bits 5:0, bit 31 on the group's first wave), private segment wave byte
 //!   offset — each when enabled;
 //! - v0, v1, v2: work-item id X, Y, Z within the group (as many as ENABLE_VGPR_WORKITEM_ID
-//!   asks for); every other register 0;
+//!   asks for); every other register 0 (VGPRs past the descriptor's VGPR count are not
+//!   cleared between the workgroups a host worker runs: they are not the wave's);
 //! - EXEC: the lanes that hold work-items (a group's last wave may be partial);
 //! - M0 = 0xFFFF_FFFF on GCN 1.0/1.1 (the DS address limit: everything allowed);
 //! - MODE from COMPUTE_PGM_RSRC1 (rounding, denormals, DX10 clamp, IEEE);
@@ -423,7 +424,7 @@ pub fn run(
         .map_err(|e| GridError::Config(format!("cannot start {threads} threads: {e}")))?;
     let gx = groups[0] as u64;
     let gxy = gx * groups[1] as u64;
-    let one = |i: u64| -> Result<(), GridError> {
+    let one = |worker: &mut Worker, i: u64| -> Result<(), GridError> {
         if failed.load(Ordering::Relaxed) {
             return Ok(());
         }
@@ -439,7 +440,7 @@ pub fn run(
                 .pop(),
             None => None,
         };
-        let r = run_group(d, prog, mem, exec, wg, slot.unwrap_or(0));
+        let r = run_group(d, prog, mem, exec, worker, wg, slot.unwrap_or(0));
         if let Some(s) = slot {
             if let Ok(mut f) = free.lock() {
                 f.push(s);
@@ -461,12 +462,56 @@ pub fn run(
             }
         }
     };
-    pool.install(|| (0..total).into_par_iter().try_for_each(one))?;
+    pool.install(|| {
+        (0..total).into_par_iter().try_for_each_init(
+            || Worker {
+                waves: Vec::new(),
+                lds: Lds::new(0),
+            },
+            one,
+        )
+    })?;
     Ok(GridStats {
         workgroups: done.load(Ordering::Relaxed),
         waves: waves.load(Ordering::Relaxed),
         insts: insts.load(Ordering::Relaxed),
     })
+}
+
+/// What a host worker keeps between workgroups: wave register files (64 KiB of VGPRs
+/// each, so reused rather than allocated per workgroup) and an LDS buffer.
+struct Worker {
+    waves: Vec<Box<Wave>>,
+    lds: Lds,
+}
+
+/// Return `wave` to the state of `Wave::new(gen)` as far as a kernel with `vgprs` VGPRs
+/// can tell: VGPRs at or above `vgprs` are not cleared (a kernel has only the registers
+/// its descriptor asks for; on the GPU the others belong to other waves).
+fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
+    // Exhaustive on purpose: a new field in `Wave` must be reset here too.
+    let Wave {
+        vgpr,
+        sgpr,
+        exec,
+        vcc,
+        m0,
+        scc,
+        mode,
+        pc,
+        gen: g,
+    } = wave;
+    for r in vgpr.iter_mut().take(vgprs) {
+        *r = [0; LANES];
+    }
+    *sgpr = [0; wavejit_isa::state::NUM_SREG_SLOTS];
+    *exec = u64::MAX;
+    *vcc = 0;
+    *m0 = 0;
+    *scc = 0;
+    *mode = wavejit_isa::state::MODE_DEFAULT;
+    *pc = 0;
+    *g = gen;
 }
 
 /// Run one workgroup to completion; returns (instructions, waves).
@@ -475,19 +520,28 @@ fn run_group(
     prog: &Program,
     mem: &Memory,
     exec: &dyn WaveExec,
+    worker: &mut Worker,
     wg: Dim3,
     scratch_base: u64,
 ) -> Result<(u64, u64), GridError> {
     let size = d.group_size(wg);
     let n = (size[0] * size[1] * size[2]).div_ceil(LANES as u32);
-    let mut lds = Lds::new(d.lds_bytes as usize);
-    let mut waves: Vec<Box<Wave>> = (0..n)
-        .map(|w| {
-            let mut wave = Wave::new(d.gen);
-            d.init_wave(&mut wave, wg, w, scratch_base);
-            wave
-        })
-        .collect();
+    let lds_len = d.lds_bytes as usize;
+    if worker.lds.bytes.len() == lds_len {
+        worker.lds.bytes.fill(0);
+    } else {
+        worker.lds = Lds::new(lds_len);
+    }
+    let vgprs = (d.kd.vgpr_count() as usize).min(wavejit_isa::state::NUM_VGPRS);
+    while worker.waves.len() < n as usize {
+        worker.waves.push(Wave::new(d.gen));
+    }
+    let waves = &mut worker.waves[..n as usize];
+    for (w, wave) in waves.iter_mut().enumerate() {
+        reset_wave(wave, d.gen, vgprs);
+        d.init_wave(wave, wg, w as u32, scratch_base);
+    }
+    let lds = &mut worker.lds;
     let mut used = vec![0u64; n as usize];
     let mut ended = vec![false; n as usize];
     let budget = d.max_insts_per_wave;
@@ -497,7 +551,7 @@ fn run_group(
                 continue;
             }
             let left = budget.saturating_sub(used[w]);
-            match exec.run(prog, wave, &mut lds, mem, left) {
+            match exec.run(prog, wave, lds, mem, left) {
                 Ok((step, k)) => {
                     // At least the s_barrier itself ran: the budget always shrinks, so a
                     // group whose waves keep meeting at barriers still ends.
@@ -613,6 +667,29 @@ mod tests {
         assert_eq!(w0.sgpr[10], 2 | 1 << 31, "first wave flag");
         assert_eq!(w0.sgpr[11], 0);
         assert_eq!(w0.exec, u64::MAX);
+    }
+
+    #[test]
+    fn reset_matches_a_fresh_wave() {
+        let mut w = Wave::new(Gen::Gfx6);
+        for r in w.vgpr.iter_mut() {
+            *r = [0xdead_beef; LANES];
+        }
+        w.sgpr = [7; wavejit_isa::state::NUM_SREG_SLOTS];
+        (w.exec, w.vcc, w.m0, w.scc, w.mode, w.pc) = (5, 6, 7, 1, 9, 0x40);
+        reset_wave(&mut w, Gen::Gfx8, 12);
+        let fresh = Wave::new(Gen::Gfx8);
+        assert!(w.vgpr[..12].iter().all(|r| r.iter().all(|&v| v == 0)));
+        assert_eq!(
+            w.vgpr[12][0], 0xdead_beef,
+            "past the kernel's 12 VGPRs: left alone"
+        );
+        assert_eq!(w.sgpr, fresh.sgpr);
+        assert_eq!(
+            (w.exec, w.vcc, w.m0, w.scc, w.mode, w.pc),
+            (fresh.exec, fresh.vcc, fresh.m0, fresh.scc, fresh.mode, fresh.pc)
+        );
+        assert_eq!(w.gen, Gen::Gfx8);
     }
 
     #[test]
