@@ -255,6 +255,14 @@ impl Dispatch {
         [0, 1, 2].map(|d| self.grid[d].div_ceil(self.block[d].max(1)))
     }
 
+    /// Workgroups in the grid, if at most 2^48 (more could not finish anyway).
+    pub fn total_groups(&self) -> Option<u64> {
+        self.groups()
+            .iter()
+            .try_fold(1u64, |acc, &g| acc.checked_mul(g as u64))
+            .filter(|&t| t <= 1 << 48)
+    }
+
     /// The size of workgroup `wg` (the last one in a dimension may be partial).
     pub fn group_size(&self, wg: Dim3) -> Dim3 {
         [0, 1, 2].map(|d| {
@@ -273,6 +281,12 @@ impl Dispatch {
         if self.grid.contains(&0) || self.block.contains(&0) {
             return bad(format!(
                 "grid {:?} and block {:?} must be at least 1 in every dimension",
+                self.grid, self.block
+            ));
+        }
+        if self.total_groups().is_none() {
+            return bad(format!(
+                "a grid of {:?} work-items in workgroups of {:?} has more than 2^48 workgroups",
                 self.grid, self.block
             ));
         }
@@ -400,7 +414,7 @@ pub fn run(
 ) -> Result<GridStats, GridError> {
     d.check()?;
     let groups = d.groups();
-    let total = groups.iter().map(|&g| g as u64).product::<u64>();
+    let total = d.total_groups().unwrap_or(0);
     let slots: Vec<u64> = d
         .scratch
         .as_ref()
@@ -697,6 +711,7 @@ mod tests {
         let prog = Program::new(wavejit_isa::Arch::Gcn(Gen::Gfx7), &[]);
         let mem = Memory::new();
         for (grid, block) in [
+            ([u32::MAX; 3], [1, 1, 1]),
             ([0, 1, 1], [1, 1, 1]),
             ([1, 1, 1], [1025, 1, 1]),
             ([8, 8, 8], [16, 16, 8]),

@@ -214,7 +214,7 @@ pub fn run(a: Args) -> CmdResult {
     let kernel = code.kernel(&a.kernel)?;
     let groups: u64 = (0..3)
         .map(|d| grid_dims[d].div_ceil(block[d]) as u64)
-        .product();
+        .fold(1u64, u64::saturating_mul);
     let bar = (!a.quiet && std::io::stderr().is_terminal() && groups >= 64).then(|| {
         let pb = indicatif::ProgressBar::new(groups);
         pb.set_style(
