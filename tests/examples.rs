@@ -4,6 +4,9 @@
 //! results are recomputed here from the input state with independent Rust arithmetic
 //! (`f32::mul_add` for a fused multiply-add, plain f32 operations for unfused ones, integer
 //! formulas for the loops), so a stale expected file cannot hide a wrong answer.
+//!
+//! The whole-state comparison runs with every engine (`Engine::ALL`): the interpreter and
+//! the JIT are both held to the same independent expectations.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,8 +34,13 @@ fn read_json(p: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// Run through the library: the same steps as the command line.
+/// Run through the library with the interpreter.
 fn run_lib(name: &str, arch: &str) -> Value {
+    run_lib_with(name, arch, Engine::Interp)
+}
+
+/// Run through the library: the same steps as the command line.
+fn run_lib_with(name: &str, arch: &str, engine: Engine) -> Value {
     let arch: Arch = arch.parse().unwrap();
     let Arch::Gcn(gen) = arch else {
         panic!("GCN only")
@@ -42,26 +50,20 @@ fn run_lib(name: &str, arch: &str) -> Value {
     let sf = StateFile::parse(&text).unwrap();
     let start = sf.build(gen).unwrap();
     let mut end = sf.build(gen).unwrap();
-    run_wave(
-        Engine::Interp,
-        &prog,
-        &mut end.wave,
-        &mut end.lds,
-        &end.mem,
-        10_000,
-    )
-    .unwrap_or_else(|e| panic!("{name} on {arch}: {e}"));
+    if let Err(e) = run_wave(engine, &prog, &mut end.wave, &mut end.lds, &end.mem, 10_000) {
+        return Value::String(format!("{name} on {arch} with {engine}: {e}"));
+    }
     serde_json::from_str(&sf.dump(&start, &end)).unwrap()
 }
 
 /// Run through `wavejit run`, writing the state to a file.
-fn run_cli(name: &str, arch: &str) -> Value {
+fn run_cli(name: &str, arch: &str, engine: Engine) -> Value {
     let out = std::env::temp_dir().join(format!(
-        "wavejit-example-{name}-{arch}-{}.json",
+        "wavejit-example-{name}-{arch}-{engine}-{}.json",
         std::process::id()
     ));
     let status = Command::new(env!("CARGO_BIN_EXE_wavejit"))
-        .args(["run", "--arch", arch, "--engine", "interp"])
+        .args(["run", "--arch", arch, "--engine", engine.name()])
         .arg(dir().join(format!("{name}.s")))
         .arg("--state")
         .arg(dir().join(format!("{name}.state.json")))
@@ -70,7 +72,11 @@ fn run_cli(name: &str, arch: &str) -> Value {
         .args(["--max-insts", "10000"])
         .status()
         .expect("run the wavejit binary");
-    assert!(status.success(), "{name} on {arch}: wavejit run failed");
+    if !status.success() {
+        return Value::String(format!(
+            "{name} on {arch} with {engine}: wavejit run failed"
+        ));
+    }
     let v = read_json(&out);
     let _ = std::fs::remove_file(&out);
     v
@@ -80,7 +86,7 @@ fn run_cli(name: &str, arch: &str) -> Value {
 fn diff(got: &Value, want: &Value) -> Vec<String> {
     let mut d = Vec::new();
     let (Some(g), Some(w)) = (got.as_object(), want.as_object()) else {
-        return vec!["not objects".into()];
+        return vec![format!("{got}")];
     };
     for k in g.keys().chain(w.keys()) {
         if g.get(k) == w.get(k) || d.iter().any(|s: &String| s.starts_with(&format!("{k}:"))) {
@@ -117,12 +123,18 @@ fn examples_match_their_expected_states() {
     for (name, arches) in EXAMPLES {
         let want = read_json(&dir().join(format!("{name}.expected.json")));
         for arch in *arches {
-            for (how, got) in [("cli", run_cli(name, arch)), ("lib", run_lib(name, arch))] {
-                if got != want {
-                    failures.push(format!(
-                        "{name} {arch} ({how}): {}",
-                        diff(&got, &want).join("; ")
-                    ));
+            for &(_, engine) in Engine::ALL {
+                let runs = [
+                    ("cli", run_cli(name, arch, engine)),
+                    ("lib", run_lib_with(name, arch, engine)),
+                ];
+                for (how, got) in runs {
+                    if got != want {
+                        failures.push(format!(
+                            "{name} {arch} {engine} ({how}): {}",
+                            diff(&got, &want).join("; ")
+                        ));
+                    }
                 }
             }
         }
@@ -323,7 +335,15 @@ fn interp_triangle_interpolates() {
 fn cli_reports_errors_with_the_pc() {
     // The loop example with a budget too small: an error naming the budget and a pc.
     let out = Command::new(env!("CARGO_BIN_EXE_wavejit"))
-        .args(["run", "--arch", "gfx8", "--max-insts", "20"])
+        .args([
+            "run",
+            "--arch",
+            "gfx8",
+            "--engine",
+            "interp",
+            "--max-insts",
+            "20",
+        ])
         .arg(dir().join("exec_loop.s"))
         .arg("--state")
         .arg(dir().join("exec_loop.state.json"))
