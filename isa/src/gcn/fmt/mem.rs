@@ -123,6 +123,24 @@ pub fn swizzle_text(v: u16) -> String {
             _ => 'i',
         });
     }
+    // The 5-character form keeps only what each bit does to a lane id; some mask triples
+    // (an OR and an XOR on the same bit, …) read back differently: those stay numbers.
+    let (mut a2, mut o2, mut x2) = (0u16, 0u16, 0u16);
+    for (k, ch) in s.chars().enumerate() {
+        let b = 1 << (4 - k);
+        match ch {
+            '1' => o2 |= b,
+            'p' => a2 |= b,
+            'i' => {
+                a2 |= b;
+                x2 |= b;
+            }
+            _ => {}
+        }
+    }
+    if a2 | o2 << 5 | x2 << 10 != v {
+        return v.to_string();
+    }
     format!("swizzle(BITMASK_PERM,\"{s}\")")
 }
 

@@ -170,6 +170,7 @@ pub fn src(gen: Gen, s: Src, ty: Ty, literal: Option<u32>, sx: Syntax) -> String
     match c {
         0..=127 => sreg_named(gen, c, ty.dwords()).unwrap_or_else(|| format!("src({c})")),
         128..=208 => s.inline_int().map(|v| v.to_string()).unwrap_or_default(),
+        248 if !has_inv_2pi(gen) => format!("src({c})"),
         240..=248 => inline_float_text(c, ty.bits).to_string(),
         251 => special(sx, "src_vccz", "vccz"),
         252 => special(sx, "src_execz", "execz"),

@@ -348,7 +348,8 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
                 TableEnc::Vop2 => {
                     let vsrc1 = match kind {
                         ValuKind::ReadLane | ValuKind::WriteLane => {
-                            if v.src[1].0 >= 255 {
+                            // An 8-bit scalar source; 255 only as written `src(255)`.
+                            if v.src[1].0 > 255 || v.src[1].is_literal() && v.literal.is_some() {
                                 return Err(
                                     "lane select must be an SGPR or an inline constant".into()
                                 );
