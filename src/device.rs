@@ -487,7 +487,9 @@ impl Device {
         Ok(LaunchStats {
             kernel: k.name.clone(),
             engine: self.exec.name(),
-            threads: self.threads,
+            threads: self
+                .threads
+                .min(self.exec.max_threads().unwrap_or(usize::MAX)),
             workgroups: s.workgroups,
             waves: s.waves,
             insts: s.insts,

@@ -64,13 +64,42 @@ pub trait WaveExec: Sync {
         budget: u64,
     ) -> Result<(Step, u64), ExecError>;
 
+    /// `run`, with the failures that are not execution errors kept apart (the `diff`
+    /// engine's mismatches). The grid calls this one.
+    fn run_checked(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), WaveError> {
+        self.run(prog, wave, lds, mem, budget)
+            .map_err(WaveError::Exec)
+    }
+
     /// Name shown in summaries.
     fn name(&self) -> &'static str;
+
+    /// The most host threads this engine can run a grid on (`None`: any).
+    fn max_threads(&self) -> Option<usize> {
+        None
+    }
 
     /// What the engine did besides running (a JIT: blocks compiled), for summaries.
     fn report(&self) -> Option<String> {
         None
     }
+}
+
+/// How a wave's run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WaveError {
+    #[error(transparent)]
+    Exec(#[from] ExecError),
+    /// The `diff` engine saw the interpreter and the JIT disagree.
+    #[error("the interpreter and the JIT disagree: {0}")]
+    Mismatch(wavejit_jit::Mismatch),
 }
 
 /// The reference interpreter.
@@ -174,13 +203,72 @@ impl WaveExec for Jit {
     }
 }
 
+/// The interpreter and the JIT side by side (`wavejit_jit::diff_run`): every block runs in
+/// both from the same state and everything it can change is compared; the first
+/// difference is an error naming the instruction. The waves continue from the
+/// interpreter's state. Slow (memory is compared after every block) and one thread only
+/// (other workgroups must not write memory while a block is compared).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Diff;
+
+impl WaveExec for Diff {
+    /// A mismatch becomes a `BadOperand` error carrying its description here;
+    /// `run_checked` keeps it typed.
+    fn run(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), ExecError> {
+        self.run_checked(prog, wave, lds, mem, budget)
+            .map_err(|e| match e {
+                WaveError::Exec(e) => e,
+                WaveError::Mismatch(m) => ExecError {
+                    pc: m.pc,
+                    kind: ExecErrorKind::BadOperand(format!(
+                        "the interpreter and the JIT disagree: {m}"
+                    )),
+                },
+            })
+    }
+
+    fn run_checked(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), WaveError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let d = wavejit_jit::diff_run(&mut ctx, prog, budget)?;
+        if let Some(m) = d.mismatch {
+            return Err(WaveError::Mismatch(m));
+        }
+        Ok((d.stop.unwrap_or(Step::Continue), d.stats.insts))
+    }
+
+    fn name(&self) -> &'static str {
+        "diff"
+    }
+
+    fn max_threads(&self) -> Option<usize> {
+        Some(1)
+    }
+}
+
 /// The engine called `name` on the command line (`interp`, `jit`, `tiered`).
 pub fn exec_by_name(name: &str) -> Result<Box<dyn WaveExec>, String> {
     match name.trim().to_ascii_lowercase().as_str() {
         "interp" => Ok(Box::new(Interp)),
         "jit" => Ok(Box::new(Jit::eager())),
         "tiered" => Ok(Box::new(Jit::tiered())),
-        _ => Err(format!("unknown engine `{name}` (try interp|jit|tiered)")),
+        "diff" => Ok(Box::new(Diff)),
+        _ => Err(format!(
+            "unknown engine `{name}` (try interp|jit|tiered|diff)"
+        )),
     }
 }
 
@@ -230,6 +318,12 @@ impl Scratch {
 pub enum GridError {
     #[error("workgroup ({}, {}, {}) wave {wave}: {err}", wg[0], wg[1], wg[2])]
     Exec { wg: Dim3, wave: u32, err: ExecError },
+    #[error("workgroup ({}, {}, {}) wave {wave}: the interpreter and the JIT disagree: {mismatch}", wg[0], wg[1], wg[2])]
+    Mismatch {
+        wg: Dim3,
+        wave: u32,
+        mismatch: Box<wavejit_jit::Mismatch>,
+    },
     #[error("workgroup ({}, {}, {}) wave {wave}: did not reach s_endpgm or s_barrier within {budget} instructions (pc 0x{pc:x}); raise the budget if the kernel is just long", wg[0], wg[1], wg[2])]
     Budget {
         wg: Dim3,
@@ -420,7 +514,7 @@ pub fn run(
         .as_ref()
         .map(|s| s.slots.clone())
         .unwrap_or_default();
-    let threads = threads.max(1);
+    let threads = threads.max(1).min(exec.max_threads().unwrap_or(usize::MAX));
     if d.scratch.is_some() && slots.len() < threads {
         return Err(GridError::Config(format!(
             "{} scratch slots for {threads} threads",
@@ -565,7 +659,7 @@ fn run_group(
                 continue;
             }
             let left = budget.saturating_sub(used[w]);
-            match exec.run(prog, wave, lds, mem, left) {
+            match exec.run_checked(prog, wave, lds, mem, left) {
                 Ok((step, k)) => {
                     // At least the s_barrier itself ran: the budget always shrinks, so a
                     // group whose waves keep meeting at barriers still ends.
@@ -583,10 +677,10 @@ fn run_group(
                         }
                     }
                 }
-                Err(ExecError {
+                Err(WaveError::Exec(ExecError {
                     pc,
                     kind: ExecErrorKind::InstLimit(_),
-                }) => {
+                })) => {
                     return Err(GridError::Budget {
                         wg,
                         wave: w as u32,
@@ -594,11 +688,18 @@ fn run_group(
                         pc,
                     })
                 }
-                Err(err) => {
+                Err(WaveError::Exec(err)) => {
                     return Err(GridError::Exec {
                         wg,
                         wave: w as u32,
                         err,
+                    })
+                }
+                Err(WaveError::Mismatch(mismatch)) => {
+                    return Err(GridError::Mismatch {
+                        wg,
+                        wave: w as u32,
+                        mismatch: Box::new(mismatch),
                     })
                 }
             }

@@ -535,3 +535,42 @@ fn jit_engines_compile_blocks() {
         }
     }
 }
+
+/// The diff engine runs a grid with the interpreter and the JIT compared block by block.
+#[test]
+fn diff_engine_on_a_grid() {
+    for (cpu, code) in builds("prefix_sum.cl", &CPUS, &[]) {
+        let mut dev = device("diff");
+        let n = 256u32;
+        let input: Vec<u32> = (0..n).map(|i| i * 3 + 1).collect();
+        let bi = dev.alloc_slice(&input).unwrap();
+        let bo = dev.alloc_zeroed(4 * n as u64).unwrap();
+        let bt = dev.alloc_zeroed(8).unwrap();
+        let s = dev
+            .launch(
+                &code,
+                "prefix_sum",
+                [n, 1, 1],
+                [128, 1, 1],
+                &[
+                    Arg::Buffer(bi),
+                    Arg::Buffer(bo),
+                    Arg::Buffer(bt),
+                    Arg::U32(n),
+                ],
+            )
+            .unwrap_or_else(|e| panic!("{cpu} diff: {e}"));
+        assert_eq!(s.threads, 1);
+        let mut acc = 0u32;
+        let want: Vec<u32> = (0..n)
+            .map(|i| {
+                if i % 128 == 0 {
+                    acc = 0;
+                }
+                acc += i * 3 + 1;
+                acc
+            })
+            .collect();
+        assert_eq!(dev.read_vec::<u32>(bo).unwrap(), want, "{cpu} diff");
+    }
+}
