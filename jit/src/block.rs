@@ -87,6 +87,12 @@ pub struct Cx<'a> {
     pub tail_sig: Option<cranelift_codegen::ir::SigRef>,
     /// Test only (`JitConfig::plant_xor_bug`).
     pub plant_xor_bug: bool,
+    /// Vector values known to hold no float denormals (results of flushed float
+    /// operations, constants), whatever lane type they are viewed as: input flushes of
+    /// these are skipped.
+    pub noden: HashSet<Value>,
+    /// Denormal-flushed versions of values (each value is flushed once).
+    pub flushed: HashMap<(Value, bool), Value>,
 }
 
 /// Which pair (first slot) contains `slot`, given a pair starting at `lo`.
@@ -128,6 +134,8 @@ impl<'a> Cx<'a> {
             const_cache: HashMap::new(),
             tail_sig: None,
             plant_xor_bug: false,
+            noden: HashSet::new(),
+            flushed: HashMap::new(),
         }
     }
 
@@ -194,7 +202,11 @@ impl<'a> Cx<'a> {
         }
         let mut f = MemFlagsData::new();
         f.set_endianness(Endianness::Little);
-        self.b.ins().bitcast(ty, f, v)
+        let r = self.b.ins().bitcast(ty, f, v);
+        if self.noden.contains(&v) {
+            self.noden.insert(r);
+        }
+        r
     }
 
     // ---- VGPRs ----------------------------------------------------------------------

@@ -142,6 +142,8 @@ pub struct CompileStats {
     /// Instructions lowered as helper calls into the interpreter.
     pub helper_insts: u64,
     pub code_bytes: u64,
+    /// Cranelift instructions built (before optimisation).
+    pub clif_insts: u64,
     pub nanos: u64,
     pub failures: u64,
 }

@@ -192,6 +192,7 @@ impl Jit {
                 comp.stats.blocks += 1;
                 comp.stats.insts += u.insts as u64;
                 comp.stats.helper_insts += u.helpers as u64;
+                comp.stats.clif_insts += u.clif_insts as u64;
                 comp.stats.code_bytes = comp.backend.code_bytes() as u64;
                 if slot.mode.load(Ordering::Acquire) != spec.mode {
                     // A block for another MODE: replace both variants.

@@ -65,6 +65,8 @@ pub struct Unit {
     pub func: usize,
     pub insts: u32,
     pub helpers: u32,
+    /// Cranelift instructions of the function (compile cost is about linear in them).
+    pub clif_insts: u32,
 }
 
 /// Why a unit was not compiled.
@@ -388,12 +390,14 @@ pub(crate) fn compile(
         em.exit_to(&mut cx, last);
     }
     cx.b.seal_all_blocks();
+    let clif_insts = cx.b.func.dfg.num_insts() as u32;
     cx.b.finalize(fcfg);
     let func = comp.backend.compile_current().map_err(NoUnit::Failed)? as usize;
     Ok(Unit {
         func,
         insts: len,
         helpers,
+        clif_insts,
     })
 }
 

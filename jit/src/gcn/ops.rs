@@ -477,10 +477,25 @@ impl Cx<'_> {
         }
     }
 
+    /// `x` with denormal lanes flushed (once per value; values known clean pass).
+    fn flush_cached(&mut self, f: Fmt, x: Value) -> Value {
+        if self.noden.contains(&x) {
+            return x;
+        }
+        let key = (x, f == Fmt::F64);
+        if let Some(&v) = self.flushed.get(&key) {
+            return v;
+        }
+        let v = self.flush_den(f, x);
+        self.noden.insert(v);
+        self.flushed.insert(key, v);
+        v
+    }
+
     /// An operand as the float vector an operation reads (input flush per MODE).
     fn fin(&mut self, f: Fmt, x: Value) -> Value {
         let (fi, _) = self.fp_flags(f);
-        let x = if fi { self.flush_den(f, x) } else { x };
+        let x = if fi { self.flush_cached(f, x) } else { x };
         self.cast(ftype(f), x)
     }
 
@@ -488,7 +503,11 @@ impl Cx<'_> {
     fn fout(&mut self, f: Fmt, r: Value) -> Value {
         let (_, fo) = self.fp_flags(f);
         let r = if fo { self.flush_den(f, r) } else { r };
-        self.canon(f, r)
+        let r = self.canon(f, r);
+        if fo {
+            self.noden.insert(r);
+        }
+        r
     }
 
     /// NaN lanes become the canonical quiet NaN.
@@ -520,14 +539,19 @@ impl Cx<'_> {
         let bn = self.cast(ty, bn);
         let r = self.b.ins().bitselect(bn, a, r);
         let r = self.b.ins().bitselect(an, b, r);
-        self.canon(f, r)
+        let clean = self.noden.contains(&a) && self.noden.contains(&b);
+        let r = self.canon(f, r);
+        if clean {
+            self.noden.insert(r);
+        }
+        r
     }
 
     /// The operand of min/max/med3 (`float::flushed`): denormals flushed by either
     /// control, NaN canonical.
     fn fminmax_in(&mut self, f: Fmt, x: Value) -> Value {
         let (fi, fo) = self.fp_flags(f);
-        let x = if fi || fo { self.flush_den(f, x) } else { x };
+        let x = if fi || fo { self.flush_cached(f, x) } else { x };
         self.cast(ftype(f), x)
     }
 
@@ -833,7 +857,41 @@ impl Cx<'_> {
     }
 }
 
-fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize) -> Value {
+/// A source that is the same in every lane: a compile-time constant or a scalar value.
+#[derive(Clone, Copy)]
+enum Uni {
+    K(u32),
+    S(Value),
+}
+
+impl Uni {
+    fn value(self, cx: &mut Cx) -> Value {
+        match self {
+            Uni::K(k) => cx.iconst32(k),
+            Uni::S(v) => v,
+        }
+    }
+}
+
+/// Shift `x` by the uniform amount `amt` (`& 31`, as Cranelift's vector shifts do).
+fn shift_uni(cx: &mut Cx, x: Value, amt: Uni, kind: u8) -> Value {
+    if let Uni::K(k) = amt {
+        let k = (k & 31) as i64;
+        return match kind {
+            0 => cx.b.ins().ishl_imm_u(x, k),
+            1 => cx.b.ins().ushr_imm_u(x, k),
+            _ => cx.b.ins().sshr_imm_u(x, k),
+        };
+    }
+    let a = amt.value(cx);
+    match kind {
+        0 => cx.b.ins().ishl(x, a),
+        1 => cx.b.ins().ushr(x, a),
+        _ => cx.b.ins().sshr(x, a),
+    }
+}
+
+fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> Value {
     use IOp::*;
     let (a, b, d) = (
         v[0],
@@ -883,12 +941,19 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize) -> Value {
         MaxI => cx.b.ins().smax(a, b),
         MinU => cx.b.ins().umin(a, b),
         MaxU => cx.b.ins().umax(a, b),
-        Lshr => cx.shift_lanes(a, b, 1),
-        Lshrrev => cx.shift_lanes(b, a, 1),
-        Ashr => cx.shift_lanes(a, b, 2),
-        Ashrrev => cx.shift_lanes(b, a, 2),
-        Lshl => cx.shift_lanes(a, b, 0),
-        Lshlrev => cx.shift_lanes(b, a, 0),
+        Lshr | Ashr | Lshl | Lshrrev | Ashrrev | Lshlrev => {
+            let kind = match op {
+                Lshl | Lshlrev => 0,
+                Lshr | Lshrrev => 1,
+                _ => 2,
+            };
+            let rev = matches!(op, Lshrrev | Ashrrev | Lshlrev);
+            let (x, amt, ua) = if rev { (b, a, u[0]) } else { (a, b, u[1]) };
+            match ua {
+                Some(k) => shift_uni(cx, x, k, kind),
+                None => cx.shift_lanes(x, amt, kind),
+            }
+        }
         And => cx.b.ins().band(a, b),
         Or => cx.b.ins().bor(a, b),
         Xor => cx.b.ins().bxor(a, b),
@@ -941,6 +1006,21 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize) -> Value {
             let m = cx.b.ins().imul(x, y);
             cx.b.ins().iadd(m, d)
         }
+        BfeU | BfeI if matches!((u[1], u[2]), (Some(Uni::K(_)), Some(Uni::K(_)))) => {
+            let (Some(Uni::K(sh)), Some(Uni::K(w))) = (u[1], u[2]) else {
+                return a;
+            };
+            let (sh, w) = ((sh & 31) as i64, (w & 31) as i64);
+            let kind = if op == BfeU { 1 } else { 2 };
+            if w == 0 {
+                cx.splat32(0)
+            } else if sh + w < 32 {
+                let up = cx.b.ins().ishl_imm_u(a, 32 - sh - w);
+                shift_uni(cx, up, Uni::K((32 - w) as u32), kind)
+            } else {
+                shift_uni(cx, a, Uni::K(sh as u32), kind)
+            }
+        }
         BfeU | BfeI => cx.per_lane(&[a, b, d], move |cx, x| {
             // shift = S1 & 31, width = S2 & 31; width 0 → 0 (ERRATA VOP3 5); a field
             // reaching past bit 31 is S0 >> shift (003 pseudo-code).
@@ -983,6 +1063,17 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize) -> Value {
             let sel = cx.b.ins().icmp(IntCC::NotEqual, bit, z);
             let r = cx.b.ins().bitselect(sel, rnd, trunc);
             cx.cast(I32X4, r)
+        }
+        Alignbit | Alignbyte if matches!(u[2], Some(Uni::K(_))) => {
+            let Some(Uni::K(k)) = u[2] else { return a };
+            let k = if op == Alignbit { k & 31 } else { 8 * (k & 3) } as i64;
+            if k == 0 {
+                b
+            } else {
+                let hi = cx.b.ins().ishl_imm_u(a, 32 - k);
+                let lo = cx.b.ins().ushr_imm_u(b, k);
+                cx.b.ins().bor(hi, lo)
+            }
         }
         Alignbit | Alignbyte => {
             // ((S0 << 32 | S1) >> shift)[31:0]
@@ -1131,7 +1222,21 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &[Optio
             let xs: Vec<Value> = (0..shape.nsrc as usize)
                 .map(|i| cx.cast(I32X4, v[i].v32()))
                 .collect();
-            let r = int_op(cx, op, &xs, c);
+            // Sources the same in every lane, unmodified (no SDWA/DPP/ABS/NEG on them).
+            let mut un: [Option<Uni>; 3] = [None; 3];
+            for (i, slot) in un.iter_mut().enumerate().take(shape.nsrc as usize) {
+                let plain = (p.sdwa.is_none() || i >= 2)
+                    && (p.dpp.is_none() || i != 0)
+                    && (p.abs | p.neg) >> i & 1 == 0;
+                if plain && !shape.w64[i] {
+                    *slot = match p.src[i] {
+                        VSrc::Const(k) => Some(Uni::K(k as u32)),
+                        VSrc::S(_) | VSrc::Vccz | VSrc::Execz | VSrc::Scc => uni[i].map(Uni::S),
+                        VSrc::V(_) => None,
+                    };
+                }
+            }
+            let r = int_op(cx, op, &xs, c, &un);
             write32(cx, p, c, r, wmask);
         }
         Sem::Cvt(k) => {
