@@ -8,11 +8,22 @@ use wavejit_jit::vp1 as jit;
 
 /// Run `programs` random programs from `seed`; return the mismatches (described).
 fn diff(seed: u64, programs: usize, max_len: u32) -> Vec<String> {
+    diff_with(seed, programs, 1, max_len, 64)
+}
+
+/// Programs of `min_len..min_len + spread` words, one word in `other_unit` of another unit.
+fn diff_with(
+    seed: u64,
+    programs: usize,
+    min_len: u32,
+    spread: u32,
+    other_unit: u32,
+) -> Vec<String> {
     let mut rng = Rng::new(seed);
     let mut bad = Vec::new();
     for n in 0..programs {
-        let len = 1 + rng.below(max_len) as usize;
-        let words = gen::program(&mut rng, len, 64);
+        let len = (min_len + rng.below(spread)) as usize;
+        let words = gen::program(&mut rng, len, other_unit);
         let start = gen::state(&mut rng);
         let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let (mut a, mut b) = (start.clone(), start.clone());
@@ -66,6 +77,18 @@ fn jit_equals_interpreter_on_random_programs() {
     for seed in 1..=4 {
         bad.extend(diff(seed, 300, 24));
     }
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n\n")
+    );
+}
+
+/// Programs longer than one compiled function (`jit::vp1::CHUNK` words).
+#[test]
+fn long_programs_span_several_functions() {
+    let bad = diff_with(9, 4, 2 * jit::CHUNK as u32 + 1, 100, 0);
     assert!(
         bad.is_empty(),
         "{} mismatches:\n{}",

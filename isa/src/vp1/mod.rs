@@ -4,7 +4,7 @@
 //!
 //! - `table` — the opcode table generated from `isa/tables/vp1.tsv` (what each opcode does
 //!   and how it is written); the only list of opcodes.
-//! - `fields` — the bit fields of a word.
+//! - `fields` — the bit fields of a word; `rfile` — the register files mov 0x6a/0x6b reach.
 //! - `syntax` — the operand shapes of each form, shared by `fmt` and `asm`.
 //! - `fmt` — disassembly: envydis' exact text, and a lossless variant that assembles back.
 //! - `asm` — the assembler (envydis/envyas syntax plus `.word`).

@@ -1,8 +1,9 @@
-//! The VP1 scalar unit through Cranelift: a whole program (a straight line of scalar words,
-//! no branches in this unit) becomes one native function `extern "C" fn(*mut vp1::State) ->
-//! u32` (`lower` builds it). It returns `u32::MAX` when every word ran, or the pc of a word
-//! of another VP1 unit, where it stopped with the state of the words before it — exactly
-//! what `wavejit_interp::vp1::run` does, which the differential test checks bit for bit.
+//! The VP1 scalar unit through Cranelift: a program (a straight line of scalar words, no
+//! branches in this unit) becomes native functions `extern "C" fn(*mut vp1::State) -> u32`
+//! of up to `CHUNK` words each (`lower` builds them), run in order. A word of another VP1
+//! unit stops the program there with the state of the words before it and an `Unsupported`
+//! error at its pc — exactly what `wavejit_interp::vp1::run` does, which the differential
+//! test checks bit for bit.
 //!
 //! Code is compiled per program and variant (the G80 flag bits and `$d`/`$x` files are
 //! decided at compile time) into its own `Backend` (JIT module), freed when the `Vp1Code`
@@ -30,17 +31,27 @@ pub enum Vp1RunError {
     Jit(#[from] JitError),
 }
 
+/// Words per compiled function: a long program becomes several functions run one after
+/// another, so compile time stays linear in the program's length.
+pub const CHUNK: usize = 256;
+
+type Entry = unsafe extern "C" fn(*mut State) -> u32;
+
 /// A compiled VP1 program.
 pub struct Vp1Code {
     // Keeps the machine code alive; dropped (and freed) with the program.
     _backend: Backend,
-    entry: unsafe extern "C" fn(*mut State) -> u32,
-    words: Vec<u32>,
+    /// One function per chunk of scalar words, in order.
+    entries: Vec<Entry>,
+    /// The words that run (those before the first word of another unit).
+    ran: usize,
+    /// That word of another unit, if any: (pc, word).
+    stop: Option<(u32, u32)>,
     variant: Variant,
 }
 
-// SAFETY: the code is immutable once finalised and `entry` only touches the `State` it is
-// given; `Backend` is `Send` (see backend.rs).
+// SAFETY: the code is immutable once finalised and each entry only touches the `State` it
+// is given; `Backend` is `Send` (see backend.rs).
 unsafe impl Send for Vp1Code {}
 
 /// Words of `code` (whole little-endian words only).
@@ -62,56 +73,51 @@ pub fn compile_with(
     opts: BackendOpts,
 ) -> Result<Vp1Code, JitError> {
     let mut be = Backend::new(opts)?;
-    let sig = be.c_signature(1, true)?;
-    let fcfg = be.frontend_config();
-    be.ctx.func.signature = sig;
-    be.ctx.func.name = UserFuncName::user(7, 0);
-    {
-        let mut b = FunctionBuilder::new(&mut be.ctx.func, &mut be.fctx);
-        let blk = b.create_block();
-        b.append_block_params_for_function_params(blk);
-        b.switch_to_block(blk);
-        let st = b.block_params(blk)[0];
-        let mut stop = u32::MAX;
-        // The words that run: up to the first word of another unit.
-        let scalar: Vec<(usize, Inst)> = words
-            .iter()
-            .map(|&w| Inst { word: w })
-            .enumerate()
-            .take_while(|(i, inst)| {
-                let ok = inst.desc().is_some();
-                if !ok {
-                    stop = (*i as u32).wrapping_mul(4);
-                }
-                ok
-            })
-            .collect();
+    let ran = words
+        .iter()
+        .position(|&w| Inst { word: w }.desc().is_none())
+        .unwrap_or(words.len());
+    let stop = words.get(ran).map(|&w| ((ran as u32).wrapping_mul(4), w));
+    let mut entries = Vec::new();
+    for (k, chunk) in words[..ran].chunks(CHUNK).enumerate() {
+        let sig = be.c_signature(1, true)?;
+        let fcfg = be.frontend_config();
+        be.ctx.func.signature = sig;
+        be.ctx.func.name = UserFuncName::user(7, k as u32);
         {
-            let mut l = lower::Lower::new(&mut b, st, variant);
-            let n = scalar.len();
-            for (k, (_, inst)) in scalar.iter().enumerate() {
-                if let Some(d) = inst.desc() {
-                    l.word(*inst, d, k + 1 == n);
+            let mut b = FunctionBuilder::new(&mut be.ctx.func, &mut be.fctx);
+            let blk = b.create_block();
+            b.append_block_params_for_function_params(blk);
+            b.switch_to_block(blk);
+            let st = b.block_params(blk)[0];
+            {
+                let mut l = lower::Lower::new(&mut b, st, variant);
+                for (i, &w) in chunk.iter().enumerate() {
+                    let inst = Inst { word: w };
+                    if let Some(d) = inst.desc() {
+                        // Only the last word that runs leaves its s2v output behind.
+                        l.word(inst, d, k * CHUNK + i + 1 == ran);
+                    }
                 }
+                l.flush();
             }
-            l.flush();
+            let r = b
+                .ins()
+                .iconst(cranelift_codegen::ir::types::I32, u32::MAX as i64);
+            b.ins().return_(&[r]);
+            b.seal_all_blocks();
+            b.finalize(fcfg);
         }
-        let r = b
-            .ins()
-            .iconst(cranelift_codegen::ir::types::I32, stop as i64);
-        b.ins().return_(&[r]);
-        b.seal_all_blocks();
-        b.finalize(fcfg);
+        let ptr = be.compile_current()?;
+        // SAFETY: `ptr` is the finalised code of a function with the host C signature
+        // `(ptr) -> i32` built just above.
+        entries.push(unsafe { std::mem::transmute::<*const u8, Entry>(ptr) });
     }
-    let ptr = be.compile_current()?;
-    // SAFETY: `ptr` is the finalised code of a function with the host C signature
-    // `(ptr) -> i32` built just above.
-    let entry =
-        unsafe { std::mem::transmute::<*const u8, unsafe extern "C" fn(*mut State) -> u32>(ptr) };
     Ok(Vp1Code {
         _backend: be,
-        entry,
-        words: words.to_vec(),
+        entries,
+        ran,
+        stop,
         variant,
     })
 }
@@ -128,18 +134,17 @@ impl Vp1Code {
                 )),
             });
         }
-        // SAFETY: `entry` reads and writes only fields of the `State` behind the pointer,
-        // at offsets taken from its `#[repr(C)]` layout, within its size.
-        let stop = unsafe { (self.entry)(s as *mut State) };
-        if stop == u32::MAX {
-            return Ok(RunStats {
-                insts: self.words.len() as u64,
-            });
+        for entry in &self.entries {
+            // SAFETY: the entry reads and writes only fields of the `State` behind the
+            // pointer, at offsets taken from its `#[repr(C)]` layout, within its size.
+            unsafe { entry(s as *mut State) };
         }
-        let inst = Inst {
-            word: self.words.get((stop / 4) as usize).copied().unwrap_or(0),
-        };
-        Err(unsupported(inst, stop))
+        match self.stop {
+            None => Ok(RunStats {
+                insts: self.ran as u64,
+            }),
+            Some((pc, w)) => Err(unsupported(Inst { word: w }, pc)),
+        }
     }
 }
 
