@@ -825,6 +825,10 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
             if sdst > 127 {
                 return None;
             }
+            // cmpk/addk/mulk read SDST as a source: it must name a register.
+            if matches!(k, SK::Cmp(..) | SK::Addk | SK::Mulk) {
+                src32(gen, Src(sdst as u16), None)?;
+            }
             Some(SPlan::Sopk(k, sdst, simm16))
         }
         Fields::Sop1 { sdst, ssrc0 } => {
@@ -839,6 +843,16 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
             };
             if sdst > if wd { 126 } else { 127 } {
                 return None;
+            }
+            // s_bitset* read SDST as a source (of their width).
+            match k {
+                S1::Bitset0_32 | S1::Bitset1_32 => {
+                    src32(gen, Src(sdst as u16), None)?;
+                }
+                S1::Bitset0_64 | S1::Bitset1_64 => {
+                    src64(gen, Src(sdst as u16), None)?;
+                }
+                _ => {}
             }
             Some(SPlan::Sop1(k, a, sdst))
         }
