@@ -53,6 +53,9 @@ use wavejit_isa::vp1::{State, Variant};
 use crate::statefile::StateError;
 use crate::{Engine, Error};
 
+/// Largest VP1 state file text accepted (every register named in hex fits in ~20 KiB).
+pub const MAX_STATE_TEXT: usize = 1 << 20;
+
 /// What a VP1 run produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Vp1Run {
@@ -166,7 +169,13 @@ fn indexed<'a>(
     for (k, val) in m {
         let here = format!("{at}.{k}");
         match k.parse::<usize>() {
-            Ok(n) if n < count && (n == 0 || !k.starts_with('0')) => out.push((n, here, val)),
+            Ok(n)
+                if n < count
+                    && k.bytes().all(|b| b.is_ascii_digit())
+                    && (n == 0 || !k.starts_with('0')) =>
+            {
+                out.push((n, here, val))
+            }
             _ => return err(here, format!("index must be 0-{}", count - 1)),
         }
     }
@@ -232,6 +241,16 @@ fn file_value(s: &State, name: &str, i: usize) -> Option<u32> {
 impl Vp1StateFile {
     /// Parse a state file; errors name the JSON path of the bad value.
     pub fn parse(text: &str) -> Result<Vp1StateFile, StateError> {
+        // A whole VP1 state is a few KiB of JSON; refuse before building a tree of more.
+        if text.len() > MAX_STATE_TEXT {
+            return err(
+                "-",
+                format!(
+                    "{} bytes: a VP1 state file is at most {MAX_STATE_TEXT}",
+                    text.len()
+                ),
+            );
+        }
         let root: Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(e) => return err("-", format!("not JSON: {e}")),
@@ -456,6 +475,7 @@ mod tests {
             ("{\"variant\": \"nv99\"}", "variant"),
             ("{\"regs\": 1}", "regs"),
             ("{\"r\": {\"01\": 1}}", "r.01"),
+            ("{\"r\": {\"+1\": 1}}", "r.+1"),
         ] {
             let e = Vp1StateFile::parse(text).expect_err(text);
             assert_eq!(e.at, at, "{text}: {e}");
