@@ -173,7 +173,7 @@ impl Backend {
         // treat that like an error (the block then runs in the interpreter).
         let ctx = &mut self.ctx;
         let r = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            module.define_function(id, ctx)
+            module.define_function(id, ctx).map_err(Box::new)
         })) {
             Ok(r) => r,
             Err(p) => {
@@ -187,7 +187,7 @@ impl Backend {
             }
         };
         if let Err(e) = r {
-            let msg = match e {
+            let msg = match *e {
                 cranelift_module::ModuleError::Compilation(ce) => {
                     cranelift_codegen::print_errors::pretty_error(&self.ctx.func, ce)
                 }

@@ -73,7 +73,7 @@ impl ProgCode {
     }
 
     pub fn slot(&self, pc: u32) -> Option<&EntrySlot> {
-        if pc % 4 != 0 {
+        if !pc.is_multiple_of(4) {
             return None;
         }
         self.slots.get((pc / 4) as usize)
@@ -196,11 +196,14 @@ fn build_trampoline(be: &mut Backend) -> Result<*const u8, JitError> {
     be.compile_current()
 }
 
+/// Programs by (architecture, hash of the code); equal hashes are told apart by the bytes.
+type ProgTable = HashMap<(Arch, u64), Vec<Arc<ProgCode>>>;
+
 /// A JIT engine: the code cache and the compiler. `Sync`: share it between the threads
 /// of a grid (`Arc<Jit>`).
 pub struct Jit {
     pub config: JitConfig,
-    progs: RwLock<HashMap<(Arch, u64), Vec<Arc<ProgCode>>>>,
+    progs: RwLock<ProgTable>,
     pub(crate) compiler: Mutex<Option<Compiler>>,
     /// Why the back end could not start (then everything runs in the interpreter).
     pub(crate) broken: Option<JitError>,

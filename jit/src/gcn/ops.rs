@@ -560,14 +560,14 @@ impl Cx<'_> {
         let (_, fo) = self.fp_flags(f);
         let mut r = self.cast(ftype(f), r);
         if omod != 0 && fo {
-            let k = match omod {
+            let k: f64 = match omod {
                 1 => 2.0,
                 2 => 4.0,
                 _ => 0.5,
             };
             let kv = match f {
                 Fmt::F32 => self.splat32((k as f32).to_bits()),
-                Fmt::F64 => self.splat64((k as f64).to_bits()),
+                Fmt::F64 => self.splat64(k.to_bits()),
             };
             let kv = self.cast(ftype(f), kv);
             let m = self.b.ins().fmul(r, kv);

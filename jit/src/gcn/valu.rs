@@ -172,8 +172,8 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
             if lit.is_some() {
                 return None;
             }
-            for i in 0..n {
-                p.src[i] = vsrc(gen, src[i], None, shape.w64[i])?;
+            for (i, s) in src.iter().enumerate().take(n) {
+                p.src[i] = vsrc(gen, *s, None, shape.w64[i])?;
             }
             p.abs = abs;
             p.neg = neg;
