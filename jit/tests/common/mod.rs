@@ -346,6 +346,7 @@ pub fn vop3(op: Op, vdst: u8, src: [Src; 3]) -> Inst {
         literal: None,
     }
 }
+#[allow(clippy::too_many_arguments)]
 pub fn vop3m(
     op: Op,
     vdst: u8,
