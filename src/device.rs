@@ -38,6 +38,10 @@ use crate::grid::{self, Dispatch, GridError, Scratch, WaveExec};
 use crate::load::kd::UserSgpr;
 use crate::load::{ArgMeta, CodeObject, Kernel, LoadError};
 
+/// Default bound on the device's mapped memory.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 8 << 30;
+/// Largest scratch per work-item (the hardware's limit on GCN 1.2 is 8 MiB per wave).
+const MAX_SCRATCH_PER_LANE: u32 = 128 << 10;
 /// Where buffers start.
 const BUFFER_BASE: u64 = 0x1_0000_0000;
 /// Unmapped bytes after each mapped region.
@@ -188,6 +192,9 @@ pub struct Device {
     exec: Box<dyn WaveExec>,
     threads: usize,
     max_insts: u64,
+    /// Bytes mapped so far, and the most that may be.
+    mapped: u64,
+    memory_limit: u64,
     next: u64,
     next_system: u64,
     named: Vec<Named>,
@@ -219,6 +226,8 @@ impl Device {
             exec,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_insts: grid::DEFAULT_MAX_INSTS,
+            mapped: 0,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
             next: BUFFER_BASE,
             next_system: SYSTEM_BASE,
             named: Vec::new(),
@@ -238,6 +247,13 @@ impl Device {
     }
 
     /// Instruction budget of each wave (default 100 million).
+    /// The most bytes of global memory (buffers, kernarg, scratch) the device maps
+    /// (default 8 GiB): a request past it is an error, not an exhausted host.
+    pub fn set_memory_limit(&mut self, bytes: u64) -> &mut Self {
+        self.memory_limit = bytes;
+        self
+    }
+
     pub fn set_max_insts_per_wave(&mut self, n: u64) -> &mut Self {
         self.max_insts = n;
         self
@@ -268,9 +284,17 @@ impl Device {
         let end = span.and_then(|s| addr.checked_add(s)).ok_or_else(|| {
             LaunchError::Memory(format!("no address space left for {len} bytes ({what})"))
         })?;
+        let total = self.mapped.saturating_add(len.max(1));
+        if total > self.memory_limit {
+            return Err(LaunchError::Memory(format!(
+                "{len} bytes for {what} would bring the device's memory to {total} bytes, past its limit of {} (Device::set_memory_limit)",
+                self.memory_limit
+            )));
+        }
         self.mem
             .map(addr, len.max(1))
             .map_err(|e| LaunchError::Memory(format!("cannot map {len} bytes for {what}: {e}")))?;
+        self.mapped = total;
         *cursor = end;
         let buf = Buffer { addr, len };
         self.named.push(Named { buf, what });
@@ -423,6 +447,12 @@ impl Device {
             .map_err(|e| LaunchError::Memory(e.to_string()))?;
 
         // Scratch: one region per worker thread, each for one workgroup's waves.
+        if k.kd.private_segment_fixed_size > MAX_SCRATCH_PER_LANE {
+            return Err(args_err(format!(
+                "asks for {} bytes of scratch per work-item; wavejit gives at most {MAX_SCRATCH_PER_LANE}",
+                k.kd.private_segment_fixed_size
+            )));
+        }
         let per_lane = k.kd.private_segment_fixed_size.next_multiple_of(4);
         let wants_scratch = k.kd.private_segment()
             || per_lane > 0

@@ -361,13 +361,16 @@ impl Dispatch {
     pub fn group_size(&self, wg: Dim3) -> Dim3 {
         [0, 1, 2].map(|d| {
             let start = wg[d] as u64 * self.block[d] as u64;
-            (self.grid[d] as u64 - start).min(self.block[d] as u64) as u32
+            (self.grid[d] as u64)
+                .saturating_sub(start)
+                .min(self.block[d] as u64) as u32
         })
     }
 
     /// Waves in a full workgroup.
-    pub fn waves_per_group(&self) -> u32 {
-        (self.block[0] * self.block[1] * self.block[2]).div_ceil(LANES as u32)
+    pub fn waves_per_group(&self) -> u64 {
+        let items: u64 = self.block.iter().map(|&b| b as u64).product();
+        items.div_ceil(LANES as u64)
     }
 
     fn check(&self) -> Result<(), GridError> {

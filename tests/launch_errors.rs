@@ -306,3 +306,44 @@ fn never_ending_kernels_hit_the_budget() {
         "{err}"
     );
 }
+
+#[test]
+fn absurd_sizes_are_errors() {
+    let mut dev = device("interp");
+    dev.set_memory_limit(1 << 20);
+    assert!(matches!(
+        dev.alloc_zeroed(2 << 20),
+        Err(LaunchError::Memory(_))
+    ));
+    let b = dev.alloc_zeroed(1000).unwrap();
+    assert!(dev.write(b, &[0; 1001]).is_err());
+    // A descriptor asking for 4 GiB of scratch per work-item: refused before mapping.
+    let mut bytes = std::fs::read(obj("wave_ids.o")).unwrap();
+    let at = bytes
+        .windows(4)
+        .position(|w| w == [0x40, 0x00, 0xac, 0x00])
+        .unwrap()
+        - 48;
+    bytes[at + 4..at + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    let code = wavejit::load::CodeObject::parse(&bytes).unwrap();
+    let out = dev.alloc_zeroed(1024).unwrap();
+    match dev.launch(
+        &code,
+        "wave_ids",
+        [64, 1, 1],
+        [64, 1, 1],
+        &[Arg::Buffer(out), Arg::U32(0)],
+    ) {
+        Err(LaunchError::Args { msg, .. }) => assert!(msg.contains("scratch"), "{msg}"),
+        other => panic!("expected a scratch size error, got {other:?}"),
+    }
+    // The command line: an output buffer past the limit.
+    let (code, err) = run_vadd(
+        "u64:0",
+        "u64:0",
+        &format!("out:{}:99999999999999", tmp("huge.bin").display()),
+        "u32:1",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("limit"), "{err}");
+}
