@@ -3,7 +3,9 @@
 //!
 //! Two passes: the first lays the program out (instruction sizes never depend on label
 //! values: only SOPP branches and the SOPK fork name labels, and they are one dword), the
-//! second resolves labels and encodes. Directives: `.text`, `.byte`, `.short`/`.hword`,
+//! second resolves labels and encodes. A label is an identifier followed by `:` at the
+//! start of a line (several may precede one statement); a branch operand is a label unless
+//! it parses as a number, whatever the word means elsewhere (`done`, `glc`, `v_loop`). Directives: `.text`, `.byte`, `.short`/`.hword`,
 //! `.int`/`.long`/`.word`, `.quad`. Comments: `;`, `//`, `#`, `/* */`. Every error is an
 //! `AsmError` with the line and column; no text makes it panic.
 
@@ -16,8 +18,9 @@ pub mod valu;
 
 use std::collections::HashMap;
 
-use self::parse::{parse_line, Arg, Modifier, Operand, PErr, Stmt};
+use self::parse::{parse_line, Arg, Modifier, Operand, PErr, Stmt, Val};
 use self::valu::split_suffix;
+use super::fmt::scalar::is_branch;
 use super::fmt::shape::valu_shape;
 use super::fmt::valu::Form;
 use super::inst::{Enc, Inst};
@@ -327,22 +330,21 @@ fn statement(
             msg: format!("{} does not exist on {gen}", op.mnemonic()),
         });
     }
-    let ops: Vec<Operand> = stmt
-        .args
-        .iter()
-        .filter_map(|a| match a {
-            Arg::Op(o) => Some(o.clone()),
-            Arg::Mod(_) => None,
-        })
-        .collect();
-    let mods: Vec<Modifier> = stmt
-        .args
-        .iter()
-        .filter_map(|a| match a {
-            Arg::Mod(m) => Some(m.clone()),
-            Arg::Op(_) => None,
-        })
-        .collect();
+    // A branch operand is a label unless it is a number (llvm-mc's rule): a bare word that
+    // is a modifier elsewhere (`done`, `glc`, `row_mirror`) names a label here. Branches
+    // take no modifiers, so nothing is lost.
+    let branch = is_branch(op);
+    let mut ops: Vec<Operand> = Vec::new();
+    let mut mods: Vec<Modifier> = Vec::new();
+    for a in &stmt.args {
+        match a {
+            Arg::Op(o) => ops.push(o.clone()),
+            Arg::Mod(m) if branch && m.value.is_none() => {
+                ops.push(Operand::plain(Val::Ident(m.word.clone()), m.col))
+            }
+            Arg::Mod(m) => mods.push(m.clone()),
+        }
+    }
     let vintrp = rows.iter().find(|r| r.enc == TableEnc::Vintrp);
     let valu_native = rows.iter().any(|r| {
         matches!(

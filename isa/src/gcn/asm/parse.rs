@@ -45,11 +45,27 @@ pub struct Operand {
     pub col: u32,
 }
 
+impl Operand {
+    /// An operand without source modifiers.
+    pub fn plain(val: Val, col: u32) -> Operand {
+        Operand {
+            val,
+            neg: false,
+            abs: false,
+            sext: false,
+            lit: false,
+            col,
+        }
+    }
+}
+
 /// A trailing modifier: `name` or `name:value`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Modifier {
     /// Lowercased.
     pub name: String,
+    /// The name as written (a bare word is a label where a branch expects one).
+    pub word: String,
     pub value: Option<ModVal>,
     pub col: u32,
 }
@@ -224,26 +240,12 @@ impl<'a> P<'a> {
                     Some(TokKind::Int(v)) => {
                         let v = -*v;
                         self.i += 1;
-                        Ok(Operand {
-                            val: Val::Int(v),
-                            neg: false,
-                            abs: false,
-                            sext: false,
-                            lit: false,
-                            col,
-                        })
+                        Ok(Operand::plain(Val::Int(v), col))
                     }
                     Some(TokKind::Float(v)) => {
                         let v = -*v;
                         self.i += 1;
-                        Ok(Operand {
-                            val: Val::Float(v),
-                            neg: false,
-                            abs: false,
-                            sext: false,
-                            lit: false,
-                            col,
-                        })
+                        Ok(Operand::plain(Val::Float(v), col))
                     }
                     _ => {
                         let mut o = self.operand()?;
@@ -289,14 +291,7 @@ impl<'a> P<'a> {
                     }
                     self.i += 1;
                     let args = self.call_args()?;
-                    return Ok(Operand {
-                        val: Val::Func(lname, args),
-                        neg: false,
-                        abs: false,
-                        sext: false,
-                        lit: false,
-                        col,
-                    });
+                    return Ok(Operand::plain(Val::Func(lname, args), col));
                 }
                 if self.peek2() == Some(&TokKind::Punct('['))
                     && matches!(lname.as_str(), "v" | "s" | "ttmp")
@@ -314,60 +309,25 @@ impl<'a> P<'a> {
                         return perr(col, format!("bad register range [{lo}:{hi}]"));
                     }
                     let f = lname.chars().next().unwrap_or('v');
-                    return Ok(Operand {
-                        val: Val::Tuple(f, lo as u32, hi as u32),
-                        neg: false,
-                        abs: false,
-                        sext: false,
-                        lit: false,
-                        col,
-                    });
+                    return Ok(Operand::plain(Val::Tuple(f, lo as u32, hi as u32), col));
                 }
                 self.i += 1;
-                Ok(Operand {
-                    val: Val::Ident(name.clone()),
-                    neg: false,
-                    abs: false,
-                    sext: false,
-                    lit: false,
-                    col,
-                })
+                Ok(Operand::plain(Val::Ident(name.clone()), col))
             }
             Some(TokKind::Int(v)) => {
                 let v = *v;
                 self.i += 1;
-                Ok(Operand {
-                    val: Val::Int(v),
-                    neg: false,
-                    abs: false,
-                    sext: false,
-                    lit: false,
-                    col,
-                })
+                Ok(Operand::plain(Val::Int(v), col))
             }
             Some(TokKind::Float(v)) => {
                 let v = *v;
                 self.i += 1;
-                Ok(Operand {
-                    val: Val::Float(v),
-                    neg: false,
-                    abs: false,
-                    sext: false,
-                    lit: false,
-                    col,
-                })
+                Ok(Operand::plain(Val::Float(v), col))
             }
             Some(TokKind::Str(s)) => {
                 let s = s.clone();
                 self.i += 1;
-                Ok(Operand {
-                    val: Val::Str(s),
-                    neg: false,
-                    abs: false,
-                    sext: false,
-                    lit: false,
-                    col,
-                })
+                Ok(Operand::plain(Val::Str(s), col))
             }
             Some(_) => perr(col, "expected an operand"),
             None => perr(col, "expected an operand"),
@@ -441,6 +401,7 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
                 let v = p.mod_value()?;
                 st.args.push(Arg::Mod(Modifier {
                     name: l,
+                    word: n.clone(),
                     value: Some(v),
                     col,
                 }));
@@ -450,6 +411,7 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
                 p.i += 1;
                 st.args.push(Arg::Mod(Modifier {
                     name: l,
+                    word: n.clone(),
                     value: None,
                     col,
                 }));
