@@ -89,6 +89,8 @@ pub enum FOp {
     Max,
     Min3,
     Max3,
+    /// Median of three; any NaN input gives MIN3 (ERRATA VOP3 10, `vop3::med3`).
+    Med3,
     MulLegacy,
     Trunc,
     Ceil,
@@ -208,7 +210,7 @@ impl FOp {
         use FOp::*;
         match self {
             Trunc | Ceil | Floor | Rndne | Sqrt | Rcp => 1,
-            Mad | Fma | Min3 | Max3 => 3,
+            Mad | Fma | Min3 | Max3 | Med3 => 3,
             _ => 2,
         }
     }
@@ -386,6 +388,7 @@ pub fn sem(op: Op) -> Option<Sem> {
         VMaxF32 => f32(FOp::Max),
         VMin3F32 => f32(FOp::Min3),
         VMax3F32 => f32(FOp::Max3),
+        VMed3F32 => f32(FOp::Med3),
         VMulLegacyF32 => f32(FOp::MulLegacy),
         VTruncF32 => f32(FOp::Trunc),
         VCeilF32 => f32(FOp::Ceil),
@@ -1358,6 +1361,26 @@ fn float_op(cx: &mut Cx, f: Fmt, op: FOp, v: &[Opnd; 3], n: usize) -> [Value; 2]
 fn float_lanes(cx: &mut Cx, f: Fmt, op: FOp, raw: &[Value]) -> Value {
     use FOp::*;
     match op {
+        Med3 => {
+            let a = cx.fminmax_in(f, raw[0]);
+            let b = cx.fminmax_in(f, raw[1]);
+            let d = cx.fminmax_in(f, raw[2]);
+            let lo = cx.fminmax(f, a, b, true);
+            let hi = cx.fminmax(f, a, b, false);
+            let m3 = cx.fminmax(f, lo, d, true);
+            let t = cx.fminmax(f, hi, d, true);
+            let med = cx.fminmax(f, lo, t, false);
+            let ty = ftype(f);
+            let (a, b, d) = (cx.cast(ty, a), cx.cast(ty, b), cx.cast(ty, d));
+            let na = cx.b.ins().fcmp(FloatCC::Unordered, a, a);
+            let nb = cx.b.ins().fcmp(FloatCC::Unordered, b, b);
+            let nd = cx.b.ins().fcmp(FloatCC::Unordered, d, d);
+            let n = cx.b.ins().bor(na, nb);
+            let n = cx.b.ins().bor(n, nd);
+            let n = cx.cast(ty, n);
+            let (m3, med) = (cx.cast(ty, m3), cx.cast(ty, med));
+            cx.b.ins().bitselect(n, m3, med)
+        }
         Min | Max | Min3 | Max3 => {
             let min = matches!(op, Min | Min3);
             let a = cx.fminmax_in(f, raw[0]);
@@ -1419,7 +1442,7 @@ fn float_lanes(cx: &mut Cx, f: Fmt, op: FOp, raw: &[Value]) -> Value {
                     let one = cx.cast(ftype(f), one);
                     cx.b.ins().fdiv(one, a)
                 }
-                Min | Max | Min3 | Max3 => a,
+                Min | Max | Min3 | Max3 | Med3 => a,
             };
             cx.fout(f, r)
         }
