@@ -219,6 +219,11 @@ impl Device {
         Device::with_exec(Box::new(grid::Interp))
     }
 
+    /// A device running waves on `engine`.
+    pub fn with_engine(engine: crate::Engine) -> Device {
+        Device::with_exec(grid::exec_for(engine))
+    }
+
     /// A device running waves with `exec`.
     pub fn with_exec(exec: Box<dyn WaveExec>) -> Device {
         Device {

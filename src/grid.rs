@@ -259,17 +259,21 @@ impl WaveExec for Diff {
     }
 }
 
-/// The engine called `name` on the command line (`interp`, `jit`, `tiered`).
-pub fn exec_by_name(name: &str) -> Result<Box<dyn WaveExec>, String> {
-    match name.trim().to_ascii_lowercase().as_str() {
-        "interp" => Ok(Box::new(Interp)),
-        "jit" => Ok(Box::new(Jit::eager())),
-        "tiered" => Ok(Box::new(Jit::tiered())),
-        "diff" => Ok(Box::new(Diff)),
-        _ => Err(format!(
-            "unknown engine `{name}` (try interp|jit|tiered|diff)"
-        )),
+/// A grid executor for `engine`.
+pub fn exec_for(engine: crate::Engine) -> Box<dyn WaveExec> {
+    match engine {
+        crate::Engine::Interp => Box::new(Interp),
+        crate::Engine::Jit => Box::new(Jit::eager()),
+        crate::Engine::Tiered => Box::new(Jit::tiered()),
+        crate::Engine::Diff => Box::new(Diff),
     }
+}
+
+/// The engine called `name` on the command line (`interp`, `jit`, `tiered`, `diff`).
+pub fn exec_by_name(name: &str) -> Result<Box<dyn WaveExec>, String> {
+    name.parse::<crate::Engine>()
+        .map(exec_for)
+        .map_err(|e| e.to_string())
 }
 
 /// Work-items per dimension.

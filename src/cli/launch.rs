@@ -42,7 +42,7 @@ pub struct Args {
     args: Vec<String>,
     /// Execution engine: interp, jit, tiered, or diff (interpreter and JIT compared block
     /// by block, on one thread).
-    #[arg(long, default_value = "interp")]
+    #[arg(long, default_value = "jit")]
     engine: String,
     /// Host threads running workgroups (default: all cores).
     #[arg(long)]
