@@ -125,11 +125,6 @@ fn text_cannot_hold(inst: &wavejit_isa::gcn::Inst) -> bool {
         {
             src1_neg || src1_abs
         }
-        // s_set_gpr_idx_on's SSRC1 is a 4-bit mode, yet the decoder reads a literal after it
-        // when the field is 255; no text writes a literal there.
-        Fields::Sopc { ssrc1, .. } if inst.op.mnemonic() == "s_set_gpr_idx_on" => {
-            ssrc1.is_literal()
-        }
         _ => false,
     }
 }

@@ -16,7 +16,9 @@
 //! VOPC's DST_SEL/DST_UNUSED), OMOD/CLAMP on integer operations, and MIMG/EXP (`Raw`).
 
 use super::inst::{Enc, Fields, Inst, Src, VopBase};
-use super::operand::{is_vop3_interp, operands, src_kind, vop3_is_b, Kind as OpKind, SrcKind};
+use super::operand::{
+    is_vop3_interp, native_kind, operand_in, operands, src_kind, vop3_is_b, Kind as OpKind, SrcKind,
+};
 use super::table::{lookup, Field, Op, Row, TableEnc};
 use crate::arch::Gen;
 use crate::error::{DecodeError, DecodeErrorKind};
@@ -175,29 +177,48 @@ fn check_vsrc(gen: Gen, field: &'static str, s: Src) -> Result<(), Kind> {
     }
 }
 
-/// Whether an instruction with these fields is followed by a 32-bit literal: a source
-/// field of 255 in SOP1/SOP2/SOPC or in VOP1/VOP2/VOPC's SRC0, GCN 1.1's SMRD literal
-/// offset (IMM=0, OFFSET=255), and always for `s_setreg_imm32_b32` and `v_madmk_*`/`v_madak_*`.
+/// Whether an instruction with these fields is followed by a 32-bit literal: when its form
+/// has the literal as an operand (`s_setreg_imm32_b32`, `v_madmk_*`/`v_madak_*`: a `lit` in
+/// the table's layout), when a field that holds a *source* operand is 255 (SSRC0/SSRC1 of
+/// SOP1/SOP2/SOPC, SRC0 of VOP1/VOP2/VOPC; not a field the form does not use, nor one that
+/// holds an immediate, such as `s_set_gpr_idx_on`'s index mode in SSRC1), and for GCN 1.1's
+/// SMRD literal offset (IMM=0, OFFSET=255).
 pub fn needs_literal(gen: Gen, op: Op, fields: &Fields) -> bool {
-    match *fields {
-        Fields::Sop2 { ssrc0, ssrc1, .. } | Fields::Sopc { ssrc0, ssrc1 } => {
-            ssrc0.is_literal() || ssrc1.is_literal()
+    type Srcs = [Option<(Field, Src)>; 2];
+    let two = |a: Src, b: Src| -> Srcs { [Some((Field::Ssrc0, a)), Some((Field::Ssrc1, b))] };
+    let src0 = |s: Src| -> Srcs { [Some((Field::Src0, s)), None] };
+    let (te, srcs) = match *fields {
+        Fields::Sop2 { ssrc0, ssrc1, .. } => (TableEnc::Sop2, two(ssrc0, ssrc1)),
+        Fields::Sopc { ssrc0, ssrc1 } => (TableEnc::Sopc, two(ssrc0, ssrc1)),
+        Fields::Sop1 { ssrc0, .. } => (TableEnc::Sop1, [Some((Field::Ssrc0, ssrc0)), None]),
+        Fields::Sopk { .. } => (TableEnc::Sopk, [None, None]),
+        Fields::Vop1 { src0: s, .. } => (TableEnc::Vop1, src0(s)),
+        Fields::Vop2 { src0: s, .. } => (TableEnc::Vop2, src0(s)),
+        Fields::Vopc { src0: s, .. } => (TableEnc::Vopc, src0(s)),
+        Fields::Smrd { imm, offset, .. } => {
+            return gen == Gen::Gfx7
+                && !imm
+                && offset == 255
+                && op
+                    .row_in(gen, TableEnc::Smrd)
+                    .is_some_and(|r| native_kind(r, Field::Offset).is_some())
         }
-        Fields::Sop1 { ssrc0, .. } => ssrc0.is_literal(),
-        Fields::Sopk { .. } => op == Op::SSetregImm32B32,
-        Fields::Smrd { imm, offset, .. } => gen == Gen::Gfx7 && !imm && offset == 255,
-        Fields::Vop1 { src0, .. } | Fields::Vopc { src0, .. } => src0.is_literal(),
-        Fields::Vop2 { src0, .. } => src0.is_literal() || is_mad_k(op),
-        _ => false,
-    }
+        _ => return false,
+    };
+    let Some(row) = op.row_in(gen, te) else {
+        return false;
+    };
+    has_literal_operand(row)
+        || srcs
+            .iter()
+            .flatten()
+            .any(|&(f, s)| s.is_literal() && native_kind(row, f).is_some_and(OpKind::is_source))
 }
 
-/// `v_madmk_*` / `v_madak_*`: VOP2 with a literal constant as an operand.
-fn is_mad_k(op: Op) -> bool {
-    matches!(
-        op,
-        Op::VMadmkF32 | Op::VMadakF32 | Op::VMadmkF16 | Op::VMadakF16
-    )
+/// Whether the form's literal dword is an operand of its own (`v_madmk_*`/`v_madak_*`,
+/// `s_setreg_imm32_b32`): the table's layout names `lit`.
+fn has_literal_operand(row: &Row) -> bool {
+    row.layout.contains(&Field::Lit)
 }
 
 /// Decode the instruction at the start of `code` (which sits at byte `offset` of the
@@ -264,6 +285,18 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
             _ => Ok(()),
         }
     };
+    // The VGPR index mode is 4 bits wherever it sits (SSRC1 of s_set_gpr_idx_on, SIMM16 of
+    // s_set_gpr_idx_mode; AMD's GCN3 manual: M0[15:12] = SIMM4); the rest of its field is
+    // unused.
+    let mode4 = |f: Field, v: u32| -> Result<(), Kind> {
+        match operand_in(&ops, f) {
+            Some(o) if o.kind == OpKind::GprIdx && v > 15 => Err(Kind::BadField {
+                field: "gpr_idx",
+                value: v,
+            }),
+            _ => Ok(()),
+        }
+    };
     match inst.fields {
         Fields::Sop2 { sdst, ssrc0, ssrc1 } => {
             zero(Field::Sdst, "sdst", sdst as u32)?;
@@ -280,9 +313,13 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
         }
         Fields::Sopc { ssrc0, ssrc1 } => {
             zero(Field::Ssrc0, "ssrc0", ssrc0.0 as u32)?;
-            zero(Field::Ssrc1, "ssrc1", ssrc1.0 as u32)
+            zero(Field::Ssrc1, "ssrc1", ssrc1.0 as u32)?;
+            mode4(Field::Ssrc1, ssrc1.0 as u32)
         }
-        Fields::Sopp { simm16 } => zero(Field::Simm16, "simm16", simm16 as u32),
+        Fields::Sopp { simm16 } => {
+            zero(Field::Simm16, "simm16", simm16 as u32)?;
+            mode4(Field::Simm16, simm16 as u32)
+        }
         Fields::Smrd {
             sdst,
             sbase,
@@ -652,26 +689,39 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             (row.op, Enc::Exp, Fields::Raw { words: [w, w1] }, 2)
         }
     };
-    check_scalar_fields(gen, &fields)?;
+    check_scalar_fields(gen, op, &fields)?;
     finish(d, op, enc, fields, words)
 }
 
-/// Source and destination codes of scalar encodings must name something on `gen`.
-fn check_scalar_fields(gen: Gen, f: &Fields) -> Result<(), Kind> {
+/// Source and destination codes of scalar encodings must name something on `gen`. An SSRC
+/// field that holds an immediate (`s_set_gpr_idx_on`'s index mode) is checked by
+/// `check_unused` instead.
+fn check_scalar_fields(gen: Gen, op: Op, f: &Fields) -> Result<(), Kind> {
+    let ssrc = |te: TableEnc, field: Field, name: &'static str, s: Src| {
+        let imm = op
+            .row_in(gen, te)
+            .and_then(|r| native_kind(r, field))
+            .is_some_and(|k| !k.is_source());
+        if imm {
+            Ok(())
+        } else {
+            check_ssrc(gen, name, s)
+        }
+    };
     match *f {
         Fields::Sop2 { sdst, ssrc0, ssrc1 } => {
             check_sdst(gen, "sdst", sdst)?;
-            check_ssrc(gen, "ssrc0", ssrc0)?;
-            check_ssrc(gen, "ssrc1", ssrc1)
+            ssrc(TableEnc::Sop2, Field::Ssrc0, "ssrc0", ssrc0)?;
+            ssrc(TableEnc::Sop2, Field::Ssrc1, "ssrc1", ssrc1)
         }
         Fields::Sopk { sdst, .. } => check_sdst(gen, "sdst", sdst),
         Fields::Sop1 { sdst, ssrc0 } => {
             check_sdst(gen, "sdst", sdst)?;
-            check_ssrc(gen, "ssrc0", ssrc0)
+            ssrc(TableEnc::Sop1, Field::Ssrc0, "ssrc0", ssrc0)
         }
         Fields::Sopc { ssrc0, ssrc1 } => {
-            check_ssrc(gen, "ssrc0", ssrc0)?;
-            check_ssrc(gen, "ssrc1", ssrc1)
+            ssrc(TableEnc::Sopc, Field::Ssrc0, "ssrc0", ssrc0)?;
+            ssrc(TableEnc::Sopc, Field::Ssrc1, "ssrc1", ssrc1)
         }
         Fields::Smrd {
             sdst, imm, offset, ..
@@ -786,7 +836,7 @@ fn decode_vop(d: &Dec, class: Class, w: u32) -> Result<(Inst, u32), Kind> {
             2,
         ));
     }
-    if is_mad_k(op) && src0.is_literal() {
+    if has_literal_operand(row) && src0.is_literal() {
         // madmk/madak carry their constant in the literal; a second one cannot be encoded.
         return Err(Kind::BadField {
             field: "src0",
@@ -808,7 +858,7 @@ fn decode_vop(d: &Dec, class: Class, w: u32) -> Result<(Inst, u32), Kind> {
 pub fn sdwa_dpp_allowed(row: &Row) -> bool {
     let mut sig = row.sig.split(',');
     let writes_sgpr = sig.next().is_some_and(|w| w.starts_with('s'));
-    !is_mad_k(row.op) && !writes_sgpr && !row.sig.split(',').any(|w| w == "v2")
+    !has_literal_operand(row) && !writes_sgpr && !row.sig.split(',').any(|w| w == "v2")
 }
 
 /// Check an SDWA selection field (0-6).

@@ -317,6 +317,13 @@ impl Kind {
         })
     }
 
+    /// Whether the operand is read through a source code (a register, an inline constant
+    /// or the literal), as opposed to an immediate that merely sits in a source-sized field
+    /// (`s_set_gpr_idx_on`'s index mode in SSRC1).
+    pub fn is_source(self) -> bool {
+        matches!(self, Kind::Vgpr(_) | Kind::Sgpr(_))
+    }
+
     /// Register dwords this operand occupies (0 for immediates and the like).
     pub fn dwords(self) -> u8 {
         match self {
@@ -361,6 +368,17 @@ pub fn operands(row: &Row, vop3: bool) -> Vec<Operand> {
             Some(Operand { field, kind })
         })
         .collect()
+}
+
+/// What the operand in `field` of `row`'s native form is, if the form has one there (as
+/// `operands`, without building the list: the decoder asks for every scalar and VALU word).
+pub fn native_kind(row: &Row, field: Field) -> Option<Kind> {
+    let sig = row.sig.split('+').next().unwrap_or("");
+    sig.split(',')
+        .filter(|w| !w.is_empty())
+        .zip(row.layout.iter())
+        .find(|(_, f)| **f == field)
+        .and_then(|(w, _)| Kind::parse(w))
 }
 
 /// The operands of a decoded instruction (see `operands`).

@@ -129,6 +129,14 @@ impl Op {
         lookups().by_op.get(&self).map_or(&[], |v| v.as_slice())
     }
 
+    /// The row of this operation in native encoding `enc` that exists in `gen`, if any.
+    pub fn row_in(self, gen: Gen, enc: TableEnc) -> Option<&'static Row> {
+        self.rows()
+            .iter()
+            .copied()
+            .find(|r| r.enc == enc && r.opcode[gen.index()].is_some())
+    }
+
     /// The row of this operation that exists in `gen`, if any.
     pub fn row(self, gen: Gen) -> Option<&'static Row> {
         self.rows()

@@ -237,8 +237,9 @@ pub fn waitcnt(ops: &[Operand], col: u32) -> Result<u16, PErr> {
     Ok(v)
 }
 
-/// `gpr_idx(SRC0,SRC1,SRC2,DST)` or a raw number.
-pub fn gpr_idx(o: &Operand, max: i128) -> Result<u16, PErr> {
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` or a number 0-15: the 4-bit VGPR index mode of
+/// `s_set_gpr_idx_on` (in SSRC1, no literal) and `s_set_gpr_idx_mode` (in SIMM16).
+pub fn gpr_idx(o: &Operand) -> Result<u16, PErr> {
     opnd::no_mods(o)?;
     match &o.val {
         Val::Func(f, args) if f == "gpr_idx" => {
@@ -258,7 +259,7 @@ pub fn gpr_idx(o: &Operand, max: i128) -> Result<u16, PErr> {
             }
             Ok(v)
         }
-        Val::Int(_) => Ok(opnd::int_in(o, 0, max, "index mode")? as u16),
+        Val::Int(_) => Ok(opnd::int_in(o, 0, 15, "index mode")? as u16),
         _ => err(o.col, "expected gpr_idx(...)"),
     }
 }
@@ -352,7 +353,7 @@ pub fn assemble(
             if words.get(1) == Some(&"gpr_idx") {
                 Fields::Sopc {
                     ssrc0: lit.src(gen, &ops[0], d(0))?,
-                    ssrc1: Src(gpr_idx(&ops[1], 255)?),
+                    ssrc1: Src(gpr_idx(&ops[1])?),
                 }
             } else {
                 Fields::Sopc {
@@ -405,7 +406,7 @@ pub fn assemble(
                     expect_n(ops, 1, m, end_col)?;
                     match w0 {
                         "sendmsg" => sendmsg(&ops[0])?,
-                        "gpr_idx" => gpr_idx(&ops[0], 65535)?,
+                        "gpr_idx" => gpr_idx(&ops[0])?,
                         _ if is_branch(op) => branch(&ops[0], pc, labels)?,
                         _ => imm16(&ops[0])?,
                     }

@@ -154,7 +154,8 @@ pub fn sendmsg_text(gen: Gen, v: u16) -> String {
     }
 }
 
-/// `gpr_idx(SRC0,SRC1,SRC2,DST)` of s_set_gpr_idx_on/mode (bits 3:0), else hex.
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` of s_set_gpr_idx_on/mode (bits 3:0; the decoder rejects
+/// larger values, so hex is only for hand-built instructions).
 pub fn gpr_idx_text(v: u16) -> String {
     if v & !15 != 0 {
         return format!("0x{v:x}");
