@@ -42,6 +42,8 @@ use crate::load::{ArgMeta, CodeObject, Kernel, LoadError};
 pub const DEFAULT_MEMORY_LIMIT: u64 = 8 << 30;
 /// Largest scratch per work-item (the hardware's limit on GCN 1.2 is 8 MiB per wave).
 const MAX_SCRATCH_PER_LANE: u32 = 128 << 10;
+/// An access this close to a buffer is reported as running off it.
+const NEAR: u64 = 1 << 30;
 /// Where buffers start.
 const BUFFER_BASE: u64 = 0x1_0000_0000;
 /// Unmapped bytes after each mapped region.
@@ -199,6 +201,8 @@ pub struct Device {
     next_system: u64,
     named: Vec<Named>,
     buffers: usize,
+    /// Code object data placed so far (fingerprints of object and entry).
+    placed: Vec<u64>,
     /// Reused between launches: (kernarg, packet, queue) regions and scratch slots.
     kernarg: Option<Buffer>,
     packet: Option<Buffer>,
@@ -237,6 +241,7 @@ impl Device {
             next_system: SYSTEM_BASE,
             named: Vec::new(),
             buffers: 0,
+            placed: Vec::new(),
             kernarg: None,
             packet: None,
             queue: None,
@@ -501,6 +506,9 @@ impl Device {
         // section (other kernels, helper functions) has to decode; branches are relative.
         let code_bytes = k.code.get(k.entry as usize..).unwrap_or(&[]);
         let prog = Program::new(Arch::Gcn(code.gen), code_bytes);
+        if uses_getpc(&prog) {
+            self.place_data(code, k)?;
+        }
         let t0 = Instant::now();
         let r = grid::run(
             &d,
@@ -586,15 +594,27 @@ impl Device {
         else {
             return None;
         };
-        let near = self.named.iter().min_by_key(|n| {
-            let (a, e) = (n.buf.addr, n.buf.addr + n.buf.len);
+        let distance = |n: &Named| {
+            let (a, e) = (n.buf.addr, n.buf.addr.saturating_add(n.buf.len));
             if addr < a {
                 a - addr
             } else {
                 addr.saturating_sub(e)
             }
-        })?;
-        let (a, end) = (near.buf.addr, near.buf.addr + near.buf.len);
+        };
+        let near = self
+            .named
+            .iter()
+            .min_by_key(|n| distance(n))
+            .filter(|n| distance(n) < NEAR);
+        let Some(near) = near else {
+            return Some(format!(
+                "0x{addr:x} is not near any buffer: a null or garbage pointer, a runtime service \
+                 wavejit does not provide (printf, hostcall, device enqueue), or data the kernel \
+                 addresses relative to its code that the object does not have"
+            ));
+        };
+        let (a, end) = (near.buf.addr, near.buf.addr.saturating_add(near.buf.len));
         Some(if addr >= end {
             format!(
                 "the {size}-byte access at 0x{addr:x} is {} bytes past the end of {} [0x{a:x}, 0x{end:x})",
@@ -614,6 +634,83 @@ impl Device {
             )
         })
     }
+
+    /// Map the data segments of `code` at their distance from `k`'s entry, which is where
+    /// the kernel's pc-relative addressing (`s_getpc_b64` + offset) finds them: the
+    /// program's addresses count from its entry (pc 0). Done once per (object, entry);
+    /// the data then stays, like a runtime's loaded globals.
+    fn place_data(&mut self, code: &CodeObject, k: &Kernel) -> Result<(), LaunchError> {
+        let Some(entry) = k.entry_vaddr else {
+            return Ok(());
+        };
+        if code.data_segments.is_empty() {
+            return Ok(());
+        }
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            entry.hash(&mut h);
+            code.data_segments.hash(&mut h);
+            h.finish()
+        };
+        if self.placed.contains(&key) {
+            return Ok(());
+        }
+        for seg in &code.data_segments {
+            let what = format!("the code object's data at 0x{:x}", seg.vaddr);
+            let end = seg.vaddr.saturating_add(seg.memsz);
+            // Data before the entry sits at a negative distance: at 2^64 - d for 64-bit
+            // addressing (FLAT, scalar loads) and at 2^48 - d for a buffer resource, whose
+            // base address has 48 bits (MUBUF `addr64` on GCN 1.0). Both copies start
+            // equal; a kernel writing such data sees its writes only through the path it
+            // wrote with.
+            let bases: Vec<u64> = if seg.vaddr < entry {
+                let d = entry - seg.vaddr;
+                if end >= entry || d > 1 << 40 {
+                    return Err(LaunchError::Memory(format!(
+                        "{what} ({} bytes) overlaps or lies too far from the kernel's entry 0x{entry:x}",
+                        seg.memsz
+                    )));
+                }
+                vec![d.wrapping_neg(), (1u64 << 48) - d]
+            } else {
+                let base = seg.vaddr - entry;
+                if base.checked_add(seg.memsz).is_none_or(|e| e > SYSTEM_BASE) {
+                    return Err(LaunchError::Memory(format!(
+                        "{what} ({} bytes) lies too far after the kernel's entry 0x{entry:x}",
+                        seg.memsz
+                    )));
+                }
+                vec![base]
+            };
+            for base in bases {
+                let total = self.mapped.saturating_add(seg.memsz);
+                if total > self.memory_limit {
+                    return Err(LaunchError::Memory(format!(
+                        "{what} would pass the device's memory limit"
+                    )));
+                }
+                self.mem.map(base, seg.memsz).map_err(|e| {
+                    LaunchError::Memory(format!(
+                        "{what}: {e}; another kernel's data already lies there (launch this one on a new Device)"
+                    ))
+                })?;
+                self.mapped = total;
+                self.mem
+                    .write(base, &seg.bytes)
+                    .map_err(|e| LaunchError::Memory(e.to_string()))?;
+                self.named.push(Named {
+                    buf: Buffer {
+                        addr: base,
+                        len: seg.memsz,
+                    },
+                    what: what.clone(),
+                });
+            }
+        }
+        self.placed.push(key);
+        Ok(())
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -621,6 +718,13 @@ enum Slot {
     Kernarg,
     Packet,
     Queue,
+}
+
+/// Whether the program reads its own address (to reach data next to its code, or to call).
+fn uses_getpc(prog: &Program) -> bool {
+    prog.slots.iter().any(|s| {
+        matches!(&s.inst, Ok(wavejit_isa::ir::Inst::Gcn(i)) if i.op == wavejit_isa::gcn::Op::SGetpcB64)
+    })
 }
 
 /// The kernarg segment of a launch.
@@ -859,6 +963,7 @@ mod tests {
             code: std::sync::Arc::from(vec![0u8; 4]),
             entry: 0,
             code_relocations: 0,
+            entry_vaddr: None,
         }
     }
 

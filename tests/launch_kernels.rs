@@ -574,3 +574,56 @@ fn diff_engine_on_a_grid() {
         assert_eq!(dev.read_vec::<u32>(bo).unwrap(), want, "{cpu} diff");
     }
 }
+
+/// A `__constant` table in the object's read-only data, reached through `s_getpc_b64`.
+#[test]
+fn constant_table_next_to_the_code() {
+    const TABLE: [u32; 16] = [
+        0x9e37_79b9,
+        3,
+        1,
+        4,
+        1,
+        5,
+        9,
+        2,
+        6,
+        5,
+        3,
+        5,
+        8,
+        9,
+        7,
+        0xffff_ffff,
+    ];
+    let n = 500u32;
+    let mut r = rng();
+    let input: Vec<u32> = (0..n).map(|_| r.random()).collect();
+    let want: Vec<u32> = input
+        .iter()
+        .enumerate()
+        .map(|(i, v)| TABLE[(v % 16) as usize].wrapping_add(i as u32))
+        .collect();
+    for (cpu, code) in builds("lookup.cl", &CPUS, &[]) {
+        assert!(
+            !code.data_segments.is_empty(),
+            "{cpu}: the table is in a data segment"
+        );
+        for engine in engines() {
+            let mut dev = device(engine);
+            let bi = dev.alloc_slice(&input).unwrap();
+            let bo = dev.alloc_zeroed(4 * n as u64).unwrap();
+            for _ in 0..2 {
+                dev.launch(
+                    &code,
+                    "lookup",
+                    [n, 1, 1],
+                    [64, 1, 1],
+                    &[Arg::Buffer(bi), Arg::Buffer(bo), Arg::U32(n)],
+                )
+                .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+                assert_eq!(dev.read_vec::<u32>(bo).unwrap(), want, "{cpu} {engine}");
+            }
+        }
+    }
+}

@@ -125,6 +125,7 @@ fn two_kernels_linked_and_relocatable() {
     // fill + 0x10 and twice + 0x10; fill is at .text+0, twice at .text+0x100.
     let co = CodeObject::parse(&data("two-gfx803.o")).unwrap();
     assert!(co.relocatable);
+    assert!(co.data_segments.is_empty());
     let fill = co.kernel("fill").unwrap();
     let twice = co.kernel("twice").unwrap();
     assert_eq!((fill.entry, twice.entry), (0, 0x100));

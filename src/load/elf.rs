@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use object::elf::{FileHeader64, EM_AMDGPU, ET_REL, SHF_EXECINSTR, SHT_NOTE};
+use object::elf::{FileHeader64, EM_AMDGPU, ET_REL, PF_X, PT_LOAD, SHF_EXECINSTR, SHT_NOTE};
 use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
 use object::{
     LittleEndian, Object, ObjectSection, ObjectSymbol, RelocationFlags, RelocationTarget,
@@ -22,7 +22,7 @@ use wavejit_isa::Gen;
 
 use super::kd::{KernelDescriptor, ENTRY_FIELD_OFFSET, KD_SIZE};
 use super::metadata::{Metadata, NOTE_OWNER, NT_AMDGPU_METADATA};
-use super::{CodeObject, Kernel, LoadError};
+use super::{CodeObject, Kernel, LoadError, Segment};
 
 const ELFOSABI_AMDGPU_HSA: u8 = 64;
 const ELFOSABI_AMDGPU_PAL: u8 = 65;
@@ -133,6 +133,11 @@ pub fn parse(bytes: &[u8]) -> Result<CodeObject, LoadError> {
 
     let metadata = read_metadata(&file, bytes)?;
     let kernels = read_kernels(&file, relocatable, metadata.as_ref())?;
+    let data_segments = if relocatable {
+        Vec::new()
+    } else {
+        read_data_segments(&file, bytes)?
+    };
     Ok(CodeObject {
         gen,
         processor,
@@ -140,7 +145,37 @@ pub fn parse(bytes: &[u8]) -> Result<CodeObject, LoadError> {
         relocatable,
         metadata,
         kernels,
+        data_segments,
     })
+}
+
+/// The non-executable `PT_LOAD` segments of a linked object.
+fn read_data_segments(file: &Elf<'_>, data: &[u8]) -> Result<Vec<Segment>, LoadError> {
+    use object::read::elf::ProgramHeader;
+    let endian = LittleEndian;
+    let mut v = Vec::new();
+    for ph in file.elf_program_headers() {
+        if ph.p_type(endian) != PT_LOAD || ph.p_flags(endian) & PF_X != 0 || ph.p_memsz(endian) == 0
+        {
+            continue;
+        }
+        let bytes = ph
+            .data(endian, data)
+            .map_err(|()| malformed("a PT_LOAD segment lies outside the file"))?;
+        let (vaddr, memsz) = (ph.p_vaddr(endian), ph.p_memsz(endian));
+        if (bytes.len() as u64) > memsz || vaddr.checked_add(memsz).is_none() || memsz > 1 << 30 {
+            return Err(malformed(format!(
+                "PT_LOAD segment at 0x{vaddr:x}: file size {} / memory size {memsz}",
+                bytes.len()
+            )));
+        }
+        v.push(Segment {
+            vaddr,
+            bytes: Arc::from(bytes),
+            memsz,
+        });
+    }
+    Ok(v)
 }
 
 /// The first AMDGPU metadata note of the note sections (or, if the file has no section
@@ -241,6 +276,14 @@ fn read_kernels(
         } else {
             linked_entry(file, sym.address, &kd).map_err(fail)?
         };
+        let entry_vaddr = if relocatable {
+            None
+        } else {
+            let sec = file
+                .section_by_index(code_sec)
+                .map_err(|e| fail(e.to_string()))?;
+            sec.address().checked_add(entry_off)
+        };
         let (code, code_relocations) = match code_cache.get(&code_sec.0) {
             Some(c) => c.clone(),
             None => {
@@ -277,6 +320,7 @@ fn read_kernels(
             code,
             entry,
             code_relocations,
+            entry_vaddr,
         });
     }
     Ok(kernels)

@@ -32,6 +32,18 @@ pub struct CodeObject {
     /// The metadata note, when the object has one.
     pub metadata: Option<Metadata>,
     pub kernels: Vec<Kernel>,
+    /// The data a linked object loads next to its code (its non-executable `PT_LOAD`
+    /// segments: `__constant` tables, globals), which kernels reach pc-relatively through
+    /// `s_getpc_b64`. Empty for relocatable objects.
+    pub data_segments: Vec<Segment>,
+}
+
+/// A loadable segment: `memsz` bytes at `vaddr`, the first of them from the file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Segment {
+    pub vaddr: u64,
+    pub bytes: Arc<[u8]>,
+    pub memsz: u64,
 }
 
 /// One kernel: where its code starts and how to launch it.
@@ -48,6 +60,9 @@ pub struct Kernel {
     /// Relocations against the code section that a linker would have applied (relocatable
     /// objects only). A kernel with any cannot run as is.
     pub code_relocations: usize,
+    /// The entry's virtual address in a linked object (where `data_segments` are relative
+    /// to); `None` in a relocatable one.
+    pub entry_vaddr: Option<u64>,
 }
 
 /// Why a file is not a code object wavejit can run.
