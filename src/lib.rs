@@ -8,6 +8,7 @@
 pub use wavejit_interp as interp;
 pub use wavejit_isa as isa;
 
+pub mod bench;
 pub mod device;
 pub mod fuzz;
 pub mod grid;

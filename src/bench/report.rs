@@ -1,0 +1,544 @@
+//! The results of `wavejit bench`: the JSON schema (serde), the host description, the
+//! targets of issue 6 judged on one run, and the text table and Markdown made from them.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use wavejit_jit::CompileStats;
+
+use super::suite::Kernel;
+
+/// The machine the numbers were measured on.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Host {
+    pub cpu: String,
+    pub cores: u32,
+    pub arch: String,
+    pub os: String,
+    pub kernel: String,
+    /// CPU features that matter to the JIT and the native baselines.
+    pub features: Vec<String>,
+    pub rustc: String,
+    pub cranelift: String,
+    /// `release` or `debug` (debug numbers mean nothing).
+    pub profile: String,
+    /// Instruction set of the native baselines.
+    pub native_isa: String,
+    /// Load average (1 minute) before and after: other work on the host disturbs timings.
+    pub load_before: f64,
+    pub load_after: f64,
+    /// Seconds since the Unix epoch when the run started.
+    pub unix_time: u64,
+}
+
+pub fn loadavg() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|x| x.parse().ok()))
+        .unwrap_or(-1.0)
+}
+
+impl Host {
+    pub fn probe() -> Host {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu = cpuinfo
+            .lines()
+            .find(|l| l.starts_with("model name"))
+            .and_then(|l| l.split_once(':'))
+            .map_or_else(|| "unknown".to_string(), |(_, v)| v.trim().to_string());
+        let mut features = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            macro_rules! feat {
+                ($($f:tt),*) => {$(
+                    if std::is_x86_feature_detected!($f) {
+                        features.push($f.to_string());
+                    }
+                )*};
+            }
+            feat!("sse4.1", "avx", "avx2", "fma", "avx512f");
+        }
+        let rustc = std::process::Command::new("rustc")
+            .arg("--version")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map_or_else(|| "unknown".to_string(), |s| s.trim().to_string());
+        Host {
+            cpu,
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+            arch: std::env::consts::ARCH.into(),
+            os: std::env::consts::OS.into(),
+            kernel: std::fs::read_to_string("/proc/sys/kernel/osrelease")
+                .map_or_else(|_| "unknown".into(), |s| s.trim().to_string()),
+            features,
+            rustc,
+            cranelift: "0.135".into(),
+            profile: if cfg!(debug_assertions) {
+                "debug".into()
+            } else {
+                "release".into()
+            },
+            native_isa: super::native::isa().into(),
+            load_before: loadavg(),
+            load_after: -1.0,
+            unix_time: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+        }
+    }
+}
+
+/// One kernel's figures. Rates are per second; `*_ips` counts wave-instructions (one
+/// instruction of one wave, whatever EXEC), `*_lops` lane operations (active lanes of
+/// vector ALU and VINTRP instructions).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct KernelResult {
+    pub name: String,
+    pub what: String,
+    /// Iterations (N for lds_matmul) of the compiled-engine and native runs.
+    pub size: u32,
+    /// Iterations (N) of the interpreter runs.
+    pub interp_size: u32,
+    pub wave_insts: u64,
+    pub lane_ops: u64,
+    pub interp_ips: f64,
+    /// Warm code cache (compile time not included).
+    pub jit_ips: f64,
+    /// Fresh engine: the run includes compiling every block.
+    pub jit_cold_ips: f64,
+    /// Fresh tiered engine (includes interpreting cold blocks and compiling hot ones).
+    pub tiered_ips: f64,
+    pub native_ips: Option<f64>,
+    pub interp_lops: f64,
+    pub jit_lops: f64,
+    pub tiered_lops: f64,
+    pub native_lops: Option<f64>,
+    /// Seconds of each engine's best run.
+    pub interp_s: f64,
+    pub jit_s: f64,
+    pub jit_cold_s: f64,
+    pub tiered_s: f64,
+    pub native_s: Option<f64>,
+    pub compiled_blocks: u64,
+    pub compiled_insts: u64,
+    /// Instructions compiled as calls of the interpreter helper.
+    pub helper_insts: u64,
+    pub compile_us_per_block: f64,
+    pub compile_us_per_inst: f64,
+    /// Executions after which compiling a block has paid for itself:
+    /// compile time per instruction / (interpreter - JIT time per instruction).
+    pub break_even_runs: Option<f64>,
+    /// Ratios measured in this run.
+    pub jit_over_interp: f64,
+    /// JIT time / native time (1.0: as fast as native Rust).
+    pub jit_time_over_native: Option<f64>,
+    /// Tiered time / JIT time, both from a cold cache.
+    pub tiered_time_over_jit: f64,
+}
+
+impl KernelResult {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        k: &Kernel,
+        size: u32,
+        interp_size: u32,
+        counts: (u64, u64),
+        interp_counts: (u64, u64),
+        t_interp: f64,
+        t_jit: f64,
+        t_jit_cold: f64,
+        t_tiered: f64,
+        t_native: Option<f64>,
+        cs: CompileStats,
+    ) -> KernelResult {
+        let (insts, lops) = (counts.0 as f64, counts.1 as f64);
+        let (iinsts, ilops) = (interp_counts.0 as f64, interp_counts.1 as f64);
+        let interp_ips = iinsts / t_interp;
+        let jit_ips = insts / t_jit;
+        let compile_us_per_inst = if cs.insts > 0 {
+            cs.nanos as f64 / 1e3 / cs.insts as f64
+        } else {
+            0.0
+        };
+        let gain_ns = 1e9 / interp_ips - 1e9 / jit_ips;
+        KernelResult {
+            name: k.name.into(),
+            what: k.what.into(),
+            size,
+            interp_size,
+            wave_insts: counts.0,
+            lane_ops: counts.1,
+            interp_ips,
+            jit_ips,
+            jit_cold_ips: insts / t_jit_cold,
+            tiered_ips: insts / t_tiered,
+            native_ips: t_native.map(|t| insts / t),
+            interp_lops: ilops / t_interp,
+            jit_lops: lops / t_jit,
+            tiered_lops: lops / t_tiered,
+            native_lops: t_native.map(|t| lops / t),
+            interp_s: t_interp,
+            jit_s: t_jit,
+            jit_cold_s: t_jit_cold,
+            tiered_s: t_tiered,
+            native_s: t_native,
+            compiled_blocks: cs.blocks,
+            compiled_insts: cs.insts,
+            helper_insts: cs.helper_insts,
+            compile_us_per_block: if cs.blocks > 0 {
+                cs.nanos as f64 / 1e3 / cs.blocks as f64
+            } else {
+                0.0
+            },
+            compile_us_per_inst,
+            break_even_runs: (gain_ns > 0.0 && cs.insts > 0)
+                .then(|| compile_us_per_inst * 1e3 / gain_ns),
+            jit_over_interp: jit_ips / interp_ips,
+            jit_time_over_native: t_native.map(|t| t_jit / t),
+            tiered_time_over_jit: t_tiered / t_jit_cold,
+        }
+    }
+}
+
+/// The tiered engine on a program whose every block runs once.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Once {
+    pub blocks: u64,
+    pub insts: u64,
+    pub interp_s: f64,
+    pub tiered_s: f64,
+    /// The eager JIT compiling every block (for scale).
+    pub jit_s: f64,
+}
+
+/// One tier threshold.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Sweep {
+    pub threshold: u32,
+    pub once_s: f64,
+    pub valu_1000_s: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ScalingPoint {
+    pub threads: u32,
+    pub seconds: f64,
+    pub ips: f64,
+}
+
+/// Independent waves on 1..=N threads.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Scaling {
+    pub kernel: String,
+    pub waves: u64,
+    pub iters_per_wave: u32,
+    /// The most threads used (every core unless limited).
+    pub threads: u32,
+    /// Time on 1 thread / time on `threads` threads.
+    pub speedup: f64,
+    /// speedup / threads.
+    pub efficiency: f64,
+    pub points: Vec<ScalingPoint>,
+}
+
+/// A target of issue 6, judged on this run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Target {
+    pub what: String,
+    pub measured: f64,
+    /// `>=` or `<=`.
+    pub cmp: String,
+    pub goal: f64,
+    pub met: bool,
+}
+
+/// The whole run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    pub host: Host,
+    pub quick: bool,
+    /// The tiered engine's threshold in this build.
+    pub tier_threshold: u32,
+    pub kernels: Vec<KernelResult>,
+    pub scaling: Scaling,
+    pub tiered_once: Once,
+    #[serde(default)]
+    pub tier_sweep: Vec<Sweep>,
+    #[serde(default)]
+    pub targets: Vec<Target>,
+    /// Wall time of the whole benchmark.
+    pub seconds: f64,
+}
+
+fn target(what: String, measured: f64, cmp: &str, goal: f64) -> Target {
+    let met = if cmp == ">=" {
+        measured >= goal
+    } else {
+        measured <= goal
+    };
+    Target {
+        what,
+        measured,
+        cmp: cmp.into(),
+        goal,
+        met,
+    }
+}
+
+/// The targets of issue 6 for the kernels measured in `r`.
+pub fn targets(r: &Report) -> Vec<Target> {
+    let mut t = Vec::new();
+    for k in &r.kernels {
+        let goal = match k.name.as_str() {
+            "valu" => Some(30.0),
+            "dpp" | "sdwa" | "vintrp" => Some(20.0),
+            "divergent" => Some(10.0),
+            _ => None,
+        };
+        if let Some(g) = goal {
+            t.push(target(
+                format!("{}: JIT / interpreter speed", k.name),
+                k.jit_over_interp,
+                ">=",
+                g,
+            ));
+        }
+    }
+    for k in &r.kernels {
+        if let Some(x) = k.jit_time_over_native {
+            t.push(target(
+                format!("{}: JIT time / native time", k.name),
+                x,
+                "<=",
+                1.25,
+            ));
+        }
+    }
+    if r.tiered_once.interp_s > 0.0 {
+        t.push(target(
+            "tiered time / interpreter time, every block run once".into(),
+            r.tiered_once.tiered_s / r.tiered_once.interp_s,
+            "<=",
+            1.25,
+        ));
+    }
+    if let Some(k) = r.kernels.iter().find(|k| k.name == "valu") {
+        t.push(target(
+            format!("valu ({} iterations): tiered time / JIT time", k.size),
+            k.tiered_time_over_jit,
+            "<=",
+            1.1,
+        ));
+    }
+    if r.scaling.threads > 0 {
+        t.push(target(
+            format!("multi-wave speedup on {} threads", r.scaling.threads),
+            r.scaling.speedup,
+            ">=",
+            0.9 * r.scaling.threads as f64,
+        ));
+    }
+    t
+}
+
+fn m(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2} G", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1} k", x / 1e3)
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+fn opt(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    x.map_or_else(|| "-".into(), f)
+}
+
+/// The table printed by `wavejit bench` (and pasted into the Markdown).
+pub fn table(r: &Report, markdown: bool) -> String {
+    let head = [
+        "kernel",
+        "interp inst/s",
+        "jit inst/s",
+        "tiered inst/s",
+        "native inst/s",
+        "jit lane-op/s",
+        "JIT/interp",
+        "JIT/native (time)",
+        "tiered/JIT (time)",
+        "compile µs/inst",
+        "compile µs/block",
+        "break-even runs",
+    ];
+    let rows: Vec<Vec<String>> = r
+        .kernels
+        .iter()
+        .map(|k| {
+            vec![
+                k.name.clone(),
+                m(k.interp_ips),
+                m(k.jit_ips),
+                m(k.tiered_ips),
+                opt(k.native_ips, m),
+                m(k.jit_lops),
+                format!("{:.1}×", k.jit_over_interp),
+                opt(k.jit_time_over_native, |x| format!("{x:.2}")),
+                format!("{:.2}", k.tiered_time_over_jit),
+                format!("{:.2}", k.compile_us_per_inst),
+                format!("{:.0}", k.compile_us_per_block),
+                opt(k.break_even_runs, |x| format!("{x:.0}")),
+            ]
+        })
+        .collect();
+    let mut s = String::new();
+    if markdown {
+        let _ = writeln!(s, "| {} |", head.join(" | "));
+        let _ = writeln!(s, "|{}", head.iter().map(|_| "---|").collect::<String>());
+        for row in &rows {
+            let _ = writeln!(s, "| {} |", row.join(" | "));
+        }
+    } else {
+        let w: Vec<usize> = (0..head.len())
+            .map(|i| {
+                rows.iter()
+                    .map(|r| r[i].chars().count())
+                    .chain([head[i].chars().count()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let line = |cells: Vec<String>| -> String {
+            cells
+                .iter()
+                .zip(&w)
+                .map(|(c, w)| format!("{c:>w$}"))
+                .collect::<Vec<_>>()
+                .join("  ")
+        };
+        let _ = writeln!(s, "{}", line(head.iter().map(|h| h.to_string()).collect()));
+        for row in rows {
+            let _ = writeln!(s, "{}", line(row));
+        }
+    }
+    s
+}
+
+/// Everything after the kernel table: scaling, tiering and the targets.
+pub fn summary(r: &Report, markdown: bool) -> String {
+    let mut s = String::new();
+    let b = if markdown { "- " } else { "" };
+    let sc = &r.scaling;
+    let per = sc
+        .points
+        .iter()
+        .map(|p| {
+            format!(
+                "{} thread{}: {} inst/s",
+                p.threads,
+                if p.threads == 1 { "" } else { "s" },
+                m(p.ips)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let _ = writeln!(
+        s,
+        "{b}Scaling ({} waves of {} x {} iterations, one shared code cache): {per}; N-core/1-core = {:.2} on {} threads ({:.0}% efficiency)",
+        sc.waves, sc.kernel, sc.iters_per_wave, sc.speedup, sc.threads, 100.0 * sc.efficiency
+    );
+    let o = &r.tiered_once;
+    if o.interp_s > 0.0 {
+        let _ = writeln!(
+            s,
+            "{b}Every block once ({} blocks, {} instructions): interp {:.2} ms, tiered {:.2} ms ({:.2}x), eager jit {:.2} ms ({:.1}x)",
+            o.blocks,
+            o.insts,
+            o.interp_s * 1e3,
+            o.tiered_s * 1e3,
+            o.tiered_s / o.interp_s,
+            o.jit_s * 1e3,
+            o.jit_s / o.interp_s
+        );
+    }
+    if !r.tier_sweep.is_empty() {
+        let cells = r
+            .tier_sweep
+            .iter()
+            .map(|w| {
+                format!(
+                    "{}: {:.2}/{:.2} ms",
+                    w.threshold,
+                    w.once_s * 1e3,
+                    w.valu_1000_s * 1e3
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(
+            s,
+            "{b}Tier threshold (run-once program / valu 1000 iterations): {cells}"
+        );
+    }
+    let _ = writeln!(s, "{b}Tier threshold of this build: {}", r.tier_threshold);
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{}",
+        if markdown {
+            "**Targets (issue 6):**"
+        } else {
+            "Targets (issue 6):"
+        }
+    );
+    for t in &r.targets {
+        let _ = writeln!(
+            s,
+            "{b}{} {}: {:.2} (goal {} {})",
+            if t.met { "[met]   " } else { "[MISSED]" },
+            t.what,
+            t.measured,
+            t.cmp,
+            t.goal
+        );
+    }
+    s
+}
+
+/// The host, one paragraph.
+pub fn host_line(h: &Host) -> String {
+    format!(
+        "{} ({} cores, {}), {} {} {}, {}, Cranelift {}, {} build, native baselines: {}; load average {:.1} before, {:.1} after",
+        h.cpu,
+        h.cores,
+        h.features.join("/"),
+        h.os,
+        h.arch,
+        h.kernel,
+        h.rustc,
+        h.cranelift,
+        h.profile,
+        h.native_isa,
+        h.load_before,
+        h.load_after
+    )
+}
+
+/// The Markdown block for the README: host, table, summary.
+pub fn markdown(r: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Measured with `wavejit bench{}` on {}.",
+        if r.quick { " --quick" } else { "" },
+        host_line(&r.host)
+    );
+    let _ = writeln!(s);
+    s.push_str(&table(r, true));
+    let _ = writeln!(s);
+    s.push_str(&summary(r, true));
+    s
+}
