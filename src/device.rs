@@ -42,6 +42,8 @@ use crate::load::{ArgMeta, CodeObject, Kernel, LoadError};
 pub const DEFAULT_MEMORY_LIMIT: u64 = 8 << 30;
 /// Largest scratch per work-item (the hardware's limit on GCN 1.2 is 8 MiB per wave).
 const MAX_SCRATCH_PER_LANE: u32 = 128 << 10;
+/// Extra scratch per work-item for a kernel with a dynamic stack.
+const DYNAMIC_STACK_PER_LANE: u32 = 16 << 10;
 /// An access this close to a buffer is reported as running off it.
 const NEAR: u64 = 1 << 30;
 /// Where buffers start.
@@ -463,7 +465,14 @@ impl Device {
                 k.kd.private_segment_fixed_size
             )));
         }
-        let per_lane = k.kd.private_segment_fixed_size.next_multiple_of(4);
+        // A dynamic stack has no size in the object: add a fixed allowance (wavejit's
+        // choice, documented in examples/opencl/README.md).
+        let dynamic = if k.kd.uses_dynamic_stack() {
+            DYNAMIC_STACK_PER_LANE
+        } else {
+            0
+        };
+        let per_lane = (k.kd.private_segment_fixed_size + dynamic).next_multiple_of(4);
         let wants_scratch = k.kd.private_segment()
             || per_lane > 0
             || k.kd.enables(UserSgpr::PrivateSegmentBuffer)

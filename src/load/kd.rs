@@ -151,6 +151,12 @@ impl KernelDescriptor {
         self.user_sgprs().map(UserSgpr::count).sum()
     }
 
+    /// USES_DYNAMIC_STACK (kernel_code_properties bit 11): the kernel's scratch need is
+    /// more than `private_segment_fixed_size` (recursion, dynamic allocas).
+    pub fn uses_dynamic_stack(&self) -> bool {
+        self.kernel_code_properties & (1 << 11) != 0
+    }
+
     /// COMPUTE_PGM_RSRC2.USER_SGPR_COUNT: the first system SGPR follows this many.
     pub fn user_sgpr_count(&self) -> u32 {
         bits(self.compute_pgm_rsrc2, 1, 5)
