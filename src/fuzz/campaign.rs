@@ -18,7 +18,8 @@ use wavejit_isa::{Arch, Gen};
 use wavejit_jit::JitConfig;
 
 use super::case::{
-    gcn_program, run_gcn, run_vp1, Failure, GcnCase, GcnOutcome, Vp1Case, Vp1Interp, Vp1Runner,
+    gcn_program, run_gcn, run_vp1, Failure, GcnCase, GcnOutcome, Vp1Case, Vp1Interp, Vp1Jit,
+    Vp1Runner,
 };
 use super::compare::{self, Diffs};
 use super::engine::{Interp, JitRunner, Planted, Runner};
@@ -149,9 +150,17 @@ impl Summary {
     }
 }
 
-/// One worker's engine under test (the interpreter needs no state).
+/// One worker's engines under test (the interpreter needs no state).
 struct Workers {
     b: Box<dyn Runner + Send>,
+    v: Box<dyn Vp1Runner + Send>,
+}
+
+fn engine_vp1(against: Against) -> Box<dyn Vp1Runner + Send> {
+    match against {
+        Against::Jit | Against::Tiered => Box::new(Vp1Jit),
+        Against::Interp | Against::Planted => Box::new(Vp1Interp),
+    }
 }
 
 fn engine_b(against: Against) -> Box<dyn Runner + Send> {
@@ -213,9 +222,11 @@ fn tally(r: &Result<u64, Failure>, one: &mut One) {
     }
 }
 
-/// Program `index` of the campaign, after dropping the instructions the interpreter
-/// refuses as unsupported (a field combination the probe did not see, e.g. TFE), with
-/// the interpreter's outcome.
+/// Program `index` of the campaign with the interpreter's outcome, after dropping the
+/// instructions the interpreter refuses as unsupported (a field combination the probe did
+/// not see, e.g. TFE), and — in three programs of four — an instruction whose operands
+/// are invalid or whose access is out of range, so that programs run on instead of
+/// ending early. The fourth keeps such errors: both engines must report them alike.
 pub fn gcn_case(
     gen: Gen,
     seed: u64,
@@ -227,19 +238,28 @@ pub fn gcn_case(
     let prog = program(pool, &mut rng, &ShapeConfig { len, control: true });
     let state = gcn_state(gen, &mut rng);
     let mut case = GcnCase { prog, state };
-    for _ in 0..6 {
+    let keep_errors = index % 4 == 0;
+    for _ in 0..8 {
         let Ok(p) = gcn_program(&case) else {
             return (case, None);
         };
         let out = run_gcn(&mut Interp, &p, &case.state);
-        if let Err(Failure::Exec(e)) = &out.result {
-            if matches!(e.kind, ExecErrorKind::Unsupported { .. }) {
-                if let Some(i) = case.prog.item_at(e.pc) {
-                    if i + 1 < case.prog.items.len() {
-                        case.prog.remove(i..i + 1);
-                        continue;
-                    }
+        let drop = match &out.result {
+            Err(Failure::Exec(e)) => match e.kind {
+                ExecErrorKind::Unsupported { .. } => Some(e.pc),
+                ExecErrorKind::BadOperand(_) | ExecErrorKind::OutOfBounds { .. }
+                    if !keep_errors =>
+                {
+                    Some(e.pc)
                 }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(i) = drop.and_then(|pc| case.prog.item_at(pc)) {
+            if i + 1 < case.prog.items.len() {
+                case.prog.remove(i..i + 1);
+                continue;
             }
         }
         return (case, Some((p, out)));
@@ -308,11 +328,14 @@ pub fn run(cfg: &Config) -> Result<Summary, crate::Error> {
         Arch::Vp1 => None,
     };
     let against = match (cfg.arch, cfg.against) {
-        (Arch::Vp1, Against::Jit | Against::Tiered | Against::Planted) => {
-            sum.note = Some(
-                "vp1: the JIT has no VP1 engine yet; the interpreter is compared with itself"
-                    .into(),
-            );
+        (Arch::Vp1, Against::Tiered) => {
+            sum.note =
+                Some("vp1: the VP1 JIT compiles whole programs (no tiering): using jit".into());
+            Against::Jit
+        }
+        (Arch::Vp1, Against::Planted) => {
+            sum.note =
+                Some("vp1: no planted bug for VP1: comparing the interpreter with itself".into());
             Against::Interp
         }
         (_, a) => a,
@@ -325,6 +348,7 @@ pub fn run(cfg: &Config) -> Result<Summary, crate::Error> {
         .map(|_| {
             Mutex::new(Workers {
                 b: engine_b(against),
+                v: engine_vp1(against),
             })
         })
         .collect();
@@ -348,7 +372,7 @@ pub fn run(cfg: &Config) -> Result<Summary, crate::Error> {
                     };
                     let one = match gen {
                         Some(g) => one_gcn(cfg, g, i, &mut *w.b),
-                        None => one_vp1(cfg, i, &mut Vp1Interp),
+                        None => one_vp1(cfg, i, &mut *w.v),
                     };
                     (i, one)
                 })
@@ -460,9 +484,9 @@ fn minimise_one(
         }
         None => {
             let case = vp1_case(cfg.seed, index, cfg.len);
-            let diff = |c: &Vp1Case| {
-                compare::vp1(&run_vp1(&mut Vp1Interp, c), &run_vp1(&mut Vp1Interp, c))
-            };
+            let mut v = engine_vp1(against);
+            let mut diff =
+                |c: &Vp1Case| compare::vp1(&run_vp1(&mut Vp1Interp, c), &run_vp1(&mut *v, c));
             let diffs = diff(&case);
             let small = minimise::vp1(&case, &mut |c| !diff(c).is_empty());
             let min_diffs = diff(&small);

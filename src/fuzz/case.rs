@@ -177,6 +177,24 @@ impl Vp1Runner for Vp1Interp {
     }
 }
 
+/// The VP1 JIT: each program compiled whole, then run.
+pub struct Vp1Jit;
+
+impl Vp1Runner for Vp1Jit {
+    fn name(&self) -> &'static str {
+        "jit"
+    }
+    fn run(&mut self, s: &mut vp1::State, words: &[u32]) -> Result<u64, ExecError> {
+        let code = wavejit_jit::vp1::compile(words, s.variant).map_err(|e| ExecError {
+            pc: 0,
+            kind: ExecErrorKind::BadOperand(format!(
+                "the VP1 JIT could not compile the program: {e}"
+            )),
+        })?;
+        code.run(s).map(|st| st.insts)
+    }
+}
+
 /// Run a VP1 case.
 pub fn run_vp1(runner: &mut dyn Vp1Runner, case: &Vp1Case) -> Vp1Outcome {
     let mut state = case.state.clone();

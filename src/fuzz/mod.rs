@@ -25,4 +25,4 @@ pub mod probe;
 pub mod repro;
 pub mod target;
 
-pub use campaign::{run, self_test, Against, Config, Found, SelfTest, Summary};
+pub use campaign::{run, self_test, Against, Config, Found, SelfTest, Summary, MAX_SELF_TEST_LEN};

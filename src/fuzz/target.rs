@@ -11,7 +11,7 @@ use wavejit_isa::progen::state::gcn_state;
 use wavejit_isa::progen::{self, vp1 as pvp1};
 use wavejit_isa::Arch;
 
-use super::case::{run_gcn_with, run_vp1, GcnCase, Vp1Case, Vp1Interp};
+use super::case::{run_gcn_with, run_vp1, GcnCase, Vp1Case, Vp1Interp, Vp1Jit};
 use super::compare::{self, Diffs};
 use super::engine::{Interp, JitRunner};
 use super::probe;
@@ -51,7 +51,7 @@ pub fn diff_code(arch: Arch, code: &[u8], seed: u64, max_insts: u64) -> Diffs {
             };
             compare::vp1(
                 &run_vp1(&mut Vp1Interp, &case),
-                &run_vp1(&mut Vp1Interp, &case),
+                &run_vp1(&mut Vp1Jit, &case),
             )
         }
     }
@@ -81,7 +81,7 @@ pub fn diff_generated(arch: Arch, mut rng: &mut dyn RngCore, len: usize) -> Diff
             };
             compare::vp1(
                 &run_vp1(&mut Vp1Interp, &case),
-                &run_vp1(&mut Vp1Interp, &case),
+                &run_vp1(&mut Vp1Jit, &case),
             )
         }
     }

@@ -655,11 +655,13 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
                 Some(_) if rng.random_bool(0.95) => V_LDS_ADDR,
                 Some(_) => vgpr(rng, 1),
             };
+            // Aligned for every access size (misaligned addresses come from the state);
+            // small values double as read2/write2 element offsets.
             let offset = |rng: &mut _| match Rng::random_range(rng, 0..10) {
                 0..=3 => 0u8,
                 4..=7 => Rng::random_range(rng, 0..16u8) * 16,
-                8 => Rng::random_range(rng, 0..8u8),
-                _ => Rng::random(rng),
+                8 => Rng::random_range(rng, 0..4u8) * 8,
+                _ => Rng::random::<u8>(rng) & !15,
             };
             Fields::Ds {
                 vdst: kind(Field::Vdst).map_or(0, |k| vgpr(rng, k.dwords())),
@@ -796,14 +798,14 @@ fn buffer(gen: Gen, rng: &mut impl Rng, enc: Enc, kind: &dyn Fn(Field) -> Option
     };
     let soffset = match rng.random_range(0..10) {
         0..=6 => Src::ZERO,
-        7..=8 => Src(128 + rng.random_range(0..17)),
+        7..=8 => Src(128 + 8 * rng.random_range(0..3)),
         _ => Src(sgpr(rng, 1) as u16),
     };
-    // Dword multiples: atomics need alignment (misaligned addresses come from the state).
+    // Multiples of 8: 64-bit atomics need alignment (misaligned addresses come from the state).
     let offset = if rng.random_bool(0.7) {
-        rng.random_range(0..16) * 4
+        rng.random_range(0..8) * 8
     } else {
-        rng.random_range(0..1024) * 4
+        rng.random_range(0..512) * 8
     };
     let (glc, slc, tfe) = (
         rng.random_bool(0.4),

@@ -78,21 +78,21 @@ pub fn gcn_state(gen: Gen, rng: &mut impl Rng) -> GcnState {
     w.exec = values::lane_mask(rng);
     w.vcc = values::lane_mask(rng);
     w.scc = rng.random_range(0..2);
-    // M0 indexes s_movrel*/VGPR indexing (small values keep those in range), bounds
-    // GCN 1.0/1.1 LDS accesses (-1: all of it) and holds VINTRP's LDS offset.
+    // M0 indexes s_movrel*/v_movrel* (small values keep them in range) and holds VINTRP's
+    // LDS offset (bits 15:0) and NEWPRIMMASK (bits 30:16).
     w.m0 = match rng.random_range(0..20) {
-        0..=7 => rng.random_range(0..16),
-        8..=10 => rng.random_range(0..16) * 16,
-        11..=13 => u32::MAX,
-        14 => 0xFFFF,
+        0..=11 => rng.random_range(0..16),
+        12..=14 => rng.random_range(0..16) * 16,
+        15 => (rng.random::<u32>() & 0x7FFF_0000) | rng.random_range(0..16) * 16,
+        16 => u32::MAX,
         _ => values::word(rng),
     };
     w.mode = mode_value(rng);
 
     // Reserved address registers (layout.rs).
     let lds_base = rng.random_range(0..(LDS_FILLED as u32 - 1024) / 16) * 16;
-    let buf_k = rng.random_range(0..4u32) * 4;
-    let flat_k = rng.random_range(0..4u64) * 4;
+    let buf_k = rng.random_range(0..2u32) * 8;
+    let flat_k = rng.random_range(0..2u64) * 8;
     for l in 0..LANES {
         let l32 = l as u32;
         w.vgpr[V_LDS_ADDR as usize][l] = lds_base + 16 * l32;
