@@ -11,9 +11,11 @@
 //! table's `layout` says which fields an operation uses; an ignored field cannot be written
 //! in assembly), else `BadField { field: "reserved" }` / `BadField { field: "<name>" }`.
 //! Field values that have no meaning (reserved source codes, SDWA selection 7,
-//! DST_UNUSED 3, reserved DPP_CTRL values) are `BadField` errors too. Exceptions kept as
-//! encoded: fields the specification says are ignored (ERRATA SDWA 4 and 8: VOP1's SRC1_*,
-//! VOPC's DST_SEL/DST_UNUSED), OMOD/CLAMP on integer operations, and MIMG/EXP (`Raw`).
+//! DST_UNUSED 3, reserved DPP_CTRL values, reserved EXP targets) are `BadField` errors too.
+//! MIMG and EXP are kept as their raw words (`Raw`), with the same rules checked on them:
+//! reserved bits, an unused SSAMP, EXP sources whose enable bit is clear. Exceptions kept as
+//! encoded: fields the specification says are ignored (ERRATA SDWA 4 and 8: VOP1's SDWA
+//! SRC1_*, VOPC's DST_SEL/DST_UNUSED), and OMOD/CLAMP on integer operations.
 
 use super::inst::{Enc, Fields, Inst, Src, VopBase};
 use super::operand::{
@@ -413,6 +415,9 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
             vaddr,
             srsrc,
             soffset,
+            offen,
+            idxen,
+            addr64,
             ..
         }
         | Fields::Mtbuf {
@@ -420,10 +425,21 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
             vaddr,
             srsrc,
             soffset,
+            offen,
+            idxen,
+            addr64,
             ..
         } => {
             zero(Field::Vdata, "vdata", vdata as u32)?;
             zero(Field::Vaddr, "vaddr", vaddr as u32)?;
+            // VADDR is read only for an index, an offset or a 64-bit address; without them
+            // the text writes `off` and the field must be 0.
+            if !(offen || idxen || addr64) && vaddr != 0 {
+                return Err(Kind::BadField {
+                    field: "vaddr",
+                    value: vaddr as u32,
+                });
+            }
             zero(Field::Srsrc, "srsrc", srsrc as u32)?;
             zero(Field::Soffset, "soffset", soffset.0 as u32)
         }
@@ -681,16 +697,73 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
         Class::Mimg => {
             let row = d.row(TableEnc::Mimg, "MIMG", bits(w, 18, 7))?;
             let w1 = d.word(1)?;
+            check_mimg(gen, row, w, w1)?;
             (row.op, Enc::Mimg, Fields::Raw { words: [w, w1] }, 2)
         }
         Class::Exp => {
             let row = d.row(TableEnc::Exp, "EXP", 0)?;
             let w1 = d.word(1)?;
+            check_exp(w, w1)?;
             (row.op, Enc::Exp, Fields::Raw { words: [w, w1] }, 2)
         }
     };
     check_scalar_fields(gen, op, &fields)?;
     finish(d, op, enc, fields, words)
+}
+
+/// MIMG (AMD's SI/CI/VI manuals): DMASK 11:8, UNORM 12, GLC 13, DA 14, R128 15, TFE 16,
+/// LWE 17, OP 24:18, SLC 25; VADDR 39:32, VDATA 47:40, SRSRC 52:48, SSAMP 57:53, D16 63 on
+/// GCN 1.2. Bits 7:0 and 62:58 (63 before GCN 1.2) are reserved, and SSAMP is unused by the
+/// operations that take no sampler (loads, stores, atomics, `image_get_resinfo`).
+fn check_mimg(gen: Gen, row: &Row, w0: u32, w1: u32) -> Result<(), Kind> {
+    reserved(bits(w0, 0, 8))?;
+    if gen == Gen::Gfx8 {
+        reserved(bits(w1, 26, 5))?;
+    } else {
+        reserved(bits(w1, 26, 6))?;
+    }
+    let ssamp = bits(w1, 21, 5);
+    if ssamp != 0 && !row.layout.contains(&Field::Ssamp) {
+        return Err(Kind::BadField {
+            field: "ssamp",
+            value: ssamp,
+        });
+    }
+    Ok(())
+}
+
+/// EXP (AMD's SI/CI/VI manuals): EN 3:0, TGT 9:4, COMPR 10, DONE 11, VM 12, bits 25:13
+/// reserved; VSRC0-3 in the second dword. A source is read only when its EN bit is set;
+/// compressed exports read VSRC0 (EN bits 0-1) and VSRC1 (EN bits 2-3) and never VSRC2/3.
+/// Targets 10, 11 and 16-31 do not exist (0-7 MRT, 8 MRTZ, 9 NULL, 12-15 POS, 32-63 PARAM).
+fn check_exp(w0: u32, w1: u32) -> Result<(), Kind> {
+    reserved(bits(w0, 13, 13))?;
+    let tgt = bits(w0, 4, 6);
+    if matches!(tgt, 10 | 11 | 16..=31) {
+        return Err(Kind::BadField {
+            field: "tgt",
+            value: tgt,
+        });
+    }
+    let en = bits(w0, 0, 4);
+    let compr = bit(w0, 10);
+    const NAMES: [&str; 4] = ["vsrc0", "vsrc1", "vsrc2", "vsrc3"];
+    for (i, name) in NAMES.iter().enumerate() {
+        let i = i as u32;
+        let used = if compr {
+            i < 2 && en >> (2 * i) & 3 != 0
+        } else {
+            en >> i & 1 != 0
+        };
+        let v = bits(w1, 8 * i, 8);
+        if !used && v != 0 {
+            return Err(Kind::BadField {
+                field: name,
+                value: v,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Source and destination codes of scalar encodings must name something on `gen`. An SSRC
@@ -924,6 +997,11 @@ fn dpp_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Fields
             field: "dpp_ctrl",
             value: dpp_ctrl as u32,
         });
+    }
+    // VOP1 has no SRC1, so its NEG/ABS bits (22, 23) are unused. (ERRATA SDWA 4 keeps the
+    // SRC1 bits of VOP1 *SDWA* as encoded; nothing says so of DPP, so the general rule holds.)
+    if base == VopBase::Vop1 {
+        reserved(bits(e, 22, 2))?;
     }
     let f = Fields::Dpp {
         vdst,

@@ -7,7 +7,8 @@ use super::parse::{ModVal, Modifier, Operand, PErr, Val};
 use super::valu::{parse_attr, parse_param};
 use crate::arch::Gen;
 use crate::gcn::fmt::mem::{
-    ds_layout, ds_two_offsets, flat_kind, nfmt_names, row_sig, DsField, FlatKind, DFMT_NAMES,
+    buffer_vaddr_dwords, buffer_vdata_dwords, ds_layout, ds_two_offsets, flat_kind, nfmt_names,
+    row_sig, DsField, FlatKind, DFMT_NAMES,
 };
 use crate::gcn::fmt::shape::{sig_dwords, Ty};
 use crate::gcn::inst::{Enc, Fields, Inst, Src};
@@ -301,13 +302,13 @@ pub fn assemble(
             if addr64 && gen == Gen::Gfx8 {
                 return err(head_col, "addr64 does not exist on GCN 1.2");
             }
-            let has_vdata = w.first().is_some_and(|x| x.0.starts_with('v'));
-            let n = if has_vdata { 4 } else { w.len() };
+            let data_dwords = buffer_vdata_dwords(op, &w, md.has("tfe"));
+            let n = if data_dwords.is_some() { 4 } else { w.len() };
             expect_n(ops, n, m, end_col)?;
             let mut k = 0;
             let (mut vdata, mut vaddr) = (0, 0);
-            if has_vdata {
-                vdata = opnd::vreg_n(&ops[0], w[0].1, "data")?;
+            if let Some(nd) = data_dwords {
+                vdata = opnd::vreg_n(&ops[0], nd, "data")?;
                 let a = &ops[1];
                 let is_off = matches!(&a.val, Val::Ident(s) if s.eq_ignore_ascii_case("off"));
                 if is_off {
@@ -322,7 +323,7 @@ pub fn assemble(
                             "an address register needs offen, idxen or addr64 (or write `off`)",
                         );
                     }
-                    let want = if (offen && idxen) || addr64 { 2 } else { 1 };
+                    let want = buffer_vaddr_dwords(offen, idxen, addr64);
                     vaddr = opnd::vreg_n(a, want, "address")?;
                 }
                 k = 2;
@@ -578,10 +579,8 @@ fn exp_target(o: &Operand) -> Result<u8, PErr> {
         Some(i)
     } else if let Some(i) = n("pos").filter(|i| *i < 4) {
         Some(12 + i)
-    } else if let Some(i) = n("param").filter(|i| *i < 32) {
-        Some(32 + i)
     } else {
-        n("invalid_target_").filter(|i| *i < 64)
+        n("param").filter(|i| *i < 32).map(|i| 32 + i)
     };
     t.ok_or(PErr {
         col: o.col,

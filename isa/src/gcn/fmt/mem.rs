@@ -201,7 +201,8 @@ pub fn format_text(gen: Gen, dfmt: u8, nfmt: u8) -> String {
     s
 }
 
-/// EXP target names (TGT 0-63).
+/// EXP target names (TGT 0-63; the decoder rejects the reserved 10, 11 and 16-31, which
+/// only a hand-built instruction can show as `invalid_target_N`).
 pub fn exp_target_text(t: u8) -> String {
     match t {
         0..=7 => format!("mrt{t}"),
@@ -210,6 +211,25 @@ pub fn exp_target_text(t: u8) -> String {
         12..=15 => format!("pos{}", t - 12),
         32..=63 => format!("param{}", t - 32),
         _ => format!("invalid_target_{t}"),
+    }
+}
+
+/// Dwords of a MUBUF/MTBUF VDATA operand in text (`None`: the text has no VDATA): the row's,
+/// plus the status dword that a load returns with TFE (LLVM writes
+/// `buffer_load_dword v[1:2], off, s[4:7], s1 tfe`, as it does for MIMG).
+pub fn buffer_vdata_dwords(op: Op, w: &[(String, u8)], tfe: bool) -> Option<u8> {
+    let first = w.first().filter(|x| x.0.starts_with('v'))?;
+    let status = tfe && op.mnemonic().contains("_load_");
+    Some(first.1 + status as u8)
+}
+
+/// Dwords of a MUBUF/MTBUF VADDR operand: two for an index and an offset or a 64-bit
+/// address, one for either alone, none (`off`) without offen/idxen/addr64.
+pub fn buffer_vaddr_dwords(offen: bool, idxen: bool, addr64: bool) -> u8 {
+    if (offen && idxen) || addr64 {
+        2
+    } else {
+        (offen || idxen) as u8
     }
 }
 
@@ -224,23 +244,19 @@ fn buffer_text(
     srsrc: u8,
     soffset: crate::gcn::inst::Src,
     fmt: Option<(u8, u8)>,
-    flags: (bool, bool, bool),
+    flags: (bool, bool, bool, bool),
 ) -> (Vec<String>, Vec<String>) {
-    let (offen, idxen, addr64) = flags;
+    let (offen, idxen, addr64, tfe) = flags;
     let mut ops = Vec::new();
-    let has_vdata = w.first().is_some_and(|x| x.0.starts_with('v'));
     if w.is_empty() {
         return (ops, Vec::new());
     }
-    if has_vdata {
-        ops.push(names::vreg(vdata, w[0].1));
-        let a = if offen || idxen || addr64 {
-            let n = if (offen && idxen) || addr64 { 2 } else { 1 };
-            names::vreg(vaddr, n)
-        } else {
-            "off".to_string()
-        };
-        ops.push(a);
+    if let Some(nd) = buffer_vdata_dwords(inst.op, w, tfe) {
+        ops.push(names::vreg(vdata, nd));
+        ops.push(match buffer_vaddr_dwords(offen, idxen, addr64) {
+            0 => "off".to_string(),
+            n => names::vreg(vaddr, n),
+        });
     }
     ops.push(names::sreg(gen, srsrc_reg(srsrc), 4));
     let mut so = names::src(gen, soffset, Ty::B32, inst.literal, sx);
@@ -353,7 +369,7 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
                 srsrc,
                 soffset,
                 None,
-                (offen, idxen, addr64),
+                (offen, idxen, addr64, tfe),
             );
             ops = o;
             mods = m;
@@ -392,7 +408,7 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
                 srsrc,
                 soffset,
                 Some((dfmt, nfmt)),
-                (offen, idxen, addr64),
+                (offen, idxen, addr64, tfe),
             );
             ops = o;
             mods = m;
