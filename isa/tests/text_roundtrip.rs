@@ -113,7 +113,8 @@ fn tidy_unused(gen: Gen, rng: &mut StdRng, w: &mut [u32; 3]) {
     let exp_tag = if gen == Gen::Gfx8 { 0x31 } else { 0x3E };
     if tag == 0x3C {
         w[0] &= !0xFF;
-        w[1] &= 0x03FF_FFFF | (gen == Gen::Gfx8) as u32 * 0x8000_0000;
+        let d16 = if gen == Gen::Gfx8 { 0x8000_0000 } else { 0 };
+        w[1] &= 0x03FF_FFFF | d16;
     } else if tag == exp_tag {
         w[0] &= !(0x1FFF << 13);
         let en = w[0] & 15;

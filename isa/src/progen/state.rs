@@ -83,7 +83,7 @@ pub fn gcn_state(gen: Gen, rng: &mut impl Rng) -> GcnState {
     w.m0 = match rng.random_range(0..20) {
         0..=11 => rng.random_range(0..16),
         12..=14 => rng.random_range(0..16) * 16,
-        15 => (rng.random::<u32>() & 0x7FFF_0000) | rng.random_range(0..16) * 16,
+        15 => (rng.random::<u32>() & 0x7FFF_0000) | (rng.random_range(0..16) * 16),
         16 => u32::MAX,
         _ => values::word(rng),
     };
@@ -203,9 +203,9 @@ mod tests {
                 let d = w.vgpr[V_LDS_ADDR as usize][l] as usize;
                 a >= MEM_BASE
                     && a + 16 <= MEM_BASE + MEM_SIZE
-                    && a % 4 == 0
+                    && a.is_multiple_of(4)
                     && d + 16 <= LDS_SIZE
-                    && d % 16 == 0
+                    && d.is_multiple_of(16)
             });
             in_range += ok as u32;
         }
