@@ -2,12 +2,13 @@
 //! interpreter, the JIT and the tiered engine, against native Rust baselines, on one and on
 //! all host cores — what `wavejit bench` and the criterion benches measure.
 //!
-//! Layout: `suite` (the kernels, their sizes and states), `native` (the native Rust
+//! Layout: `clock` (what times are measured on), `suite` (the kernels, their sizes and states), `native` (the native Rust
 //! baselines, also the reference of three kernels), `reference` (the independent
 //! computations of the other kernels), `engines` (running a kernel on an engine, the
 //! lds_matmul grid, lane-operation counts), `measure` (timing everything), `report` (JSON
 //! schema, targets, table, Markdown), `svg` (the plot).
 
+pub mod clock;
 pub mod engines;
 pub mod measure;
 pub mod native;

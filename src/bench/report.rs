@@ -29,6 +29,9 @@ pub struct Host {
     pub load_after: f64,
     /// Seconds since the Unix epoch when the run started.
     pub unix_time: u64,
+    /// The clock of the single-worker timings (`process CPU time` or `wall time`).
+    #[serde(default)]
+    pub clock: String,
 }
 
 pub fn loadavg() -> f64 {
@@ -82,6 +85,7 @@ impl Host {
             native_isa: super::native::isa().into(),
             load_before: loadavg(),
             load_after: -1.0,
+            clock: super::clock::name().into(),
             unix_time: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
@@ -137,21 +141,35 @@ pub struct KernelResult {
     pub tiered_time_over_jit: f64,
 }
 
+/// Best times (seconds) of one kernel's runs on each engine.
+#[derive(Clone, Copy, Debug)]
+pub struct Times {
+    pub interp: f64,
+    pub jit: f64,
+    pub jit_cold: f64,
+    pub tiered: f64,
+    pub native: Option<f64>,
+}
+
 impl KernelResult {
-    #[allow(clippy::too_many_arguments)]
+    /// `counts` and `interp_counts`: (wave-instructions, lane operations) of the runs of
+    /// `size` and `interp_size`.
     pub fn new(
         k: &Kernel,
         size: u32,
         interp_size: u32,
         counts: (u64, u64),
         interp_counts: (u64, u64),
-        t_interp: f64,
-        t_jit: f64,
-        t_jit_cold: f64,
-        t_tiered: f64,
-        t_native: Option<f64>,
+        t: Times,
         cs: CompileStats,
     ) -> KernelResult {
+        let Times {
+            interp: t_interp,
+            jit: t_jit,
+            jit_cold: t_jit_cold,
+            tiered: t_tiered,
+            native: t_native,
+        } = t;
         let (insts, lops) = (counts.0 as f64, counts.1 as f64);
         let (iinsts, ilops) = (interp_counts.0 as f64, interp_counts.1 as f64);
         let interp_ips = iinsts / t_interp;
@@ -208,7 +226,8 @@ pub struct Once {
     pub insts: u64,
     pub interp_s: f64,
     pub tiered_s: f64,
-    /// The eager JIT compiling every block (for scale).
+    /// The eager JIT compiling every block (for scale; measured on the first 300 blocks
+    /// and scaled to the whole program).
     pub jit_s: f64,
 }
 
@@ -225,6 +244,9 @@ pub struct ScalingPoint {
     pub threads: u32,
     pub seconds: f64,
     pub ips: f64,
+    /// CPU seconds the process used during that run (user + system).
+    #[serde(default)]
+    pub cpu_s: f64,
 }
 
 /// Independent waves on 1..=N threads.
@@ -251,6 +273,10 @@ pub struct Target {
     pub cmp: String,
     pub goal: f64,
     pub met: bool,
+    /// Why the figure may not mean what it says (e.g. the host did not give the process
+    /// the cores the scaling run asked for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// The whole run.
@@ -283,6 +309,7 @@ fn target(what: String, measured: f64, cmp: &str, goal: f64) -> Target {
         cmp: cmp.into(),
         goal,
         met,
+        note: None,
     }
 }
 
@@ -332,12 +359,22 @@ pub fn targets(r: &Report) -> Vec<Target> {
         ));
     }
     if r.scaling.threads > 0 {
-        t.push(target(
+        let mut s = target(
             format!("multi-wave speedup on {} threads", r.scaling.threads),
             r.scaling.speedup,
             ">=",
             0.9 * r.scaling.threads as f64,
-        ));
+        );
+        if let Some(p) = r.scaling.points.last() {
+            let cores = p.cpu_s / p.seconds;
+            if p.cpu_s > 0.0 && cores < 0.9 * p.threads as f64 {
+                s.note = Some(format!(
+                    "the host gave the process {cores:.2} CPUs during the {}-thread run (other load): this measures the host, not wavejit",
+                    p.threads
+                ));
+            }
+        }
+        t.push(s);
     }
     t
 }
@@ -437,10 +474,11 @@ pub fn summary(r: &Report, markdown: bool) -> String {
         .iter()
         .map(|p| {
             format!(
-                "{} thread{}: {} inst/s",
+                "{} thread{}: {} inst/s ({:.0}% CPU)",
                 p.threads,
                 if p.threads == 1 { "" } else { "s" },
-                m(p.ips)
+                m(p.ips),
+                100.0 * p.cpu_s / p.seconds
             )
         })
         .collect::<Vec<_>>()
@@ -497,12 +535,15 @@ pub fn summary(r: &Report, markdown: bool) -> String {
     for t in &r.targets {
         let _ = writeln!(
             s,
-            "{b}{} {}: {:.2} (goal {} {})",
+            "{b}{} {}: {:.2} (goal {} {}){}",
             if t.met { "[met]   " } else { "[MISSED]" },
             t.what,
             t.measured,
             t.cmp,
-            t.goal
+            t.goal,
+            t.note
+                .as_ref()
+                .map_or_else(String::new, |n| format!(" — note: {n}"))
         );
     }
     s
@@ -511,7 +552,7 @@ pub fn summary(r: &Report, markdown: bool) -> String {
 /// The host, one paragraph.
 pub fn host_line(h: &Host) -> String {
     format!(
-        "{} ({} cores, {}), {} {} {}, {}, Cranelift {}, {} build, native baselines: {}; load average {:.1} before, {:.1} after",
+        "{} ({} cores, {}), {} {} {}, {}, Cranelift {}, {} build, native baselines: {}; timed on {}; load average {:.1} before, {:.1} after",
         h.cpu,
         h.cores,
         h.features.join("/"),
@@ -522,6 +563,7 @@ pub fn host_line(h: &Host) -> String {
         h.cranelift,
         h.profile,
         h.native_isa,
+        h.clock,
         h.load_before,
         h.load_after
     )
