@@ -54,14 +54,7 @@ pub struct Assembly {
 impl Assembly {
     /// The program as dwords (a trailing partial dword is zero-padded).
     pub fn words(&self) -> Vec<u32> {
-        self.bytes
-            .chunks(4)
-            .map(|c| {
-                let mut b = [0u8; 4];
-                b[..c.len()].copy_from_slice(c);
-                u32::from_le_bytes(b)
-            })
-            .collect()
+        super::fmt::le_words(&self.bytes)
     }
 }
 

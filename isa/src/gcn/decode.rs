@@ -37,66 +37,39 @@ fn bit(w: u32, b: u32) -> bool {
     (w >> b) & 1 != 0
 }
 
-/// The encoding a first dword belongs to on a generation (encodings.md, "Tag and opcode
-/// bits": the 9-bit SOP tags before SOPK before SOP2; VOP1/VOPC before VOP2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    Sop1,
-    Sopc,
-    Sopp,
-    Sopk,
-    Sop2,
-    Vop1,
-    Vopc,
-    Vop2,
-    Smrd,
-    Smem,
-    Vop3,
-    Vintrp,
-    Ds,
-    Mubuf,
-    Mtbuf,
-    Mimg,
-    Flat,
-    Exp,
-}
-
-/// Which encoding the dword `w` starts on `gen`.
-pub fn classify(gen: Gen, w: u32) -> Result<Class, Kind> {
+/// Which encoding the dword `w` starts on `gen` (encodings.md, "Tag and opcode bits": the
+/// 9-bit SOP tags before SOPK before SOP2; VOP1/VOPC before VOP2). VOP3A and VOP3B share a
+/// tag: `Vop3` stands for both.
+pub fn classify(gen: Gen, w: u32) -> Result<TableEnc, Kind> {
     let gfx8 = gen == Gen::Gfx8;
     Ok(match w >> 23 {
-        0x17D => Class::Sop1,
-        0x17E => Class::Sopc,
-        0x17F => Class::Sopp,
-        _ if w >> 28 == 0xB => Class::Sopk,
-        _ if w >> 30 == 0b10 => Class::Sop2,
-        _ if w >> 25 == 0x3F => Class::Vop1,
-        _ if w >> 25 == 0x3E => Class::Vopc,
-        _ if w >> 31 == 0 => Class::Vop2,
+        0x17D => TableEnc::Sop1,
+        0x17E => TableEnc::Sopc,
+        0x17F => TableEnc::Sopp,
+        _ if w >> 28 == 0xB => TableEnc::Sopk,
+        _ if w >> 30 == 0b10 => TableEnc::Sop2,
+        _ if w >> 25 == 0x3F => TableEnc::Vop1,
+        _ if w >> 25 == 0x3E => TableEnc::Vopc,
+        _ if w >> 31 == 0 => TableEnc::Vop2,
         _ => match (w >> 26, gfx8) {
-            (0x30 | 0x31, false) => Class::Smrd,
-            (0x30, true) => Class::Smem,
-            (0x31, true) => Class::Exp,
-            (0x32, false) | (0x35, true) => Class::Vintrp,
-            (0x34, _) => Class::Vop3,
-            (0x36, _) => Class::Ds,
+            (0x30 | 0x31, false) => TableEnc::Smrd,
+            (0x30, true) => TableEnc::Smem,
+            (0x31, true) => TableEnc::Exp,
+            (0x32, false) | (0x35, true) => TableEnc::Vintrp,
+            (0x34, _) => TableEnc::Vop3,
+            (0x36, _) => TableEnc::Ds,
             (0x37, _) if gen == Gen::Gfx6 => {
                 return Err(Kind::NotInGeneration {
                     what: "FLAT encoding".into(),
                     gen,
                 })
             }
-            (0x37, _) => Class::Flat,
-            (0x38, _) => Class::Mubuf,
-            (0x3A, _) => Class::Mtbuf,
-            (0x3C, _) => Class::Mimg,
-            (0x3E, false) => Class::Exp,
-            (tag, _) => {
-                return Err(Kind::BadField {
-                    field: "encoding",
-                    value: tag,
-                })
-            }
+            (0x37, _) => TableEnc::Flat,
+            (0x38, _) => TableEnc::Mubuf,
+            (0x3A, _) => TableEnc::Mtbuf,
+            (0x3C, _) => TableEnc::Mimg,
+            (0x3E, false) => TableEnc::Exp,
+            (tag, _) => return Err(bad("encoding", tag)),
         },
     })
 }
@@ -129,13 +102,15 @@ impl Dec<'_> {
     }
 }
 
+/// A field whose value the encoding does not allow (see the module comment).
+fn bad(field: &'static str, value: u32) -> Kind {
+    Kind::BadField { field, value }
+}
+
 /// Reserved bits must be zero.
 fn reserved(value: u32) -> Result<(), Kind> {
     if value != 0 {
-        return Err(Kind::BadField {
-            field: "reserved",
-            value,
-        });
+        return Err(bad("reserved", value));
     }
     Ok(())
 }
@@ -148,10 +123,7 @@ fn check_ssrc(gen: Gen, field: &'static str, s: Src) -> Result<(), Kind> {
         | SrcKind::LdsDirect
         | SrcKind::Sdwa
         | SrcKind::Dpp
-        | SrcKind::Vgpr(_) => Err(Kind::BadField {
-            field,
-            value: s.0 as u32,
-        }),
+        | SrcKind::Vgpr(_) => Err(bad(field, s.0 as u32)),
         _ => Ok(()),
     }
 }
@@ -161,20 +133,14 @@ fn check_sdst(gen: Gen, field: &'static str, r: u8) -> Result<(), Kind> {
     if src_kind(gen, Src(r as u16)).is_scalar_dst() {
         Ok(())
     } else {
-        Err(Kind::BadField {
-            field,
-            value: r as u32,
-        })
+        Err(bad(field, r as u32))
     }
 }
 
 /// A source operand of a vector instruction (9-bit field).
 fn check_vsrc(gen: Gen, field: &'static str, s: Src) -> Result<(), Kind> {
     match src_kind(gen, s) {
-        SrcKind::Reserved | SrcKind::Sdwa | SrcKind::Dpp => Err(Kind::BadField {
-            field,
-            value: s.0 as u32,
-        }),
+        SrcKind::Reserved | SrcKind::Sdwa | SrcKind::Dpp => Err(bad(field, s.0 as u32)),
         _ => Ok(()),
     }
 }
@@ -249,10 +215,7 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
     let has = |f: Field| ops.iter().any(|o| o.field == f);
     let zero = |f: Field, name: &'static str, v: u32| -> Result<(), Kind> {
         if v != 0 && !has(f) {
-            return Err(Kind::BadField {
-                field: name,
-                value: v,
-            });
+            return Err(bad(name, v));
         }
         Ok(())
     };
@@ -260,10 +223,7 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
         match ops.iter().find(|o| o.field == f) {
             Some(o) if matches!(o.kind, OpKind::Sgpr(_)) => {
                 if v > 127 {
-                    return Err(Kind::BadField {
-                        field: name,
-                        value: v,
-                    });
+                    return Err(bad(name, v));
                 }
                 check_sdst(gen, name, v as u8)
             }
@@ -277,10 +237,7 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
         match ops.iter().find(|o| o.field == f) {
             Some(o) if matches!(o.kind, OpKind::Sgpr(_)) => {
                 if v.is_vgpr() || (f == Field::Vsrc1 && v.is_literal()) {
-                    return Err(Kind::BadField {
-                        field: name,
-                        value: v.0 as u32,
-                    });
+                    return Err(bad(name, v.0 as u32));
                 }
                 check_ssrc(gen, name, v)
             }
@@ -292,10 +249,7 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
     // unused.
     let mode4 = |f: Field, v: u32| -> Result<(), Kind> {
         match operand_in(&ops, f) {
-            Some(o) if o.kind == OpKind::GprIdx && v > 15 => Err(Kind::BadField {
-                field: "gpr_idx",
-                value: v,
-            }),
+            Some(o) if o.kind == OpKind::GprIdx && v > 15 => Err(bad("gpr_idx", v)),
             _ => Ok(()),
         }
     };
@@ -435,10 +389,7 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
             // VADDR is read only for an index, an offset or a 64-bit address; without them
             // the text writes `off` and the field must be 0.
             if !(offen || idxen || addr64) && vaddr != 0 {
-                return Err(Kind::BadField {
-                    field: "vaddr",
-                    value: vaddr as u32,
-                });
+                return Err(bad("vaddr", vaddr as u32));
             }
             zero(Field::Srsrc, "srsrc", srsrc as u32)?;
             zero(Field::Soffset, "soffset", soffset.0 as u32)
@@ -460,10 +411,7 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
         Fields::Vintrp { vsrc, .. } => {
             // V_INTERP_MOV_F32's parameter: 0 = P10, 1 = P20, 2 = P0 (001).
             if inst.op == Op::VInterpMovF32 && vsrc > 2 {
-                return Err(Kind::BadField {
-                    field: "vsrc",
-                    value: vsrc as u32,
-                });
+                return Err(bad("vsrc", vsrc as u32));
             }
             Ok(())
         }
@@ -476,30 +424,21 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
 /// (0-2, no ABS/NEG).
 fn check_vop3_interp(row: &Row, src: [Src; 3], abs: u8, neg: u8) -> Result<(), Kind> {
     if (abs | neg) & 1 != 0 {
-        return Err(Kind::BadField {
-            field: "abs/neg of the attribute",
-            value: ((abs & 1) | (neg & 1) << 1) as u32,
-        });
+        return Err(bad(
+            "abs/neg of the attribute",
+            ((abs & 1) | (neg & 1) << 1) as u32,
+        ));
     }
     let has_high = row.sig.split('+').any(|w| w == "high");
     if !has_high && src[0].0 & 0x100 != 0 {
-        return Err(Kind::BadField {
-            field: "high",
-            value: 1,
-        });
+        return Err(bad("high", 1));
     }
     if row.op == Op::VInterpMovF32 {
         if src[1].0 > 2 {
-            return Err(Kind::BadField {
-                field: "src1",
-                value: src[1].0 as u32,
-            });
+            return Err(bad("src1", src[1].0 as u32));
         }
         if (abs | neg) & 2 != 0 {
-            return Err(Kind::BadField {
-                field: "abs/neg of the parameter",
-                value: ((abs | neg) & 2) as u32,
-            });
+            return Err(bad("abs/neg of the parameter", ((abs | neg) & 2) as u32));
         }
     }
     Ok(())
@@ -510,7 +449,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
     let w = d.word(0)?;
     let class = classify(gen, w)?;
     let (op, enc, fields, words) = match class {
-        Class::Sop2 => {
+        TableEnc::Sop2 => {
             let row = d.row(TableEnc::Sop2, "SOP2", bits(w, 23, 7))?;
             let f = Fields::Sop2 {
                 sdst: bits(w, 16, 7) as u8,
@@ -519,7 +458,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Sop2, f, 1)
         }
-        Class::Sopk => {
+        TableEnc::Sopk => {
             let row = d.row(TableEnc::Sopk, "SOPK", bits(w, 23, 5))?;
             let f = Fields::Sopk {
                 sdst: bits(w, 16, 7) as u8,
@@ -527,7 +466,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Sopk, f, 1)
         }
-        Class::Sop1 => {
+        TableEnc::Sop1 => {
             let row = d.row(TableEnc::Sop1, "SOP1", bits(w, 8, 8))?;
             let f = Fields::Sop1 {
                 sdst: bits(w, 16, 7) as u8,
@@ -535,7 +474,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Sop1, f, 1)
         }
-        Class::Sopc => {
+        TableEnc::Sopc => {
             let row = d.row(TableEnc::Sopc, "SOPC", bits(w, 16, 7))?;
             let f = Fields::Sopc {
                 ssrc0: Src(bits(w, 0, 8) as u16),
@@ -543,7 +482,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Sopc, f, 1)
         }
-        Class::Sopp => {
+        TableEnc::Sopp => {
             let row = d.row(TableEnc::Sopp, "SOPP", bits(w, 16, 7))?;
             (
                 row.op,
@@ -554,7 +493,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
                 1,
             )
         }
-        Class::Smrd => {
+        TableEnc::Smrd => {
             let row = d.row(TableEnc::Smrd, "SMRD", bits(w, 22, 5))?;
             let imm = bit(w, 8);
             let offset = bits(w, 0, 8) as u8;
@@ -572,7 +511,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Smrd, f, 1)
         }
-        Class::Smem => {
+        TableEnc::Smem => {
             let row = d.row(TableEnc::Smem, "SMEM", bits(w, 18, 8))?;
             reserved(bits(w, 13, 3))?;
             let w1 = d.word(1)?;
@@ -586,9 +525,9 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Smem, f, 2)
         }
-        Class::Vop1 | Class::Vop2 | Class::Vopc => return decode_vop(d, class, w),
-        Class::Vop3 => return decode_vop3(d, w),
-        Class::Vintrp => {
+        TableEnc::Vop1 | TableEnc::Vop2 | TableEnc::Vopc => return decode_vop(d, class, w),
+        TableEnc::Vop3 | TableEnc::Vop3b => return decode_vop3(d, w),
+        TableEnc::Vintrp => {
             let row = d.row(TableEnc::Vintrp, "VINTRP", bits(w, 16, 2))?;
             let f = Fields::Vintrp {
                 vdst: bits(w, 18, 8) as u8,
@@ -598,7 +537,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Vintrp, f, 1)
         }
-        Class::Ds => {
+        TableEnc::Ds => {
             let (opc, gds) = if gen == Gen::Gfx8 {
                 reserved(bits(w, 25, 1))?;
                 (bits(w, 17, 8), bit(w, 16))
@@ -619,7 +558,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Ds, f, 2)
         }
-        Class::Mubuf => {
+        TableEnc::Mubuf => {
             let row = d.row(TableEnc::Mubuf, "MUBUF", bits(w, 18, 7))?;
             reserved(bits(w, 25, 1))?;
             let w1 = d.word(1)?;
@@ -650,7 +589,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Mubuf, f, 2)
         }
-        Class::Mtbuf => {
+        TableEnc::Mtbuf => {
             let (opc, addr64) = if gen == Gen::Gfx8 {
                 (bits(w, 15, 4), false)
             } else {
@@ -678,7 +617,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Mtbuf, f, 2)
         }
-        Class::Flat => {
+        TableEnc::Flat => {
             let row = d.row(TableEnc::Flat, "FLAT", bits(w, 18, 7))?;
             reserved(bits(w, 0, 16))?;
             reserved(bits(w, 25, 1))?;
@@ -694,13 +633,13 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             (row.op, Enc::Flat, f, 2)
         }
-        Class::Mimg => {
+        TableEnc::Mimg => {
             let row = d.row(TableEnc::Mimg, "MIMG", bits(w, 18, 7))?;
             let w1 = d.word(1)?;
             check_mimg(gen, row, w, w1)?;
             (row.op, Enc::Mimg, Fields::Raw { words: [w, w1] }, 2)
         }
-        Class::Exp => {
+        TableEnc::Exp => {
             let row = d.row(TableEnc::Exp, "EXP", 0)?;
             let w1 = d.word(1)?;
             check_exp(w, w1)?;
@@ -724,10 +663,7 @@ fn check_mimg(gen: Gen, row: &Row, w0: u32, w1: u32) -> Result<(), Kind> {
     }
     let ssamp = bits(w1, 21, 5);
     if ssamp != 0 && !row.layout.contains(&Field::Ssamp) {
-        return Err(Kind::BadField {
-            field: "ssamp",
-            value: ssamp,
-        });
+        return Err(bad("ssamp", ssamp));
     }
     Ok(())
 }
@@ -740,10 +676,7 @@ fn check_exp(w0: u32, w1: u32) -> Result<(), Kind> {
     reserved(bits(w0, 13, 13))?;
     let tgt = bits(w0, 4, 6);
     if matches!(tgt, 10 | 11 | 16..=31) {
-        return Err(Kind::BadField {
-            field: "tgt",
-            value: tgt,
-        });
+        return Err(bad("tgt", tgt));
     }
     let en = bits(w0, 0, 4);
     let compr = bit(w0, 10);
@@ -757,10 +690,7 @@ fn check_exp(w0: u32, w1: u32) -> Result<(), Kind> {
         };
         let v = bits(w1, 8 * i, 8);
         if !used && v != 0 {
-            return Err(Kind::BadField {
-                field: name,
-                value: v,
-            });
+            return Err(bad(name, v));
         }
     }
     Ok(())
@@ -812,10 +742,7 @@ fn check_scalar_fields(gen: Gen, op: Op, f: &Fields) -> Result<(), Kind> {
             if !imm {
                 // The SGPR offset is the low 8 bits; the rest of the field must be 0.
                 if offset > 0xff {
-                    return Err(Kind::BadField {
-                        field: "offset",
-                        value: offset,
-                    });
+                    return Err(bad("offset", offset));
                 }
                 check_sdst(gen, "offset", offset as u8)?;
             }
@@ -852,15 +779,15 @@ fn finish(d: &Dec, op: Op, enc: Enc, fields: Fields, words: u32) -> Result<(Inst
 }
 
 /// VOP1, VOP2 and VOPC, with their SDWA and DPP extensions on GCN 1.2.
-fn decode_vop(d: &Dec, class: Class, w: u32) -> Result<(Inst, u32), Kind> {
+fn decode_vop(d: &Dec, class: TableEnc, w: u32) -> Result<(Inst, u32), Kind> {
     let gen = d.gen;
     let src0 = Src(bits(w, 0, 9) as u16);
     let (row, base, vdst, vsrc1) = match class {
-        Class::Vop1 => {
+        TableEnc::Vop1 => {
             let row = d.row(TableEnc::Vop1, "VOP1", bits(w, 9, 8))?;
             (row, VopBase::Vop1, bits(w, 17, 8) as u8, 0)
         }
-        Class::Vop2 => {
+        TableEnc::Vop2 => {
             let row = d.row(TableEnc::Vop2, "VOP2", bits(w, 25, 6))?;
             (
                 row,
@@ -911,10 +838,7 @@ fn decode_vop(d: &Dec, class: Class, w: u32) -> Result<(Inst, u32), Kind> {
     }
     if has_literal_operand(row) && src0.is_literal() {
         // madmk/madak carry their constant in the literal; a second one cannot be encoded.
-        return Err(Kind::BadField {
-            field: "src0",
-            value: 255,
-        });
+        return Err(bad("src0", 255));
     }
     check_vsrc(gen, "src0", src0)?;
     let (enc, fields) = match base {
@@ -937,7 +861,7 @@ pub fn sdwa_dpp_allowed(row: &Row) -> bool {
 /// Check an SDWA selection field (0-6).
 fn sel(field: &'static str, v: u32) -> Result<u8, Kind> {
     if v > 6 {
-        return Err(Kind::BadField { field, value: v });
+        return Err(bad(field, v));
     }
     Ok(v as u8)
 }
@@ -953,10 +877,7 @@ fn sdwa_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Field
     } else {
         let u = bits(e, 11, 2);
         if u == 3 {
-            return Err(Kind::BadField {
-                field: "dst_unused",
-                value: u,
-            });
+            return Err(bad("dst_unused", u));
         }
         (sel("dst_sel", bits(e, 8, 3))?, u as u8)
     };
@@ -993,10 +914,7 @@ fn dpp_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Fields
     reserved(bits(e, 17, 2))?;
     let dpp_ctrl = bits(e, 8, 9) as u16;
     if !dpp_ctrl_valid(dpp_ctrl) {
-        return Err(Kind::BadField {
-            field: "dpp_ctrl",
-            value: dpp_ctrl as u32,
-        });
+        return Err(bad("dpp_ctrl", dpp_ctrl as u32));
     }
     // VOP1 has no SRC1, so its NEG/ABS bits (22, 23) are unused. (ERRATA SDWA 4 keeps the
     // SRC1 bits of VOP1 *SDWA* as encoded; nothing says so of DPP, so the general rule holds.)
@@ -1067,10 +985,7 @@ fn decode_vop3(d: &Dec, w: u32) -> Result<(Inst, u32), Kind> {
         }
         if i > 0 && *s == Src::LDS_DIRECT {
             // 003: "only SRC0 can hold LDS_DIRECT".
-            return Err(Kind::BadField {
-                field: NAMES[i],
-                value: s.0 as u32,
-            });
+            return Err(bad(NAMES[i], s.0 as u32));
         }
         check_vsrc(gen, NAMES[i], *s)?;
     }

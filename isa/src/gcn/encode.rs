@@ -52,10 +52,7 @@ pub fn opcode(gen: Gen, op: Op, enc: Enc) -> R<(&'static Row, u16)> {
         gen,
     };
     let native = |te: TableEnc| -> Option<(&'static Row, u16)> {
-        op.rows()
-            .iter()
-            .copied()
-            .find(|r| r.enc == te && r.opcode[gen.index()].is_some())
+        op.row_in(gen, te)
             .and_then(|r| r.opcode[gen.index()].map(|o| (r, o)))
     };
     let te = match enc {
@@ -346,91 +343,43 @@ pub fn encode(gen: Gen, inst: &Inst) -> Result<Vec<u32>, EncodeError> {
                 addr as u32 | (data0 as u32) << 8 | (data1 as u32) << 16 | (vdst as u32) << 24,
             ]
         }
-        (
-            Enc::Mubuf,
-            Fields::Mubuf {
-                vdata,
-                vaddr,
-                srsrc,
-                soffset,
-                offset,
-                offen,
-                idxen,
-                glc,
-                slc,
-                tfe,
-                lds,
-                addr64,
-            },
-        ) => {
-            let mut w = 0x38 << 26
-                | opc << 18
-                | b(lds) << 16
-                | b(glc) << 14
-                | b(idxen) << 13
-                | b(offen) << 12
-                | fit("offset", offset as u32, 12)?;
-            let mut w1 = vaddr as u32
-                | (vdata as u32) << 8
-                | scaled("srsrc", srsrc, 4, 5)? << 16
-                | b(tfe) << 23
-                | src("soffset", soffset, 8)? << 24;
-            if gfx8 {
-                if addr64 {
-                    return Err(EncodeError::OutOfRange {
-                        field: "addr64",
-                        value: 1,
-                    });
-                }
-                w |= b(slc) << 17;
-            } else {
-                w |= b(addr64) << 15;
-                w1 |= b(slc) << 22;
+        (Enc::Mubuf, Fields::Mubuf { .. }) | (Enc::Mtbuf, Fields::Mtbuf { .. }) => {
+            // The two layouts differ only in where the opcode, SLC and the MTBUF formats go.
+            let f = inst.fields.buffer().ok_or_else(mismatch)?;
+            if gfx8 && f.addr64 {
+                return Err(EncodeError::OutOfRange {
+                    field: "addr64",
+                    value: 1,
+                });
             }
-            vec![w, w1]
-        }
-        (
-            Enc::Mtbuf,
-            Fields::Mtbuf {
-                vdata,
-                vaddr,
-                srsrc,
-                soffset,
-                offset,
-                offen,
-                idxen,
-                glc,
-                slc,
-                tfe,
-                addr64,
-                dfmt,
-                nfmt,
-            },
-        ) => {
-            let mut w = 0x3A << 26
-                | fit("nfmt", nfmt as u32, 3)? << 23
-                | fit("dfmt", dfmt as u32, 4)? << 19
-                | b(glc) << 14
-                | b(idxen) << 13
-                | b(offen) << 12
-                | fit("offset", offset as u32, 12)?;
-            if gfx8 {
-                if addr64 {
-                    return Err(EncodeError::OutOfRange {
-                        field: "addr64",
-                        value: 1,
-                    });
+            let tag: u32 = if f.format.is_some() { 0x3A } else { 0x38 };
+            let mut w = tag << 26
+                | b(f.addr64) << 15
+                | b(f.glc) << 14
+                | b(f.idxen) << 13
+                | b(f.offen) << 12
+                | fit("offset", f.offset as u32, 12)?;
+            let mut w1 = f.vaddr as u32
+                | (f.vdata as u32) << 8
+                | scaled("srsrc", f.srsrc, 4, 5)? << 16
+                | b(f.tfe) << 23
+                | src("soffset", f.soffset, 8)? << 24;
+            match f.format {
+                Some((dfmt, nfmt)) => {
+                    w |= fit("nfmt", nfmt as u32, 3)? << 23
+                        | fit("dfmt", dfmt as u32, 4)? << 19
+                        | opc << if gfx8 { 15 } else { 16 };
+                    w1 |= b(f.slc) << 22;
                 }
-                w |= opc << 15;
-            } else {
-                w |= opc << 16 | b(addr64) << 15;
+                None => {
+                    w |= opc << 18 | b(f.lds) << 16;
+                    if gfx8 {
+                        w |= b(f.slc) << 17;
+                    } else {
+                        w1 |= b(f.slc) << 22;
+                    }
+                }
             }
-            let w1 = vaddr as u32
-                | (vdata as u32) << 8
-                | scaled("srsrc", srsrc, 4, 5)? << 16
-                | b(slc) << 22
-                | b(tfe) << 23
-                | src("soffset", soffset, 8)? << 24;
             vec![w, w1]
         }
         (

@@ -56,16 +56,27 @@ pub fn format(gen: Gen, inst: &Inst, pc: u32, syntax: Syntax) -> String {
         Err(e) => e.msg,
     };
     match super::encode(gen, inst) {
-        Ok(words) => format!(
-            ".long {} // {text} ({why})",
-            words
-                .iter()
-                .map(|w| format!("0x{w:08x}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Ok(words) => format!("{} // {text} ({why})", long_text(&words)),
         Err(_) => text,
     }
+}
+
+/// `.long 0x…, 0x…`: words as data.
+fn long_text(words: &[u32]) -> String {
+    let hex: Vec<String> = words.iter().map(|w| format!("0x{w:08x}")).collect();
+    format!(".long {}", hex.join(", "))
+}
+
+/// Little-endian dwords of `bytes` (a trailing partial dword is zero-padded).
+pub fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| {
+            let mut b = [0u8; 4];
+            b[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(b)
+        })
+        .collect()
 }
 
 /// The text of one instruction in `syntax`, without the check that it assembles back.
@@ -151,14 +162,7 @@ pub fn listing(gen: Gen, code: &[u8], syntax: Syntax) -> Vec<ListingLine> {
     let mut out = Vec::new();
     for (p, n, i) in insts {
         let bytes = code.get(p as usize..(p + n) as usize).unwrap_or(&[]);
-        let words: Vec<u32> = bytes
-            .chunks(4)
-            .map(|c| {
-                let mut b = [0u8; 4];
-                b[..c.len()].copy_from_slice(c);
-                u32::from_le_bytes(b)
-            })
-            .collect();
+        let words = le_words(bytes);
         let mut text = String::new();
         if labels.contains(&p) {
             let _ = write!(text, "{}: ", label_name(p));
@@ -178,15 +182,7 @@ pub fn listing(gen: Gen, code: &[u8], syntax: Syntax) -> Vec<ListingLine> {
                 text.push_str(&t);
             }
             Err(e) => {
-                let _ = write!(
-                    text,
-                    ".long {} // {e}",
-                    words
-                        .iter()
-                        .map(|w| format!("0x{w:08x}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
+                let _ = write!(text, "{} // {e}", long_text(&words));
             }
         }
         out.push(ListingLine { pc: p, words, text });

@@ -256,6 +256,65 @@ pub enum Fields {
     },
 }
 
+/// The fields MUBUF and MTBUF share, as one view (`Fields::buffer`) for code that treats
+/// both alike. `lds` is false for MTBUF, which has no LDS bit; `format` is MTBUF's
+/// (DFMT, NFMT) and `None` for MUBUF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BufferFields {
+    pub vdata: u8,
+    pub vaddr: u8,
+    pub srsrc: u8,
+    pub soffset: Src,
+    pub offset: u16,
+    pub offen: bool,
+    pub idxen: bool,
+    pub glc: bool,
+    pub slc: bool,
+    pub tfe: bool,
+    pub lds: bool,
+    pub addr64: bool,
+    pub format: Option<(u8, u8)>,
+}
+
+impl BufferFields {
+    /// The `Fields` these are a view of: MTBUF when `format` is given, else MUBUF (MTBUF
+    /// drops `lds`, which it has no bit for).
+    pub fn fields(self) -> Fields {
+        let b = self;
+        match b.format {
+            Some((dfmt, nfmt)) => Fields::Mtbuf {
+                vdata: b.vdata,
+                vaddr: b.vaddr,
+                srsrc: b.srsrc,
+                soffset: b.soffset,
+                offset: b.offset,
+                offen: b.offen,
+                idxen: b.idxen,
+                glc: b.glc,
+                slc: b.slc,
+                tfe: b.tfe,
+                addr64: b.addr64,
+                dfmt,
+                nfmt,
+            },
+            None => Fields::Mubuf {
+                vdata: b.vdata,
+                vaddr: b.vaddr,
+                srsrc: b.srsrc,
+                soffset: b.soffset,
+                offset: b.offset,
+                offen: b.offen,
+                idxen: b.idxen,
+                glc: b.glc,
+                slc: b.slc,
+                tfe: b.tfe,
+                lds: b.lds,
+                addr64: b.addr64,
+            },
+        }
+    }
+}
+
 /// One decoded instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Inst {
@@ -295,6 +354,70 @@ impl Enc {
 }
 
 impl Fields {
+    /// MUBUF/MTBUF fields as a `BufferFields` view (`None` for other encodings).
+    pub fn buffer(&self) -> Option<BufferFields> {
+        match *self {
+            Fields::Mubuf {
+                vdata,
+                vaddr,
+                srsrc,
+                soffset,
+                offset,
+                offen,
+                idxen,
+                glc,
+                slc,
+                tfe,
+                lds,
+                addr64,
+            } => Some(BufferFields {
+                vdata,
+                vaddr,
+                srsrc,
+                soffset,
+                offset,
+                offen,
+                idxen,
+                glc,
+                slc,
+                tfe,
+                lds,
+                addr64,
+                format: None,
+            }),
+            Fields::Mtbuf {
+                vdata,
+                vaddr,
+                srsrc,
+                soffset,
+                offset,
+                offen,
+                idxen,
+                glc,
+                slc,
+                tfe,
+                addr64,
+                dfmt,
+                nfmt,
+            } => Some(BufferFields {
+                vdata,
+                vaddr,
+                srsrc,
+                soffset,
+                offset,
+                offen,
+                idxen,
+                glc,
+                slc,
+                tfe,
+                lds: false,
+                addr64,
+                format: Some((dfmt, nfmt)),
+            }),
+            _ => None,
+        }
+    }
+
     /// The name of the variant (for messages).
     pub fn name(&self) -> &'static str {
         match self {
@@ -318,5 +441,50 @@ impl Fields {
             Fields::Flat { .. } => "Flat",
             Fields::Raw { .. } => "Raw",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffer_view_gives_back_the_fields() {
+        let mubuf = Fields::Mubuf {
+            vdata: 1,
+            vaddr: 2,
+            srsrc: 4,
+            soffset: Src(5),
+            offset: 6,
+            offen: true,
+            idxen: false,
+            glc: true,
+            slc: false,
+            tfe: true,
+            lds: true,
+            addr64: false,
+        };
+        let mtbuf = Fields::Mtbuf {
+            vdata: 1,
+            vaddr: 2,
+            srsrc: 8,
+            soffset: Src(129),
+            offset: 4095,
+            offen: false,
+            idxen: true,
+            glc: false,
+            slc: true,
+            tfe: false,
+            addr64: true,
+            dfmt: 14,
+            nfmt: 7,
+        };
+        for f in [mubuf, mtbuf] {
+            let b = f.buffer().expect("a buffer encoding");
+            assert_eq!(b.fields(), f);
+        }
+        assert_eq!(mtbuf.buffer().map(|b| b.format), Some(Some((14, 7))));
+        assert_eq!(mubuf.buffer().map(|b| (b.lds, b.format)), Some((true, None)));
+        assert_eq!(Fields::Sopp { simm16: 0 }.buffer(), None);
     }
 }

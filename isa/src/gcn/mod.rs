@@ -11,5 +11,5 @@ pub mod table;
 
 pub use decode::{decode, flow};
 pub use encode::{encode, EncodeError};
-pub use inst::{Enc, Fields, Inst, Src, VopBase};
+pub use inst::{BufferFields, Enc, Fields, Inst, Src, VopBase};
 pub use table::Op;

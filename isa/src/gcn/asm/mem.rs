@@ -2,32 +2,17 @@
 //! EXP and VINTRP, with their modifiers (`offset:`, `offset0:`, `gds`, `offen`, `idxen`,
 //! `addr64`, `glc`, `slc`, `lds`, `tfe`, `format:[…]`, `dmask:`, …).
 
-use super::opnd::{self, err};
+use super::opnd::{self, err, expect_n};
 use super::parse::{ModVal, Modifier, Operand, PErr, Val};
 use super::valu::{parse_attr, parse_param};
 use crate::arch::Gen;
 use crate::gcn::fmt::mem::{
     buffer_vaddr_dwords, buffer_vdata_dwords, ds_layout, ds_two_offsets, flat_kind, nfmt_names,
-    row_sig, DsField, FlatKind, DFMT_NAMES,
+    DsField, FlatKind, DFMT_NAMES,
 };
-use crate::gcn::fmt::shape::{sig_dwords, Ty};
-use crate::gcn::inst::{Enc, Fields, Inst, Src};
+use crate::gcn::fmt::shape::{row_sig, sig_dwords, Ty};
+use crate::gcn::inst::{BufferFields, Enc, Fields, Inst, Src};
 use crate::gcn::table::{Op, Row, TableEnc};
-
-fn expect_n(ops: &[Operand], n: usize, m: &str, end_col: u32) -> Result<(), PErr> {
-    if ops.len() != n {
-        let col = ops.get(n).map_or(end_col, |o| o.col);
-        return err(
-            col,
-            format!(
-                "{m} takes {n} operand{}, found {}",
-                if n == 1 { "" } else { "s" },
-                ops.len()
-            ),
-        );
-    }
-    Ok(())
-}
 
 /// Collected modifiers of a memory instruction.
 #[derive(Default)]
@@ -356,46 +341,23 @@ pub fn assemble(
                     "buffer offset is 0..4095",
                 );
             }
-            let (glc, slc, tfe) = (md.has("glc"), md.has("slc"), md.has("tfe"));
-            if is_t {
-                let (dfmt, nfmt) = md.format.unwrap_or((1, 0));
-                (
-                    Fields::Mtbuf {
-                        vdata,
-                        vaddr,
-                        srsrc,
-                        soffset,
-                        offset: offset as u16,
-                        offen,
-                        idxen,
-                        glc,
-                        slc,
-                        tfe,
-                        addr64,
-                        dfmt,
-                        nfmt,
-                    },
-                    Enc::Mtbuf,
-                )
-            } else {
-                (
-                    Fields::Mubuf {
-                        vdata,
-                        vaddr,
-                        srsrc,
-                        soffset,
-                        offset: offset as u16,
-                        offen,
-                        idxen,
-                        glc,
-                        slc,
-                        tfe,
-                        lds: md.has("lds"),
-                        addr64,
-                    },
-                    Enc::Mubuf,
-                )
-            }
+            let b = BufferFields {
+                vdata,
+                vaddr,
+                srsrc,
+                soffset,
+                offset: offset as u16,
+                offen,
+                idxen,
+                glc: md.has("glc"),
+                slc: md.has("slc"),
+                tfe: md.has("tfe"),
+                lds: md.has("lds"),
+                addr64,
+                format: is_t.then(|| md.format.unwrap_or((1, 0))),
+            };
+            let enc = if is_t { Enc::Mtbuf } else { Enc::Mubuf };
+            (b.fields(), enc)
         }
         TableEnc::Flat => {
             let md = collect(mods, &["glc", "slc", "tfe"], &[], false, gen)?;

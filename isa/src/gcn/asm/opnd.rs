@@ -15,6 +15,22 @@ pub fn err<T>(col: u32, msg: impl Into<String>) -> Result<T, PErr> {
     })
 }
 
+/// `m` takes exactly `n` operands (the error names the first extra one, or the line end).
+pub fn expect_n(ops: &[Operand], n: usize, m: &str, end_col: u32) -> Result<(), PErr> {
+    if ops.len() != n {
+        let col = ops.get(n).map_or(end_col, |o| o.col);
+        return err(
+            col,
+            format!(
+                "{m} takes {n} operand{}, found {}",
+                if n == 1 { "" } else { "s" },
+                ops.len()
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// A scalar register operand: first register number (0-127) and count.
 pub fn scalar_reg(gen: Gen, v: &Val, col: u32) -> Result<Option<(u16, u8)>, PErr> {
     let count = sgpr_count(gen) as u32;

@@ -2,7 +2,7 @@
 //! the symbolic immediates (`hwreg(...)`, `sendmsg(...)`, `vmcnt(..)`, `gpr_idx(...)`) and
 //! branch targets given as labels or raw offsets.
 
-use super::opnd::{self, err};
+use super::opnd::{self, err, expect_n};
 use super::parse::{Modifier, Operand, PErr, Val};
 use crate::arch::Gen;
 use crate::gcn::fmt::scalar::{is_branch, GS_OPS, HWREG_NAMES, MSG_NAMES, SYSMSG_OPS};
@@ -12,29 +12,6 @@ use crate::gcn::table::{Op, Row, TableEnc};
 
 /// Where branch labels are resolved: label → byte offset (`None`: unknown).
 pub type Labels<'a> = &'a dyn Fn(&str) -> Option<u32>;
-
-fn sty(d: u8) -> Ty {
-    if d == 2 {
-        Ty::B64
-    } else {
-        Ty::B32
-    }
-}
-
-fn expect_n(ops: &[Operand], n: usize, m: &str, end_col: u32) -> Result<(), PErr> {
-    if ops.len() != n {
-        let col = ops.get(n).map_or(end_col, |o| o.col);
-        return err(
-            col,
-            format!(
-                "{m} takes {n} operand{}, found {}",
-                if n == 1 { "" } else { "s" },
-                ops.len()
-            ),
-        );
-    }
-    Ok(())
-}
 
 fn no_mods_allowed(mods: &[Modifier], allowed: &[&str]) -> Result<(), PErr> {
     for m in mods {
@@ -53,7 +30,7 @@ impl Lit {
         if o.neg || o.abs || o.sext {
             return err(o.col, "scalar operands take no modifiers");
         }
-        let (s, l) = opnd::src(gen, o, sty(d))?;
+        let (s, l) = opnd::src(gen, o, Ty::scalar(d))?;
         if let Some(l) = l {
             match self.0 {
                 Some(x) if x != l => return err(o.col, "only one literal constant is allowed"),
@@ -437,12 +414,8 @@ pub fn assemble(
                 expect_n(ops, 3, m, end_col)?;
                 let dst = sdst(gen, &ops[0], d(0))?;
                 let base = sbase(gen, &ops[1], d(1))?;
-                let (imm, offset) = match opnd::scalar_reg(gen, &ops[2].val, ops[2].col)? {
-                    Some((r, 1)) => {
-                        opnd::no_mods(&ops[2])?;
-                        (false, r as u8)
-                    }
-                    Some(_) => return err(ops[2].col, "the offset register is one SGPR"),
+                let (imm, offset) = match offset_sgpr(gen, &ops[2])? {
+                    Some(r) => (false, r),
                     None => {
                         let v = opnd::int_in(&ops[2], 0, u32::MAX as i128, "offset")?;
                         if v <= 255 && !ops[2].lit {
@@ -497,12 +470,8 @@ pub fn assemble(
                         sdst(gen, &ops[0], d(0))?
                     };
                     let base = sbase(gen, &ops[1], d(1))?;
-                    let (imm, offset) = match opnd::scalar_reg(gen, &ops[2].val, ops[2].col)? {
-                        Some((r, 1)) => {
-                            opnd::no_mods(&ops[2])?;
-                            (false, r as u32)
-                        }
-                        Some(_) => return err(ops[2].col, "the offset register is one SGPR"),
+                    let (imm, offset) = match offset_sgpr(gen, &ops[2])? {
+                        Some(r) => (false, r as u32),
                         None => (true, opnd::int_in(&ops[2], 0, 0xfffff, "offset")? as u32),
                     };
                     Fields::Smem {
@@ -523,6 +492,18 @@ pub fn assemble(
         fields,
         literal: lit.0,
     })
+}
+
+/// The SGPR of a scalar memory offset written as a register (`None`: it is a number).
+fn offset_sgpr(gen: Gen, o: &Operand) -> Result<Option<u8>, PErr> {
+    match opnd::scalar_reg(gen, &o.val, o.col)? {
+        Some((r, 1)) => {
+            opnd::no_mods(o)?;
+            Ok(Some(r as u8))
+        }
+        Some(_) => err(o.col, "the offset register is one SGPR"),
+        None => Ok(None),
+    }
 }
 
 /// SBASE: an even SGPR pair (or quad for buffer loads), held as its register number.

@@ -4,10 +4,10 @@
 //! atomics return data only with `glc`).
 
 use super::names;
-use super::shape::{sig_dwords, Ty};
+use super::shape::{row_sig, sig_dwords, Ty};
 use super::Syntax;
 use crate::arch::Gen;
-use crate::gcn::inst::{Fields, Inst};
+use crate::gcn::inst::{BufferFields, Fields, Inst};
 use crate::gcn::table::{Op, TableEnc};
 
 /// The DS register fields named by an operation's text, in order.
@@ -53,15 +53,6 @@ pub fn ds_layout(gen: Gen, op: Op) -> Vec<(DsField, u8)> {
         fields.extend([DsField::Addr, DsField::Data0, DsField::Data1]);
     }
     fields.into_iter().zip(w.iter().map(|x| x.1)).collect()
-}
-
-/// The register words of `op`'s row of `enc` in `gen`.
-pub fn row_sig(gen: Gen, op: Op, enc: TableEnc) -> Vec<(String, u8)> {
-    op.rows()
-        .iter()
-        .find(|r| r.enc == enc && r.opcode[gen.index()].is_some())
-        .map(|r| sig_dwords(r))
-        .unwrap_or_default()
 }
 
 /// MUBUF/MTBUF resource register of the SRSRC field (`Fields` holds the register number).
@@ -233,50 +224,57 @@ pub fn buffer_vaddr_dwords(offen: bool, idxen: bool, addr64: bool) -> u8 {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Operands and modifiers of a MUBUF/MTBUF instruction whose row has the register words
+/// `w`.
 fn buffer_text(
     gen: Gen,
     inst: &Inst,
     sx: Syntax,
     w: &[(String, u8)],
-    vdata: u8,
-    vaddr: u8,
-    srsrc: u8,
-    soffset: crate::gcn::inst::Src,
-    fmt: Option<(u8, u8)>,
-    flags: (bool, bool, bool, bool),
+    b: &BufferFields,
 ) -> (Vec<String>, Vec<String>) {
-    let (offen, idxen, addr64, tfe) = flags;
     let mut ops = Vec::new();
-    if w.is_empty() {
-        return (ops, Vec::new());
-    }
-    if let Some(nd) = buffer_vdata_dwords(inst.op, w, tfe) {
-        ops.push(names::vreg(vdata, nd));
-        ops.push(match buffer_vaddr_dwords(offen, idxen, addr64) {
-            0 => "off".to_string(),
-            n => names::vreg(vaddr, n),
-        });
-    }
-    ops.push(names::sreg(gen, srsrc_reg(srsrc), 4));
-    let mut so = names::src(gen, soffset, Ty::B32, inst.literal, sx);
-    if let Some((d, n)) = fmt {
-        let f = format_text(gen, d, n);
-        if !f.is_empty() {
-            so = format!("{so} {f}");
+    let mut mods = Vec::new();
+    if !w.is_empty() {
+        if let Some(nd) = buffer_vdata_dwords(inst.op, w, b.tfe) {
+            ops.push(names::vreg(b.vdata, nd));
+            ops.push(match buffer_vaddr_dwords(b.offen, b.idxen, b.addr64) {
+                0 => "off".to_string(),
+                n => names::vreg(b.vaddr, n),
+            });
+        }
+        ops.push(names::sreg(gen, srsrc_reg(b.srsrc), 4));
+        let mut so = names::src(gen, b.soffset, Ty::B32, inst.literal, sx);
+        if let Some((d, n)) = b.format {
+            let f = format_text(gen, d, n);
+            if !f.is_empty() {
+                so = format!("{so} {f}");
+            }
+        }
+        ops.push(so);
+        if b.idxen && b.offen {
+            mods.push("idxen offen".to_string());
+        } else if b.offen {
+            mods.push("offen".into());
+        } else if b.idxen {
+            mods.push("idxen".into());
+        }
+        if b.addr64 {
+            mods.push("addr64".into());
         }
     }
-    ops.push(so);
-    let mut mods = Vec::new();
-    if idxen && offen {
-        mods.push("idxen offen".to_string());
-    } else if offen {
-        mods.push("offen".into());
-    } else if idxen {
-        mods.push("idxen".into());
+    if b.offset != 0 {
+        mods.push(format!("offset:{}", b.offset));
     }
-    if addr64 {
-        mods.push("addr64".into());
+    for (on, t) in [
+        (b.glc, "glc"),
+        (b.slc, "slc"),
+        (b.lds, "lds"),
+        (b.tfe, "tfe"),
+    ] {
+        if on {
+            mods.push(t.into());
+        }
     }
     (ops, mods)
 }
@@ -344,82 +342,14 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
                 mods.push("gds".into());
             }
         }
-        Fields::Mubuf {
-            vdata,
-            vaddr,
-            srsrc,
-            soffset,
-            offset,
-            offen,
-            idxen,
-            glc,
-            slc,
-            tfe,
-            lds,
-            addr64,
-        } => {
-            let w = row_sig(gen, op, TableEnc::Mubuf);
-            let (o, m) = buffer_text(
-                gen,
-                inst,
-                sx,
-                &w,
-                vdata,
-                vaddr,
-                srsrc,
-                soffset,
-                None,
-                (offen, idxen, addr64, tfe),
-            );
-            ops = o;
-            mods = m;
-            if offset != 0 {
-                mods.push(format!("offset:{offset}"));
-            }
-            for (b, t) in [(glc, "glc"), (slc, "slc"), (lds, "lds"), (tfe, "tfe")] {
-                if b {
-                    mods.push(t.into());
-                }
-            }
-        }
-        Fields::Mtbuf {
-            vdata,
-            vaddr,
-            srsrc,
-            soffset,
-            offset,
-            offen,
-            idxen,
-            glc,
-            slc,
-            tfe,
-            addr64,
-            dfmt,
-            nfmt,
-        } => {
-            let w = row_sig(gen, op, TableEnc::Mtbuf);
-            let (o, m) = buffer_text(
-                gen,
-                inst,
-                sx,
-                &w,
-                vdata,
-                vaddr,
-                srsrc,
-                soffset,
-                Some((dfmt, nfmt)),
-                (offen, idxen, addr64, tfe),
-            );
-            ops = o;
-            mods = m;
-            if offset != 0 {
-                mods.push(format!("offset:{offset}"));
-            }
-            for (b, t) in [(glc, "glc"), (slc, "slc"), (tfe, "tfe")] {
-                if b {
-                    mods.push(t.into());
-                }
-            }
+        Fields::Mubuf { .. } | Fields::Mtbuf { .. } => {
+            let b = inst.fields.buffer()?;
+            let enc = if b.format.is_some() {
+                TableEnc::Mtbuf
+            } else {
+                TableEnc::Mubuf
+            };
+            (ops, mods) = buffer_text(gen, inst, sx, &row_sig(gen, op, enc), &b);
         }
         Fields::Flat {
             vdst,

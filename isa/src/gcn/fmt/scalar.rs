@@ -3,7 +3,7 @@
 //! (`hwreg(...)`, `sendmsg(...)`, `vmcnt(..)`, `gpr_idx(...)`).
 
 use super::names;
-use super::shape::{sig_dwords, Ty};
+use super::shape::{row_sig, Ty};
 use super::Syntax;
 use crate::arch::Gen;
 use crate::gcn::inst::{Fields, Inst, Src};
@@ -24,24 +24,6 @@ fn sop1_writes_only(op: Op) -> bool {
 /// SMRD/SMEM base register number of the SBASE field (`Fields` holds the register number).
 pub fn sbase_reg(field: u8) -> u16 {
     field as u16
-}
-
-fn sty(dwords: u8) -> Ty {
-    if dwords == 2 {
-        Ty::B64
-    } else {
-        Ty::B32
-    }
-}
-
-/// Register operand list of the row of `inst` in `gen` (`(word, dwords)` in text order).
-fn sig(gen: Gen, inst: &Inst, enc: TableEnc) -> Vec<(String, u8)> {
-    inst.op
-        .rows()
-        .iter()
-        .find(|r| r.enc == enc && r.opcode[gen.index()].is_some())
-        .map(|r| sig_dwords(r))
-        .unwrap_or_default()
 }
 
 /// Text of a SOPP/SOPK immediate that LLVM prints as a plain number: small values in
@@ -182,11 +164,11 @@ pub fn print_with_target(
 ) -> Option<String> {
     let op = inst.op;
     let m = op.mnemonic();
-    let src = |s: Src, d: u8| names::src(gen, s, sty(d), inst.literal, sx);
+    let src = |s: Src, d: u8| names::src(gen, s, Ty::scalar(d), inst.literal, sx);
     let mut mods: Vec<&str> = Vec::new();
     let ops: Vec<String> = match inst.fields {
         Fields::Sop2 { sdst, ssrc0, ssrc1 } => {
-            let w = sig(gen, inst, TableEnc::Sop2);
+            let w = row_sig(gen, inst.op, TableEnc::Sop2);
             if w.len() == 2 {
                 vec![src(ssrc0, w[0].1), src(ssrc1, w[1].1)]
             } else {
@@ -199,7 +181,7 @@ pub fn print_with_target(
             }
         }
         Fields::Sop1 { sdst, ssrc0 } => {
-            let w = sig(gen, inst, TableEnc::Sop1);
+            let w = row_sig(gen, inst.op, TableEnc::Sop1);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             match w.len() {
                 0 => vec![],
@@ -209,7 +191,7 @@ pub fn print_with_target(
             }
         }
         Fields::Sopc { ssrc0, ssrc1 } => {
-            let w = sig(gen, inst, TableEnc::Sopc);
+            let w = row_sig(gen, inst.op, TableEnc::Sopc);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             if w.get(1).is_some_and(|x| x.0 == "gpr_idx") {
                 vec![src(ssrc0, d(0)), gpr_idx_text(ssrc1.0)]
@@ -218,7 +200,7 @@ pub fn print_with_target(
             }
         }
         Fields::Sopk { sdst, simm16 } => {
-            let w = sig(gen, inst, TableEnc::Sopk);
+            let w = row_sig(gen, inst.op, TableEnc::Sopk);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             match (
                 w.first().map(|x| x.0.as_str()),
@@ -240,7 +222,7 @@ pub fn print_with_target(
             }
         }
         Fields::Sopp { simm16 } => {
-            let w = sig(gen, inst, TableEnc::Sopp);
+            let w = row_sig(gen, inst.op, TableEnc::Sopp);
             match w.first().map(|x| x.0.as_str()) {
                 None if simm16 == 0 => vec![],
                 None => vec![imm16(simm16)],
@@ -259,7 +241,7 @@ pub fn print_with_target(
             imm,
             offset,
         } => {
-            let w = sig(gen, inst, TableEnc::Smrd);
+            let w = row_sig(gen, inst.op, TableEnc::Smrd);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             match w.len() {
                 0 => vec![],
@@ -287,7 +269,7 @@ pub fn print_with_target(
             glc,
             offset,
         } => {
-            let w = sig(gen, inst, TableEnc::Smem);
+            let w = row_sig(gen, inst.op, TableEnc::Smem);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             if glc {
                 mods.push("glc");

@@ -28,6 +28,16 @@ impl Ty {
         float: false,
     };
 
+    /// The type of a scalar operand of `dwords` registers (SOP sources and the like: 64-bit
+    /// for pairs, else 32-bit; integers either way).
+    pub fn scalar(dwords: u8) -> Ty {
+        if dwords == 2 {
+            Ty::B64
+        } else {
+            Ty::B32
+        }
+    }
+
     /// Registers this operand occupies.
     pub fn dwords(self) -> u8 {
         (self.bits / 32).max(1) as u8
@@ -278,4 +288,9 @@ pub fn sig_dwords(row: &Row) -> Vec<(String, u8)> {
         .iter()
         .map(|w| (w.to_string(), word_dwords(w)))
         .collect()
+}
+
+/// `sig_dwords` of `op`'s row in native encoding `enc` on `gen` (empty when it has none).
+pub fn row_sig(gen: Gen, op: Op, enc: TableEnc) -> Vec<(String, u8)> {
+    op.row_in(gen, enc).map(sig_dwords).unwrap_or_default()
 }
