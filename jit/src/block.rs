@@ -511,6 +511,48 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Store every dirty register to the wave from a side exit, leaving the cache as it
+    /// is: the main line continues with its values still dirty. Emits only uncached
+    /// instructions (nothing defined here may be reused by the main line).
+    pub fn flush_side(&mut self) {
+        let pending = self.pending.clone();
+        for p in &pending {
+            let (lo, hi) = self.pending_scalars(p);
+            let hi_slot = p.lo.wrapping_add(1) & 127;
+            self.b
+                .ins()
+                .store(mflags(), lo, self.wave, wave_off::sreg(p.lo));
+            self.b
+                .ins()
+                .store(mflags(), hi, self.wave, wave_off::sreg(hi_slot));
+        }
+        for r in 0..256usize {
+            let d = self.vregs[r].dirty;
+            for c in 0..CHUNKS {
+                if d & (1 << c) != 0 {
+                    if let Some(v) = self.vregs[r].val[c] {
+                        let off = wave_off::vgpr_chunk(r as u8, c);
+                        self.b.ins().store(mflags(), v, self.wave, off);
+                    }
+                }
+            }
+        }
+        for s in 0..128u8 {
+            if self.sdirty & (1u128 << s) != 0 {
+                if let Some(v) = self.sregs[s as usize] {
+                    self.b
+                        .ins()
+                        .store(mflags(), v, self.wave, wave_off::sreg(s));
+                }
+            }
+        }
+        if self.scc_dirty {
+            if let Some(v) = self.scc {
+                self.b.ins().store(mflags(), v, self.wave, wave_off::SCC);
+            }
+        }
+    }
+
     /// Forget every cached register (after a helper that may have changed any of them).
     /// Must follow a `flush`.
     pub fn invalidate(&mut self, keep_exec: bool) {

@@ -37,9 +37,38 @@ pub struct JitCtx {
     pub err: Option<ExecError>,
     /// Instructions run by helpers through the interpreter (statistics).
     pub helper_steps: u64,
+    /// The LDS bytes as compiled code reads them (inline VINTRP): first byte and length,
+    /// taken from `lds` when the context is made (nothing resizes the LDS during a run).
+    pub lds_base: *const u8,
+    pub lds_len: u64,
+    /// Readable zeros: where inline LDS reads point when no lane is active and the LDS
+    /// address may be out of bounds (the values read are then never used).
+    pub zeros: [u32; 16],
 }
 
 pub const OFF_BUDGET: i32 = offset_of!(JitCtx, budget) as i32;
+pub const OFF_LDS_BASE: i32 = offset_of!(JitCtx, lds_base) as i32;
+pub const OFF_LDS_LEN: i32 = offset_of!(JitCtx, lds_len) as i32;
+pub const OFF_ZEROS: i32 = offset_of!(JitCtx, zeros) as i32;
+
+impl JitCtx {
+    /// A context for a run over `lds` and `mem` with `budget` instructions.
+    pub fn new(budget: i64, lds: &mut Lds, mem: &Memory, prog: &Program) -> JitCtx {
+        let lds_base = lds.bytes.as_ptr();
+        let lds_len = lds.bytes.len() as u64;
+        JitCtx {
+            budget,
+            lds,
+            mem,
+            prog,
+            err: None,
+            helper_steps: 0,
+            lds_base,
+            lds_len,
+            zeros: [0; 16],
+        }
+    }
+}
 
 /// Byte offsets of the `Wave` fields compiled code addresses directly.
 pub mod wave_off {

@@ -51,14 +51,7 @@ impl Jit {
             None
         };
         let start_budget = max_insts.min(i64::MAX as u64) as i64;
-        let mut jc = JitCtx {
-            budget: start_budget,
-            lds: &mut *ctx.lds,
-            mem: ctx.mem,
-            prog,
-            err: None,
-            helper_steps: 0,
-        };
+        let mut jc = JitCtx::new(start_budget, &mut *ctx.lds, ctx.mem, prog);
         let mut stats = JitRunStats::default();
         let finish = |jc: &JitCtx, mut stats: JitRunStats| {
             stats.insts = (start_budget - jc.budget) as u64;
@@ -285,14 +278,7 @@ impl Jit {
             return interp_one(ctx, prog, budget);
         };
         let start = budget.min(i64::MAX as u64) as i64;
-        let mut jc = JitCtx {
-            budget: start,
-            lds: &mut *ctx.lds,
-            mem: ctx.mem,
-            prog,
-            err: None,
-            helper_steps: 0,
-        };
+        let mut jc = JitCtx::new(start, &mut *ctx.lds, ctx.mem, prog);
         let pc = ctx.wave.pc;
         // SAFETY: as in `run_with_stats`.
         let r = unsafe { t(f, &mut *ctx.wave, &mut jc) };

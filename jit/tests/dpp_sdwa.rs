@@ -84,12 +84,19 @@ fn every_dpp_control_bound_ctrl_and_masks() {
                         bank,
                     ),
                 };
+                let vop1 = matches!(
+                    inst.enc,
+                    wavejit_isa::gcn::Enc::Dpp {
+                        base: VopBase::Vop1
+                    }
+                );
                 if let Fields::Dpp {
                     src0_neg, src1_abs, ..
                 } = &mut inst.fields
                 {
                     *src0_neg = ctrl & 1 != 0;
-                    *src1_abs = ctrl & 2 != 0;
+                    // VOP1 has no SRC1: its modifier bits are reserved (the decoder refuses them).
+                    *src1_abs = !vop1 && ctrl & 2 != 0;
                 }
                 if inst.op == Op::VAddI32 {
                     inst.op = Op::VAddU32; // GCN 1.2 name

@@ -13,6 +13,7 @@ pub mod ops;
 pub mod salu;
 pub mod sdwa;
 pub mod valu;
+pub mod vintrp;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, UserFuncName, Value};
@@ -30,6 +31,7 @@ use crate::error::JitError;
 /// interpreter helper, e.g. an LDS_DIRECT operand or an integer CLAMP).
 pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
     ops::sem(op).is_some()
+        || vintrp::lowered(op)
         || salu::known(op)
         || matches!(
             op,
@@ -110,7 +112,13 @@ struct Planned {
 
 fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
     match inst.enc {
-        Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa { .. } | Enc::Dpp { .. } => {
+        Enc::Vop1
+        | Enc::Vop2
+        | Enc::Vopc
+        | Enc::Vop3
+        | Enc::Sdwa { .. }
+        | Enc::Dpp { .. }
+        | Enc::Vintrp => {
             if let Some(p) = valu::plan(gen, inst, mode) {
                 return Item::V(p);
             }
@@ -326,7 +334,8 @@ pub(crate) fn compile(
         header,
         helper_addr: ctx::helper_step as *const () as usize,
     };
-    let mut seg: Vec<&valu::VPlan> = Vec::new();
+    // The segment being built: plans with their pcs.
+    let mut seg: Vec<(&valu::VPlan, u32)> = Vec::new();
     let mut segio = SegIo::default();
     let mut ended = false;
     for (k, p) in items.iter().enumerate() {
@@ -336,7 +345,7 @@ pub(crate) fn compile(
                 let io = vp.io();
                 let fits = cfg.chunk_major
                     && !vp.cross_lane
-                    && seg.iter().all(|s| !s.cross_lane)
+                    && seg.iter().all(|s| !s.0.cross_lane)
                     && joins(&segio, &io);
                 if !fits {
                     emit_segment(&mut cx, &seg);
@@ -344,7 +353,7 @@ pub(crate) fn compile(
                     segio.clear();
                 }
                 segio.add(&io);
-                seg.push(vp);
+                seg.push((vp, p.pc));
                 continue;
             }
             _ => {
@@ -403,21 +412,66 @@ pub(crate) fn compile(
 
 /// Emit a run of vector instructions: chunk by chunk when it is lane-independent, else
 /// the one cross-lane instruction with its sources gathered first.
-fn emit_segment(cx: &mut Cx, seg: &[&valu::VPlan]) {
+fn emit_segment(cx: &mut Cx, seg: &[(&valu::VPlan, u32)]) {
     if seg.is_empty() {
         return;
     }
-    if seg.len() == 1 && seg[0].cross_lane {
+    if seg.len() == 1 && seg[0].0.cross_lane {
         // `plan` checked the gather exists for every DPP control it accepts.
-        let _ = valu::emit_cross(cx, seg[0]);
+        let _ = valu::emit_cross(cx, seg[0].0);
         return;
     }
-    let unis: Vec<_> = seg.iter().map(|p| ops::uniforms(cx, p)).collect();
+    let pcs: Vec<u32> = seg.iter().map(|s| s.1).collect();
+    let unis: Vec<_> = seg
+        .iter()
+        .enumerate()
+        .map(|(i, s)| ops::uniforms(cx, s.0, &pcs[..=i]))
+        .collect();
     for c in 0..CHUNKS {
-        for (p, u) in seg.iter().zip(&unis) {
-            valu::emit_chunk(cx, p, c, u);
+        for (s, u) in seg.iter().zip(&unis) {
+            valu::emit_chunk(cx, s.0, c, u);
         }
     }
+}
+
+/// A side exit (current block, state already stored): run the instructions at `pcs`
+/// through the interpreter one by one, returning the first exit code that is not
+/// `EXIT_NEXT` (the error an inline check predicted). Used before any chunk of the
+/// segment holding the last of them is emitted, so the state stored is the one before the
+/// first.
+pub(crate) fn side_exit_through_helper(cx: &mut Cx, pcs: &[u32]) {
+    let mut sig = cranelift_codegen::ir::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+    sig.params
+        .push(cranelift_codegen::ir::AbiParam::new(cx.ptr));
+    sig.params
+        .push(cranelift_codegen::ir::AbiParam::new(cx.ptr));
+    sig.params
+        .push(cranelift_codegen::ir::AbiParam::new(types::I64));
+    sig.returns
+        .push(cranelift_codegen::ir::AbiParam::new(types::I32));
+    let sref = cx.b.import_signature(sig);
+    for &pc in pcs {
+        let f =
+            cx.b.ins()
+                .iconst(cx.ptr, ctx::helper_step as *const () as usize as i64);
+        let pcv = cx.b.ins().iconst(types::I64, pc as i64);
+        let call = cx.b.ins().call_indirect(sref, f, &[cx.wave, cx.jctx, pcv]);
+        let r = cx.b.inst_results(call)[0];
+        let out = cx.b.create_block();
+        let go = cx.b.create_block();
+        cx.b.set_cold_block(out);
+        cx.b.set_cold_block(go);
+        cx.b.ins().brif(r, out, &[], go, &[]);
+        cx.b.switch_to_block(out);
+        cx.b.seal_block(out);
+        cx.b.ins().return_(&[r]);
+        cx.b.switch_to_block(go);
+        cx.b.seal_block(go);
+    }
+    // The interpreter ran them all without the predicted error (never expected): the
+    // wave is at the next pc; let the dispatcher continue there.
+    let v = cx.b.ins().iconst(types::I32, ctx::EXIT_NEXT as i64);
+    cx.b.ins().return_(&[v]);
 }
 
 /// What the exits of a unit need.

@@ -691,9 +691,19 @@ impl Opnd {
     }
 }
 
-/// The uniform (scalar) source values of an instruction, read once before any of its
-/// chunks (and before any instruction after it writes a lane mask they might alias).
-pub fn uniforms(cx: &mut Cx, p: &VPlan) -> [Option<Value>; 3] {
+/// What the chunks of an instruction share, computed once before any of its chunks (and
+/// before any instruction after it writes a lane mask they might alias).
+#[derive(Clone, Copy, Debug)]
+pub struct Unis {
+    /// The uniform (scalar) source values.
+    pub s: [Option<Value>; 3],
+    /// VINTRP: the parameter addresses (bounds already checked).
+    pub lds: Option<super::vintrp::LdsUni>,
+}
+
+/// The shared values of `p`; `pcs` are the pcs of its segment up to and including it (a
+/// VINTRP's failed bounds check runs them through the interpreter).
+pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Unis {
     let shape = p.sem.shape();
     let mut u = [None; 3];
     for (i, slot) in u.iter_mut().enumerate().take(shape.nsrc as usize) {
@@ -702,7 +712,7 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan) -> [Option<Value>; 3] {
             VSrc::Vccz => super::salu::SOpnd::Vccz,
             VSrc::Execz => super::salu::SOpnd::Execz,
             VSrc::Scc => super::salu::SOpnd::Scc,
-            VSrc::V(_) | VSrc::Const(_) => continue,
+            VSrc::V(_) | VSrc::Const(_) | VSrc::Lds(_) => continue,
         };
         *slot = Some(if shape.w64[i] {
             cx.read_s64(o)
@@ -710,17 +720,11 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan) -> [Option<Value>; 3] {
             cx.read_s32(o)
         });
     }
-    u
+    let lds = super::vintrp::uniforms(cx, p, pcs);
+    Unis { s: u, lds }
 }
 
-fn fetch(
-    cx: &mut Cx,
-    p: &VPlan,
-    i: usize,
-    c: usize,
-    g: Option<&Gathered>,
-    uni: &[Option<Value>; 3],
-) -> Opnd {
+fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>, uni: &Unis) -> Opnd {
     let shape = p.sem.shape();
     let w64 = shape.w64[i];
     // ABS/NEG: every source in VOP3 and DPP, float sources only in SDWA (ERRATA SDWA 5).
@@ -736,8 +740,8 @@ fn fetch(
                 let v = cx.splat64(k);
                 [v, v]
             }
-            VSrc::S(_) | VSrc::Vccz | VSrc::Execz | VSrc::Scc => {
-                let x = uni[i].unwrap_or_else(|| cx.iconst64(0));
+            VSrc::S(_) | VSrc::Vccz | VSrc::Execz | VSrc::Scc | VSrc::Lds(_) => {
+                let x = uni.s[i].unwrap_or_else(|| cx.iconst64(0));
                 let v = cx.splat(I64X2, x);
                 [v, v]
             }
@@ -753,8 +757,15 @@ fn fetch(
         (Some(g), _) if i == 0 => g.src0[c],
         (_, VSrc::V(n)) => cx.vreg(n, c),
         (_, VSrc::Const(k)) => cx.splat32(k as u32),
+        (_, VSrc::Lds(w)) => {
+            let x = match (uni.lds, p.interp) {
+                (Some(u), Some(at)) => super::vintrp::param(cx, &u, at.chan, w, c),
+                _ => cx.iconst32(0),
+            };
+            cx.splat(I32X4, x)
+        }
         (_, _) => {
-            let x = uni[i].unwrap_or_else(|| cx.iconst32(0));
+            let x = uni.s[i].unwrap_or_else(|| cx.iconst32(0));
             cx.splat(I32X4, x)
         }
     };
@@ -1178,7 +1189,7 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
 // ---- the chunk lowering ---------------------------------------------------------------
 
 /// Lower chunk `c` of `p` (`g`: its gathered DPP source, if DPP).
-pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &[Option<Value>; 3]) {
+pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) {
     let sem = if cx.plant_xor_bug && p.sem == Sem::Int(IOp::Xor) {
         Sem::Int(IOp::Or)
     } else {
@@ -1234,8 +1245,8 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &[Optio
                 if plain && !shape.w64[i] {
                     *slot = match p.src[i] {
                         VSrc::Const(k) => Some(Uni::K(k as u32)),
-                        VSrc::S(_) | VSrc::Vccz | VSrc::Execz | VSrc::Scc => uni[i].map(Uni::S),
-                        VSrc::V(_) => None,
+                        VSrc::S(_) | VSrc::Vccz | VSrc::Execz | VSrc::Scc => uni.s[i].map(Uni::S),
+                        VSrc::V(_) | VSrc::Lds(_) => None,
                     };
                 }
             }

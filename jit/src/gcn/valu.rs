@@ -29,6 +29,9 @@ pub enum VSrc {
     Vccz,
     Execz,
     Scc,
+    /// An interpolation parameter (`vintrp::P0`/`P10`/`P20`) read from LDS through M0: the
+    /// same for the four lanes of a quad (VINTRP only).
+    Lds(u8),
 }
 
 /// SDWA fields the lowering uses.
@@ -72,6 +75,8 @@ pub struct VPlan {
     pub dpp: Option<Dpp>,
     /// Reads lanes other than its own (DPP): emitted alone, sources gathered first.
     pub cross_lane: bool,
+    /// VINTRP: the attribute channel its `VSrc::Lds` sources read.
+    pub interp: Option<super::vintrp::Attr>,
 }
 
 /// The source of operand `s` at width `w64`, or `None` if the JIT does not handle it
@@ -100,6 +105,9 @@ fn vsrc(gen: Gen, s: Src, lit: Option<u32>, w64: bool) -> Option<VSrc> {
 
 /// Plan a vector ALU instruction for `mode`; `None` leaves it to the interpreter.
 pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
+    if wavejit_interp::vintrp::is_interp(inst.op) {
+        return super::vintrp::plan(gen, inst, mode);
+    }
     let sem = ops::sem(inst.op)?;
     let shape = sem.shape();
     let lit = inst.literal;
@@ -118,6 +126,7 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
         sdwa: None,
         dpp: None,
         cross_lane: false,
+        interp: None,
     };
     let n = shape.nsrc as usize;
     match (inst.enc, inst.fields) {
@@ -387,6 +396,10 @@ impl VPlan {
         if let Some(m) = self.mask_src {
             io.lane_reads.push(m);
         }
+        if self.interp.is_some() {
+            // M0, and EXEC for the bounds check (read as scalars before any chunk).
+            io.scalar_reads.extend([124, 126, 127]);
+        }
         if let Some(d) = self.sdst {
             io.lane_writes.push(d);
         }
@@ -460,7 +473,7 @@ impl Cx<'_> {
 
 /// Emit every chunk of one planned instruction that reads across lanes.
 pub fn emit_cross(cx: &mut Cx, p: &VPlan) -> Option<()> {
-    let uni = ops::uniforms(cx, p);
+    let uni = ops::uniforms(cx, p, &[]);
     let g = cx.dpp_gather(p)?;
     for c in 0..CHUNKS {
         ops::emit(cx, p, c, Some(&g), &uni);
@@ -469,7 +482,7 @@ pub fn emit_cross(cx: &mut Cx, p: &VPlan) -> Option<()> {
 }
 
 /// Emit chunk `c` of a lane-independent instruction (`uni`: its `ops::uniforms`).
-pub fn emit_chunk(cx: &mut Cx, p: &VPlan, c: usize, uni: &[Option<Value>; 3]) {
+pub fn emit_chunk(cx: &mut Cx, p: &VPlan, c: usize, uni: &ops::Unis) {
     ops::emit(cx, p, c, None, uni);
 }
 
