@@ -1,10 +1,11 @@
-//! The fuzzer can fail: with a planted wrong lowering (`fuzz::engine::Planted`), a
+//! The fuzzer can fail: with a planted wrong lowering in the JIT (its test-only
+//! `plant_xor_bug`) and a planted DPP corner-case bug (`fuzz::engine::PlantedDpp`), a
 //! campaign finds a mismatch and the minimiser shrinks it to a handful of instructions
 //! that still contain the planted instruction, and the reproducer it writes replays the
 //! difference from its files alone.
 
 use wavejit::fuzz::case::run_gcn;
-use wavejit::fuzz::engine::{planted_target, Interp, Planted};
+use wavejit::fuzz::engine::{planted_target, Interp, PlantedDpp};
 use wavejit::fuzz::{compare, repro, self_test, MAX_SELF_TEST_LEN};
 use wavejit::isa::ir::Program;
 
@@ -12,12 +13,21 @@ use wavejit::isa::ir::Program;
 fn the_planted_bug_is_found_and_minimised() {
     let dir = std::env::temp_dir().join(format!("wavejit-selftest-{}", std::process::id()));
     let t = self_test(Some(&dir), false).expect("self-test runs");
-    let f = t.summary.found.first().expect("the planted bug is found");
-    println!(
-        "found in program {} of {}; minimised to {} instructions:\n{}",
-        f.index, t.summary.programs, f.min_len, f.min_text
-    );
     assert!(t.passed);
+    // The JIT's wrong lowering of v_xor_b32: found at once, shrunk to the xor itself.
+    let j = t.jit.found.first().expect("the planted JIT bug is found");
+    println!(
+        "jit: found in program {}; minimised to {} instructions:\n{}",
+        j.index, j.min_len, j.min_text
+    );
+    assert!(j.min_len <= 3, "{}", j.min_text);
+    assert!(j.min_text.contains("v_xor_b32"), "{}", j.min_text);
+    // The DPP corner: rare, found all the same.
+    let f = t.dpp.found.first().expect("the planted DPP bug is found");
+    println!(
+        "dpp: found in program {} of {}; minimised to {} instructions:\n{}",
+        f.index, t.dpp.programs, f.min_len, f.min_text
+    );
     assert!(
         f.min_len <= MAX_SELF_TEST_LEN && f.min_len >= 2,
         "{}",
@@ -46,7 +56,7 @@ fn the_planted_bug_is_found_and_minimised() {
         .filter_map(|s| s.inst.as_ref().ok())
         .any(|i| planted_target(i).is_some()));
     let a = run_gcn(&mut Interp, &prog, &state);
-    let b = run_gcn(&mut Planted, &prog, &state);
+    let b = run_gcn(&mut PlantedDpp, &prog, &state);
     let d = compare::gcn(&a, &b);
     assert!(!d.is_empty(), "the reproducer replays the mismatch");
     assert!(
@@ -55,7 +65,7 @@ fn the_planted_bug_is_found_and_minimised() {
         d.listed
     );
     let note = std::fs::read_to_string(s_path.with_extension("txt")).expect("reads .txt");
-    assert!(note.contains("engines: interp vs planted"), "{note}");
+    assert!(note.contains("engines: interp vs planted-dpp"), "{note}");
     assert!(
         note.contains(&d.listed[0].place),
         "the note names {}: {note}",

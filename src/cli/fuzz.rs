@@ -114,19 +114,28 @@ fn print_summary(arch: &str, seed: u64, s: &Summary) {
 pub fn run(a: Args) -> CmdResult {
     if a.self_test {
         let t = fuzz::self_test(Some(&a.out), true)?;
-        print_summary("gfx8 (planted bug)", 1, &t.summary);
-        return Ok(if t.passed {
-            println!("self-test passed: the planted bug was found and minimised to a handful of instructions");
-            ExitCode::SUCCESS
-        } else {
+        for (what, sum) in [
+            ("planted JIT lowering: v_xor_b32 as OR", &t.jit),
+            ("planted DPP bug", &t.dpp),
+        ] {
+            println!("== {what}");
+            print_summary("gfx8", 1, sum);
             println!(
-                "self-test FAILED: the planted bug was {}",
-                if t.summary.found.is_empty() {
-                    "not found"
+                "   {}",
+                if fuzz::self_test_ok(sum) {
+                    "found and minimised"
+                } else if sum.found.is_empty() {
+                    "NOT FOUND"
                 } else {
-                    "found but not minimised enough"
+                    "found but NOT minimised to a handful of instructions"
                 }
             );
+        }
+        return Ok(if t.passed {
+            println!("self-test passed: both planted bugs were found and minimised");
+            ExitCode::SUCCESS
+        } else {
+            println!("self-test FAILED");
             ExitCode::from(1)
         });
     }

@@ -22,7 +22,7 @@ use super::case::{
     Vp1Runner,
 };
 use super::compare::{self, Diffs};
-use super::engine::{Interp, JitRunner, Planted, Runner};
+use super::engine::{Interp, JitRunner, PlantedDpp, Runner};
 use super::{minimise, probe, repro};
 
 /// The engine compared with the interpreter.
@@ -34,8 +34,12 @@ pub enum Against {
     Tiered,
     /// The interpreter itself (a check of the harness: never a mismatch).
     Interp,
-    /// The self-test's deliberately broken engine.
-    Planted,
+    /// The JIT with its test-only wrong lowering (`JitConfig::plant_xor_bug`:
+    /// `v_xor_b32` lowered as an OR). Self-test only.
+    PlantedJit,
+    /// The interpreter with a planted DPP corner-case bug (`engine::PlantedDpp`).
+    /// Self-test only.
+    PlantedDpp,
 }
 
 impl Against {
@@ -44,7 +48,8 @@ impl Against {
             Against::Jit => "jit",
             Against::Tiered => "tiered",
             Against::Interp => "interp",
-            Against::Planted => "planted",
+            Against::PlantedJit => "planted-jit",
+            Against::PlantedDpp => "planted-dpp",
         }
     }
 }
@@ -159,7 +164,7 @@ struct Workers {
 fn engine_vp1(against: Against) -> Box<dyn Vp1Runner + Send> {
     match against {
         Against::Jit | Against::Tiered => Box::new(Vp1Jit),
-        Against::Interp | Against::Planted => Box::new(Vp1Interp),
+        Against::Interp | Against::PlantedJit | Against::PlantedDpp => Box::new(Vp1Interp),
     }
 }
 
@@ -171,7 +176,11 @@ fn engine_b(against: Against) -> Box<dyn Runner + Send> {
             ..JitConfig::default()
         })),
         Against::Interp => Box::new(Interp),
-        Against::Planted => Box::new(Planted),
+        Against::PlantedJit => Box::new(JitRunner::new(JitConfig {
+            plant_xor_bug: true,
+            ..JitConfig::default()
+        })),
+        Against::PlantedDpp => Box::new(PlantedDpp),
     }
 }
 
@@ -333,7 +342,7 @@ pub fn run(cfg: &Config) -> Result<Summary, crate::Error> {
                 Some("vp1: the VP1 JIT compiles whole programs (no tiering): using jit".into());
             Against::Jit
         }
-        (Arch::Vp1, Against::Planted) => {
+        (Arch::Vp1, Against::PlantedJit | Against::PlantedDpp) => {
             sum.note =
                 Some("vp1: no planted bug for VP1: comparing the interpreter with itself".into());
             Against::Interp
@@ -447,7 +456,12 @@ fn minimise_one(
         index,
         engines: ("interp".into(), against.name().into()),
     };
-    let name = format!("{}-s{}-p{}", cfg.arch, cfg.seed, index);
+    let engine = if against == Against::Jit {
+        String::new()
+    } else {
+        format!("-{}", against.name())
+    };
+    let name = format!("{}-s{}-p{}{}", cfg.arch, cfg.seed, index, engine);
     match gen {
         Some(g) => {
             let mut b = engine_b(against);
@@ -528,34 +542,44 @@ fn progress_bar(cfg: &Config, limit: u64) -> indicatif::ProgressBar {
 /// What the self-test found.
 #[derive(Clone, Debug)]
 pub struct SelfTest {
-    pub summary: Summary,
-    /// The planted bug was found and shrunk to at most `MAX_SELF_TEST_LEN` instructions.
+    /// The campaign against the JIT with its planted wrong lowering.
+    pub jit: Summary,
+    /// The campaign against the interpreter with a planted DPP corner-case bug.
+    pub dpp: Summary,
+    /// Both bugs were found and shrunk to at most `MAX_SELF_TEST_LEN` instructions.
     pub passed: bool,
 }
 
 /// Instructions (with `s_endpgm`) a minimised planted-bug reproducer may have.
 pub const MAX_SELF_TEST_LEN: usize = 6;
 
-/// Plant a known wrong lowering (`engine::Planted`) and show that a campaign finds it and
-/// shrinks it to a handful of instructions.
+/// Whether a self-test campaign found its bug and shrank it enough.
+pub fn self_test_ok(s: &Summary) -> bool {
+    s.found
+        .first()
+        .is_some_and(|f| !f.min_diffs.is_empty() && f.min_len <= MAX_SELF_TEST_LEN)
+}
+
+/// Plant known bugs and show that campaigns find them and shrink them to a handful of
+/// instructions: the JIT's test-only wrong lowering of `v_xor_b32` (an OR), met by most
+/// programs, and a DPP corner (`engine::PlantedDpp`: `row_shr` with BOUND_CTRL 0 and full
+/// masks zeroing lanes it must keep), met by about one program in several thousand.
 pub fn self_test(out: Option<&Path>, progress: bool) -> Result<SelfTest, crate::Error> {
-    let cfg = Config {
+    let cfg = |against| Config {
         arch: Arch::Gcn(Gen::Gfx8),
         seed: 1,
-        programs: Some(20_000),
+        programs: Some(50_000),
         seconds: None,
         len: 24,
         jobs: 1,
-        against: Against::Planted,
+        against,
         out: out.map(Path::to_path_buf),
         max_repros: 1,
         stop_at_first: true,
         progress,
     };
-    let summary = run(&cfg)?;
-    let passed = summary
-        .found
-        .first()
-        .is_some_and(|f| !f.min_diffs.is_empty() && f.min_len <= MAX_SELF_TEST_LEN);
-    Ok(SelfTest { summary, passed })
+    let jit = run(&cfg(Against::PlantedJit))?;
+    let dpp = run(&cfg(Against::PlantedDpp))?;
+    let passed = self_test_ok(&jit) && self_test_ok(&dpp);
+    Ok(SelfTest { jit, dpp, passed })
 }

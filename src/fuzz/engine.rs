@@ -1,7 +1,8 @@
 //! The engines a campaign compares, behind one small trait: the reference interpreter,
 //! the JIT (one `Jit` per worker thread, flushed now and then so the code cache never
 //! fills up and silently falls back to interpreting), and a deliberately broken
-//! interpreter for the self-test (`Planted`).
+//! interpreter for the self-test (`PlantedDpp`; the JIT's own planted bug is a
+//! `JitConfig` flag, see `campaign::Against::PlantedJit`).
 
 use wavejit_interp::{Ctx, ExecError, RunStats, Step};
 use wavejit_isa::gcn::{Enc, Fields, Op};
@@ -99,9 +100,9 @@ impl Runner for JitRunner {
 /// source lane is outside the row — lanes that must keep their old value (ERRATA.md
 /// VOP_DPP 1). A plausible lowering bug (a mask built from the wrong bit), hit only by a
 /// corner of the input space; the fuzzer must find it and shrink it.
-pub struct Planted;
+pub struct PlantedDpp;
 
-/// Whether `inst` is the instruction `Planted` gets wrong.
+/// Whether `inst` is the instruction `PlantedDpp` gets wrong.
 pub fn planted_target(inst: &IrInst) -> Option<(u8, u16)> {
     let IrInst::Gcn(i) = inst else { return None };
     if i.op != Op::VMaxI32 || !matches!(i.enc, Enc::Dpp { .. }) {
@@ -120,9 +121,9 @@ pub fn planted_target(inst: &IrInst) -> Option<(u8, u16)> {
     }
 }
 
-impl Runner for Planted {
+impl Runner for PlantedDpp {
     fn name(&self) -> &'static str {
-        "planted"
+        "planted-dpp"
     }
     fn run(
         &mut self,
