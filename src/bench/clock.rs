@@ -50,6 +50,14 @@ pub fn cpu_time() -> Option<f64> {
     None
 }
 
+/// Nanoseconds the calling thread has run on a CPU and waited, runnable, for one
+/// (`/proc/thread-self/schedstat`): waiting means the host had no free core for it.
+pub fn thread_sched() -> Option<(u64, u64)> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let mut f = s.split_whitespace().map(|x| x.parse::<u64>().ok());
+    Some((f.next()??, f.next()??))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

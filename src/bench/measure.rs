@@ -330,14 +330,25 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
 /// exactly once (each ends in a branch to the next): the worst case for a JIT, where
 /// every compile is wasted.
 pub fn once_program(blocks: usize) -> Result<Program, Error> {
+    repeat_program(blocks, 1)
+}
+
+/// As `once_program`, but each block is a loop run `times` times (s0 counts).
+pub fn repeat_program(blocks: usize, times: u32) -> Result<Program, Error> {
     let mut s = String::from("  v_mov_b32 v1, 1.0\n  v_mov_b32 v2, 0x9e3779b9\n");
     for b in 0..blocks {
         let r = 3 + (b % 8) as u32;
-        s.push_str(&format!(
-            "b{b}:\n  v_mul_f32 v{r}, 0.5, v1\n  v_add_f32 v1, v{r}, v1\n  v_fma_f32 v{r}, v1, v{r}, 1.0\n  v_xor_b32 v2, v2, v{r}\n  v_lshlrev_b32 v{s}, 3, v2\n  v_add_u32 v2, vcc, v{s}, v2\n  v_bfe_u32 v{s}, v2, 5, 7\n  v_min_f32 v1, 4.0, v1\n  s_branch b{n}\n",
-            s = r + 8,
-            n = b + 1
-        ));
+        let body = format!(
+            "  v_mul_f32 v{r}, 0.5, v1\n  v_add_f32 v1, v{r}, v1\n  v_fma_f32 v{r}, v1, v{r}, 1.0\n  v_xor_b32 v2, v2, v{r}\n  v_lshlrev_b32 v{s}, 3, v2\n  v_add_u32 v2, vcc, v{s}, v2\n  v_bfe_u32 v{s}, v2, 5, 7\n  v_min_f32 v1, 4.0, v1\n",
+            s = r + 8
+        );
+        if times <= 1 {
+            s.push_str(&format!("b{b}:\n{body}  s_branch b{}\n", b + 1));
+        } else {
+            s.push_str(&format!(
+                "b{b}:\n  s_mov_b32 s0, {times}\nl{b}:\n{body}  s_sub_u32 s0, s0, 1\n  s_cmp_lg_u32 s0, 0\n  s_cbranch_scc1 l{b}\n"
+            ));
+        }
     }
     s.push_str(&format!("b{blocks}:\n  s_endpgm\n"));
     let asm = wavejit_isa::gcn::asm::assemble(Gen::Gfx8, &s).map_err(Error::Asm)?;
@@ -405,44 +416,49 @@ fn measure_once(opts: &Options) -> Result<Once, Error> {
     })
 }
 
-/// The tiered engine at several thresholds: on the run-once program and on the valu
-/// kernel at 1000 iterations (a loop long enough to want compiling, short enough for the
-/// warm-up to show).
+/// The tiered engine at several thresholds (and, for scale, the interpreter as
+/// threshold 0 and the eager JIT as threshold 1) on three workloads: 300 blocks run once,
+/// 300 blocks run 20 times each (just past the default threshold: compiled, then barely
+/// used), and the valu kernel at 1000 iterations (a loop that wants compiling).
 fn measure_sweep(opts: &Options) -> Result<Vec<Sweep>, Error> {
-    let once = once_program(1000)?;
+    let once = once_program(300)?;
+    let twenty = repeat_program(300, 20)?;
     let valu = super::suite::kernel("valu").ok_or_else(|| Error::Usage("no valu kernel".into()))?;
     let vprog = valu.program()?;
     let r = Reps {
         reps: 3,
         budget: 1.0,
     };
+    let engine = |th: u32| match th {
+        0 => None,
+        1 => Some(engines::eager_jit()),
+        k => Some(engines::tiered_jit(k)),
+    };
+    let time = |th: u32, prog: &Program, st: fn() -> Result<WaveState, Error>| {
+        best(
+            r,
+            || Ok((engine(th), st()?)),
+            |(j, st)| {
+                let exec = j.as_ref().map_or(Exec::Interp, Exec::Jit);
+                engines::run_wave(exec, prog, st)
+                    .map(|_| ())
+                    .map_err(Error::from)
+            },
+            no_check,
+        )
+    };
     let mut out = Vec::new();
-    for th in [2u32, 4, 8, 16, 32, 64, 128, 256, 1024] {
+    for th in [0u32, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] {
         opts.say(|| format!("tier threshold {th}"));
-        let t_once = best(
-            r,
-            || Ok((engines::tiered_jit(th), once_state())),
-            |(j, st)| {
-                engines::run_wave(Exec::Jit(j), &once, st)
-                    .map(|_| ())
-                    .map_err(Error::from)
-            },
-            no_check,
-        )?;
-        let t_loop = best(
-            r,
-            || Ok((engines::tiered_jit(th), valu.wave_state(1000)?)),
-            |(j, st)| {
-                engines::run_wave(Exec::Jit(j), &vprog, st)
-                    .map(|_| ())
-                    .map_err(Error::from)
-            },
-            no_check,
-        )?;
         out.push(Sweep {
             threshold: th,
-            once_s: t_once,
-            valu_1000_s: t_loop,
+            once_s: time(th, &once, || Ok(once_state()))?,
+            twenty_s: time(th, &twenty, || Ok(once_state()))?,
+            valu_1000_s: time(th, &vprog, || {
+                super::suite::kernel("valu")
+                    .ok_or_else(|| Error::Usage("no valu".into()))?
+                    .wave_state(1000)
+            })?,
         });
     }
     Ok(out)
@@ -474,17 +490,17 @@ fn measure_scaling(opts: &Options) -> Result<Scaling, Error> {
     for threads in 1..=max {
         // Best wall time, with the CPU time the process got during that run: a CPU time
         // below threads x wall time means the host did not give us the cores.
-        let (mut t, mut cpu, mut spent) = (f64::INFINITY, 0.0, 0.0);
+        let (mut t, mut cpu, mut spent, mut wait) = (f64::INFINITY, 0.0, 0.0, 0.0);
         for i in 0..reps.reps {
             if i > 0 && spent >= reps.budget {
                 break;
             }
             let (c0, t0) = (clock::cpu_time().unwrap_or(0.0), Instant::now());
-            run_waves(k, &prog, &jit, waves, iters, threads)?;
+            let (_, waited) = run_waves(k, &prog, &jit, waves, iters, threads)?;
             let (w, c) = (secs(t0.elapsed()), clock::cpu_time().unwrap_or(0.0) - c0);
             spent += w;
             if w < t {
-                (t, cpu) = (w, c);
+                (t, cpu, wait) = (w, c, waited as f64 * 1e-9);
             }
         }
         points.push(ScalingPoint {
@@ -492,10 +508,26 @@ fn measure_scaling(opts: &Options) -> Result<Scaling, Error> {
             seconds: t,
             ips: insts as f64 / t,
             cpu_s: cpu,
+            wait_s: wait,
         });
     }
     let t1 = points.first().map_or(1.0, |p| p.seconds);
     let tn = points.last().map_or(1.0, |p| p.seconds);
+    // What the wall times would be if no worker had waited for a CPU: each worker's
+    // lifetime is its running plus its waiting time, so the run scales by
+    // running / (running + waiting).
+    let free = |p: &ScalingPoint| {
+        let run = p.cpu_s;
+        if run > 0.0 && p.wait_s >= 0.0 {
+            p.seconds * run / (run + p.wait_s)
+        } else {
+            p.seconds
+        }
+    };
+    let unloaded = match (points.first(), points.last()) {
+        (Some(a), Some(b)) => free(a) / free(b),
+        _ => 1.0,
+    };
     Ok(Scaling {
         kernel: "valu".into(),
         waves: waves as u64,
@@ -503,10 +535,13 @@ fn measure_scaling(opts: &Options) -> Result<Scaling, Error> {
         threads: max as u32,
         speedup: t1 / tn,
         efficiency: t1 / tn / max as f64,
+        speedup_unloaded: unloaded,
         points,
     })
 }
 
+/// Run `waves` waves on `threads` threads; returns the nanoseconds the workers ran and
+/// waited for a CPU (`clock::thread_sched`; zeros where unavailable).
 fn run_waves(
     k: &Kernel,
     prog: &Program,
@@ -514,31 +549,40 @@ fn run_waves(
     waves: usize,
     iters: u32,
     threads: usize,
-) -> Result<(), Error> {
+) -> Result<(u64, u64), Error> {
     let next = AtomicUsize::new(0);
     let failed: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+    let sched = std::sync::Mutex::new((0u64, 0u64));
     std::thread::scope(|s| {
         for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= waves {
-                    return;
-                }
-                let r = k.wave_state(iters).and_then(|mut st| {
-                    engines::run_wave(Exec::Jit(jit), prog, &mut st).map_err(Error::from)
-                });
-                if let Err(e) = r {
-                    if let Ok(mut f) = failed.lock() {
-                        f.get_or_insert(e);
+            s.spawn(|| {
+                let start = clock::thread_sched();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= waves {
+                        break;
                     }
-                    return;
+                    let r = k.wave_state(iters).and_then(|mut st| {
+                        engines::run_wave(Exec::Jit(jit), prog, &mut st).map_err(Error::from)
+                    });
+                    if let Err(e) = r {
+                        if let Ok(mut f) = failed.lock() {
+                            f.get_or_insert(e);
+                        }
+                        break;
+                    }
+                }
+                if let (Some(a), Some(b), Ok(mut t)) = (start, clock::thread_sched(), sched.lock())
+                {
+                    t.0 += b.0.saturating_sub(a.0);
+                    t.1 += b.1.saturating_sub(a.1);
                 }
             });
         }
     });
     match failed.into_inner() {
         Ok(Some(e)) => Err(e),
-        _ => Ok(()),
+        _ => Ok(sched.into_inner().unwrap_or((0, 0))),
     }
 }
 
