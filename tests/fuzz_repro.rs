@@ -48,6 +48,22 @@ fn replay(s_path: &Path) -> Result<Diffs, String> {
     }
 }
 
+/// The interpreter's end of a GCN reproducer (`None` for VP1), for `expect-end:`.
+fn interp_end(s_path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(s_path).ok()?;
+    let json = std::fs::read_to_string(s_path.with_extension("json")).ok()?;
+    let Some(Arch::Gcn(gen)) = repro::arch_of(&text) else {
+        return None;
+    };
+    let code = wavejit::isa::gcn::asm::assemble(gen, &text).ok()?.bytes;
+    let state = repro::gcn_state_from_json(gen, &json).ok()?;
+    let out = run_gcn(&mut Interp, &Program::new(Arch::Gcn(gen), &code), &state);
+    Some(match out.result {
+        Ok(n) => format!("ended after {n} instructions"),
+        Err(e) => e.to_string(),
+    })
+}
+
 #[test]
 fn committed_reproducers_replay_equal() {
     let Ok(rd) = std::fs::read_dir(repro_dir()) else {
@@ -64,6 +80,20 @@ fn committed_reproducers_replay_equal() {
     for p in &paths {
         let note = std::fs::read_to_string(p.with_extension("txt")).unwrap_or_default();
         let is_open = note.lines().any(|l| l.trim() == "status: open");
+        // `expect-end: TEXT`: how the interpreter must end (a bug both engines shared).
+        for want in note
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("expect-end:"))
+        {
+            let got = interp_end(p).unwrap_or_default();
+            if !got.contains(want.trim()) {
+                failures.push(format!(
+                    "{}: the interpreter ended with `{got}`, not `{}`",
+                    p.display(),
+                    want.trim()
+                ));
+            }
+        }
         match replay(p) {
             Err(e) => failures.push(format!("{}: cannot replay: {e}", p.display())),
             Ok(d) if is_open => {
@@ -93,4 +123,67 @@ fn committed_reproducers_replay_equal() {
         paths.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn reproducer_files_round_trip_random_cases() {
+    use wavejit::fuzz::campaign::{gcn_case, vp1_case};
+    use wavejit::fuzz::compare::Diffs;
+    use wavejit::fuzz::repro::Origin;
+    let dir = std::env::temp_dir().join(format!("wavejit-repro-rt-{}", std::process::id()));
+    let origin = Origin {
+        seed: 9,
+        index: 0,
+        engines: ("interp".into(), "jit".into()),
+    };
+    let (mut raw, mut total) = (0, 0);
+    for gen in wavejit::isa::Gen::ALL {
+        for i in 0..20 {
+            let (case, _) = gcn_case(gen, 9, i, 30);
+            let name = format!("rt-{gen}-{i}");
+            let s =
+                repro::write_gcn(&dir, &name, &case, &Diffs::default(), &origin).expect("writes");
+            let text = std::fs::read_to_string(&s).expect("reads");
+            raw += text.lines().filter(|l| l.contains(".long")).count();
+            total += text.lines().filter(|l| !l.starts_with("//")).count();
+            assert_eq!(repro::arch_of(&text), Some(Arch::Gcn(gen)));
+            let code = wavejit::isa::gcn::asm::assemble(gen, &text)
+                .expect("assembles")
+                .bytes;
+            assert_eq!(
+                code,
+                case.prog.encode().expect("encodes"),
+                "{name}:\n{text}"
+            );
+            let json = std::fs::read_to_string(s.with_extension("json")).expect("reads");
+            let st = repro::gcn_state_from_json(gen, &json).expect("parses");
+            let (a, b) = (&case.state.wave, &st.wave);
+            assert_eq!(a.vgpr[..], b.vgpr[..], "{name}");
+            assert_eq!(a.sgpr[..124], b.sgpr[..124], "{name}");
+            assert_eq!(
+                (a.exec, a.vcc, a.m0, a.scc, a.mode, a.pc),
+                (b.exec, b.vcc, b.m0, b.scc, b.mode, b.pc)
+            );
+            assert_eq!(case.state.lds, st.lds, "{name}");
+            assert_eq!(case.state.mem, st.mem, "{name}");
+        }
+    }
+    println!("{raw} of {total} GCN lines written as .long (text that does not assemble back)");
+    assert!(raw * 5 < total, "{raw} of {total} lines as .long");
+    for i in 0..20 {
+        let case = vp1_case(9, i, 30);
+        let name = format!("rt-vp1-{i}");
+        let s = repro::write_vp1(&dir, &name, &case, &Diffs::default(), &origin).expect("writes");
+        let text = std::fs::read_to_string(&s).expect("reads");
+        assert_eq!(repro::arch_of(&text), Some(Arch::Vp1));
+        assert_eq!(
+            wavejit::isa::vp1::asm::assemble(&text).expect("assembles"),
+            case.words,
+            "{name}"
+        );
+        let json = std::fs::read_to_string(s.with_extension("json")).expect("reads");
+        let st = Vp1StateFile::parse(&json).expect("parses").build();
+        assert_eq!(st, case.state, "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

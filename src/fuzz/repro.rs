@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use wavejit_isa::gcn::fmt::{listing, Syntax};
+use wavejit_isa::gcn::fmt::{label_name, listing, Syntax};
 use wavejit_isa::progen::state::GcnState;
 use wavejit_isa::state::{Lds, LANES, NUM_VGPRS};
 use wavejit_isa::{Arch, Gen};
@@ -35,29 +35,50 @@ pub struct Origin {
     pub engines: (String, String),
 }
 
-/// The assembly text of GCN `code`, checked to assemble back to the same bytes.
+/// The assembly text of GCN `code`, checked to assemble back to the same bytes. A line
+/// whose text would not (the assembler refuses what the decoder accepts, e.g. two SGPRs
+/// in one VOP3: ERRATA.md VOP3 2) is written as `.long` words with the text as a comment.
 pub fn gcn_text(gen: Gen, code: &[u8]) -> String {
     let lines = listing(gen, code, Syntax::Clrx);
-    let mut text = String::new();
-    for l in &lines {
-        text.push_str(&l.text);
-        text.push('\n');
+    let same =
+        |t: &str| matches!(wavejit_isa::gcn::asm::assemble(gen, t), Ok(a) if a.bytes == code);
+    let text: Vec<String> = lines.iter().map(|l| l.text.clone()).collect();
+    let raw: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let label = format!("{}: ", label_name(l.pc));
+            let (prefix, body) = match l.text.strip_prefix(&label) {
+                Some(rest) => (label.as_str(), rest),
+                None => ("", l.text.as_str()),
+            };
+            let words: Vec<String> = l.words.iter().map(|w| format!("0x{w:08x}")).collect();
+            format!(
+                "{prefix}.long {} // {}",
+                words.join(", "),
+                body.replace("//", "/ /")
+            )
+        })
+        .collect();
+    let join = |v: &[String]| v.iter().map(|l| format!("{l}\n")).collect::<String>();
+    let all = join(&text);
+    if same(&all) {
+        return all;
     }
-    if matches!(wavejit_isa::gcn::asm::assemble(gen, &text), Ok(a) if a.bytes == code) {
-        return text;
+    // Keep the text of each line that assembles back on its own among raw words.
+    let mut pick = raw.clone();
+    for i in 0..lines.len() {
+        let mut t = raw.clone();
+        t[i] = text[i].clone();
+        if same(&join(&t)) {
+            pick[i] = text[i].clone();
+        }
     }
-    // Some line does not survive the text: keep the words, the text as a comment.
-    let mut raw = String::new();
-    for l in &lines {
-        let words: Vec<String> = l.words.iter().map(|w| format!("0x{w:08x}")).collect();
-        let _ = writeln!(
-            raw,
-            ".long {} // {}",
-            words.join(", "),
-            l.text.replace("//", "/ /")
-        );
+    let mixed = join(&pick);
+    if same(&mixed) {
+        mixed
+    } else {
+        join(&raw)
     }
-    raw
 }
 
 /// The assembly text of VP1 `words`, checked likewise.
