@@ -99,6 +99,8 @@ pub enum FOp {
     Sqrt,
     /// `1 / x`, correctly rounded (`vop1::rcp`).
     Rcp,
+    /// `x - floor(x)`; infinities and NaN give NaN (`vop1::fract`).
+    Fract,
 }
 
 /// Compare conditions (float conditions are IEEE; `N*` are the negated, unordered-true
@@ -153,6 +155,16 @@ pub enum Cvt {
     /// Truncating, saturating; NaN → 0 (`vop1::to_i32`).
     I32FromF32,
     U32FromF32,
+    /// Exact widening; NaN canonical (`vop1::v_cvt_f64_f32`).
+    F64FromF32,
+    /// Rounded with MODE's f32 direction (`vop1::v_cvt_f32_f64`).
+    F32FromF64,
+    /// Exact (`vop1::v_cvt_f64_i32`, `v_cvt_f64_u32`).
+    F64FromI32,
+    F64FromU32,
+    /// Truncating, saturating; NaN → 0 (`vop1::v_cvt_i32_f64`, `v_cvt_u32_f64`).
+    I32FromF64,
+    U32FromF64,
 }
 
 /// How VOP2 operands map (V_MAC: the destination is the third source; MADMK/MADAK: the
@@ -170,10 +182,27 @@ pub enum Vop2Form {
 pub enum Sem {
     Int(IOp),
     Float(Fmt, FOp, Vop2Form),
-    Cmp { ty: CTy, cond: Cond, x: bool },
+    Cmp {
+        ty: CTy,
+        cond: Cond,
+        x: bool,
+    },
     Cndmask,
     Carry(Carry),
     Cvt(Cvt),
+    /// 64-bit shifts (`mixed.rs`): kind 0 left, 1 logical right, 2 arithmetic right; `rev`
+    /// takes the amount from SRC0 (V_*REV_B64) instead of SRC1.
+    Shift64 {
+        kind: u8,
+        rev: bool,
+    },
+    /// `x × 2^n` rounded once (`mixed.rs`).
+    Ldexp(Fmt),
+    /// The exponent (`mant` false, an i32) or mantissa of `frexp` (`mixed.rs`).
+    Frexp {
+        f: Fmt,
+        mant: bool,
+    },
 }
 
 /// The operand shape of a `Sem`.
@@ -189,8 +218,10 @@ pub struct Shape {
     pub is_cmpx: bool,
     /// The result is a float of this format (OMOD/CLAMP apply).
     pub float: Option<Fmt>,
-    /// The sources are floats (SDWA applies NEG/ABS to float sources only).
+    /// The sources are floats (SDWA applies NEG/ABS to float sources only)...
     pub src_float: bool,
+    /// ...except these (bit i: source i is an integer, e.g. V_LDEXP's exponent).
+    pub int_srcs: u8,
 }
 
 impl IOp {
@@ -209,7 +240,7 @@ impl FOp {
     pub fn arity(self) -> u8 {
         use FOp::*;
         match self {
-            Trunc | Ceil | Floor | Rndne | Sqrt | Rcp => 1,
+            Trunc | Ceil | Floor | Rndne | Sqrt | Rcp | Fract => 1,
             Mad | Fma | Min3 | Max3 | Med3 => 3,
             _ => 2,
         }
@@ -229,6 +260,7 @@ impl Sem {
             is_cmpx: false,
             float: None,
             src_float: false,
+            int_srcs: 0,
         };
         match self {
             Sem::Int(op) => {
@@ -269,6 +301,44 @@ impl Sem {
                 match k {
                     Cvt::F32FromI32 | Cvt::F32FromU32 => s.float = Some(Fmt::F32),
                     Cvt::I32FromF32 | Cvt::U32FromF32 => s.src_float = true,
+                    Cvt::F64FromF32 => {
+                        s.src_float = true;
+                        s.float = Some(Fmt::F64);
+                        s.w64_dst = true;
+                    }
+                    Cvt::F32FromF64 => {
+                        s.src_float = true;
+                        s.float = Some(Fmt::F32);
+                        s.w64[0] = true;
+                    }
+                    Cvt::F64FromI32 | Cvt::F64FromU32 => {
+                        s.float = Some(Fmt::F64);
+                        s.w64_dst = true;
+                    }
+                    Cvt::I32FromF64 | Cvt::U32FromF64 => {
+                        s.src_float = true;
+                        s.w64[0] = true;
+                    }
+                }
+            }
+            Sem::Shift64 { rev, .. } => {
+                s.w64 = [!rev, rev, false];
+                s.w64_dst = true;
+            }
+            Sem::Ldexp(f) => {
+                s.float = Some(f);
+                s.src_float = true;
+                s.int_srcs = 2;
+                s.w64 = [f == Fmt::F64, false, false];
+                s.w64_dst = f == Fmt::F64;
+            }
+            Sem::Frexp { f, mant } => {
+                s.nsrc = 1;
+                s.src_float = true;
+                s.w64[0] = f == Fmt::F64;
+                if mant {
+                    s.float = Some(f);
+                    s.w64_dst = f == Fmt::F64;
                 }
             }
         }
@@ -411,6 +481,47 @@ pub fn sem(op: Op) -> Option<Sem> {
         VCvtU32F32 => Sem::Cvt(Cvt::U32FromF32),
         VRcpF32 | VRcpIflagF32 => f32(FOp::Rcp),
         VRcpF64 => f64(FOp::Rcp),
+        VFractF32 => f32(FOp::Fract),
+        VFractF64 => f64(FOp::Fract),
+        VCvtF64F32 => Sem::Cvt(Cvt::F64FromF32),
+        VCvtF32F64 => Sem::Cvt(Cvt::F32FromF64),
+        VCvtF64I32 => Sem::Cvt(Cvt::F64FromI32),
+        VCvtF64U32 => Sem::Cvt(Cvt::F64FromU32),
+        VCvtI32F64 => Sem::Cvt(Cvt::I32FromF64),
+        VCvtU32F64 => Sem::Cvt(Cvt::U32FromF64),
+        VLshlB64 => Sem::Shift64 {
+            kind: 0,
+            rev: false,
+        },
+        VLshrB64 => Sem::Shift64 {
+            kind: 1,
+            rev: false,
+        },
+        VAshrI64 => Sem::Shift64 {
+            kind: 2,
+            rev: false,
+        },
+        VLshlrevB64 => Sem::Shift64 { kind: 0, rev: true },
+        VLshrrevB64 => Sem::Shift64 { kind: 1, rev: true },
+        VAshrrevI64 => Sem::Shift64 { kind: 2, rev: true },
+        VLdexpF32 => Sem::Ldexp(Fmt::F32),
+        VLdexpF64 => Sem::Ldexp(Fmt::F64),
+        VFrexpExpI32F32 => Sem::Frexp {
+            f: Fmt::F32,
+            mant: false,
+        },
+        VFrexpExpI32F64 => Sem::Frexp {
+            f: Fmt::F64,
+            mant: false,
+        },
+        VFrexpMantF32 => Sem::Frexp {
+            f: Fmt::F32,
+            mant: true,
+        },
+        VFrexpMantF64 => Sem::Frexp {
+            f: Fmt::F64,
+            mant: true,
+        },
         VCvtF32Ubyte0 => Sem::Int(IOp::CvtF32Ubyte(0)),
         VCvtF32Ubyte1 => Sem::Int(IOp::CvtF32Ubyte(1)),
         VCvtF32Ubyte2 => Sem::Int(IOp::CvtF32Ubyte(2)),
@@ -433,20 +544,16 @@ pub fn modifiers_ok(p: &VPlan, mode: u32) -> bool {
             return false;
         }
     }
-    if (p.clamp || p.omod != 0) && (shape.float.is_none() || shape.is_cmp) {
-        // Integer clamp (saturation) and modifiers on compares: interpreter.
-        return false;
-    }
-    if matches!(p.sem, Sem::Int(IOp::CvtF32Ubyte(_)) | Sem::Cvt(_)) && (p.clamp || p.omod != 0) {
-        return false;
-    }
+    // OMOD and CLAMP act on float results only (`interp::valu::driver::float_post`); on
+    // anything else the interpreter ignores them, except the integer CLAMP (saturation) of
+    // add/sub with carry, lowered in `Sem::Carry`.
     true
 }
 
 // ---- float helpers ------------------------------------------------------------------
 
 impl Cx<'_> {
-    fn fp_flags(&self, f: Fmt) -> (bool, bool) {
+    pub(super) fn fp_flags(&self, f: Fmt) -> (bool, bool) {
         match f {
             // (flush inputs, flush outputs)
             Fmt::F32 => (self.mode & 0x10 == 0, self.mode & 0x20 == 0),
@@ -455,7 +562,7 @@ impl Cx<'_> {
     }
 
     /// Denormals of `x` (integer lanes of format `f`) become signed zero.
-    fn flush_den(&mut self, f: Fmt, x: Value) -> Value {
+    pub(super) fn flush_den(&mut self, f: Fmt, x: Value) -> Value {
         match f {
             Fmt::F32 => {
                 let x = self.cast(I32X4, x);
@@ -496,14 +603,14 @@ impl Cx<'_> {
     }
 
     /// An operand as the float vector an operation reads (input flush per MODE).
-    fn fin(&mut self, f: Fmt, x: Value) -> Value {
+    pub(super) fn fin(&mut self, f: Fmt, x: Value) -> Value {
         let (fi, _) = self.fp_flags(f);
         let x = if fi { self.flush_cached(f, x) } else { x };
         self.cast(ftype(f), x)
     }
 
     /// A float result as stored: output flush per MODE, NaN canonical.
-    fn fout(&mut self, f: Fmt, r: Value) -> Value {
+    pub(super) fn fout(&mut self, f: Fmt, r: Value) -> Value {
         let (_, fo) = self.fp_flags(f);
         let r = if fo { self.flush_den(f, r) } else { r };
         let r = self.canon(f, r);
@@ -514,7 +621,7 @@ impl Cx<'_> {
     }
 
     /// NaN lanes become the canonical quiet NaN.
-    fn canon(&mut self, f: Fmt, r: Value) -> Value {
+    pub(super) fn canon(&mut self, f: Fmt, r: Value) -> Value {
         let r = self.cast(ftype(f), r);
         let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
         let q = match f {
@@ -559,7 +666,7 @@ impl Cx<'_> {
     }
 
     /// OMOD then CLAMP on a float result (`float::omod_clamp`).
-    fn omod_clamp(&mut self, f: Fmt, r: Value, omod: u8, clamp: bool) -> Value {
+    pub(super) fn omod_clamp(&mut self, f: Fmt, r: Value, omod: u8, clamp: bool) -> Value {
         let (_, fo) = self.fp_flags(f);
         let mut r = self.cast(ftype(f), r);
         if omod != 0 && fo {
@@ -628,7 +735,7 @@ impl Cx<'_> {
     }
 }
 
-fn ftype(f: Fmt) -> types::Type {
+pub(super) fn ftype(f: Fmt) -> types::Type {
     match f {
         Fmt::F32 => F32X4,
         Fmt::F64 => F64X2,
@@ -671,19 +778,19 @@ impl Cx<'_> {
 
 /// A fetched operand: 4 lanes of 32 bits, or 4 lanes of 64 bits as two `i64x2`.
 #[derive(Clone, Copy)]
-enum Opnd {
+pub(super) enum Opnd {
     W32(Value),
     W64([Value; 2]),
 }
 
 impl Opnd {
-    fn v32(self) -> Value {
+    pub(super) fn v32(self) -> Value {
         match self {
             Opnd::W32(v) => v,
             Opnd::W64(p) => p[0],
         }
     }
-    fn v64(self, i: usize) -> Value {
+    pub(super) fn v64(self, i: usize) -> Value {
         match self {
             Opnd::W64(p) => p[i],
             Opnd::W32(v) => v,
@@ -728,7 +835,7 @@ fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>, uni: 
     let shape = p.sem.shape();
     let w64 = shape.w64[i];
     // ABS/NEG: every source in VOP3 and DPP, float sources only in SDWA (ERRATA SDWA 5).
-    let modifiers_apply = p.sdwa.is_none() || shape.src_float;
+    let modifiers_apply = p.sdwa.is_none() || (shape.src_float && shape.int_srcs >> i & 1 == 0);
     if w64 {
         let pair = match p.src[i] {
             VSrc::V(n) => {
@@ -873,13 +980,13 @@ impl Cx<'_> {
 
 /// A source that is the same in every lane: a compile-time constant or a scalar value.
 #[derive(Clone, Copy)]
-enum Uni {
+pub(super) enum Uni {
     K(u32),
     S(Value),
 }
 
 impl Uni {
-    fn value(self, cx: &mut Cx) -> Value {
+    pub(super) fn value(self, cx: &mut Cx) -> Value {
         match self {
             Uni::K(k) => cx.iconst32(k),
             Uni::S(v) => v,
@@ -1251,23 +1358,36 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
                 }
             }
             let r = int_op(cx, op, &xs, c, &un);
+            let r = match shape.float {
+                Some(f) => cx.omod_clamp(f, r, p.omod, p.clamp),
+                None => r,
+            };
             write32(cx, p, c, r, wmask);
         }
         Sem::Cvt(k) => {
-            let a = cx.cast(I32X4, v[0].v32());
-            let f = match k {
-                Cvt::F32FromI32 => cx.b.ins().fcvt_from_sint(F32X4, a),
-                Cvt::F32FromU32 => cx.b.ins().fcvt_from_uint(F32X4, a),
-                Cvt::I32FromF32 | Cvt::U32FromF32 => {
-                    let x = cx.fin(Fmt::F32, a);
-                    if k == Cvt::I32FromF32 {
-                        cx.b.ins().fcvt_to_sint_sat(I32X4, x)
-                    } else {
-                        cx.b.ins().fcvt_to_uint_sat(I32X4, x)
-                    }
+            let r = super::mixed::cvt(cx, k, &v);
+            float_result(cx, p, c, r, wmask);
+        }
+        Sem::Shift64 { kind, rev } => {
+            let amt = if rev { 0 } else { 1 };
+            let plain = p.sdwa.is_none() && (p.abs | p.neg) >> amt & 1 == 0;
+            let ua = match p.src[amt] {
+                VSrc::Const(k) if plain => Some(Uni::K(k as u32)),
+                VSrc::S(_) | VSrc::Vccz | VSrc::Execz | VSrc::Scc if plain => {
+                    uni.s[amt].map(Uni::S)
                 }
+                _ => None,
             };
-            write32(cx, p, c, f, wmask);
+            let r = super::mixed::shift64(cx, kind, rev, &v, ua);
+            write64(cx, p, c, r, wmask);
+        }
+        Sem::Ldexp(f) => {
+            let r = super::mixed::ldexp(cx, f, &v);
+            float_result(cx, p, c, r, wmask);
+        }
+        Sem::Frexp { f, mant } => {
+            let r = super::mixed::frexp(cx, f, mant, &v);
+            float_result(cx, p, c, r, wmask);
         }
         Sem::Float(f, op, _) => {
             let r = float_op(cx, f, op, &v, shape.nsrc as usize);
@@ -1343,6 +1463,13 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
                         }
                     }
                 }
+            };
+            // CLAMP saturates: an add that carries gives all ones, a subtraction that
+            // borrows 0 (`vop2::v_add_u32` …).
+            let r = match (p.clamp, k) {
+                (false, _) => r,
+                (true, Carry::Add | Carry::Addc) => cx.b.ins().bor(r, co),
+                (true, _) => cx.b.ins().band_not(r, co),
             };
             write32(cx, p, c, r, wmask);
             write_mask(cx, p, c, co, masks);
@@ -1445,6 +1572,12 @@ fn float_lanes(cx: &mut Cx, f: Fmt, op: FOp, raw: &[Value]) -> Value {
                 Floor => cx.b.ins().floor(a),
                 Rndne => cx.b.ins().nearest(a),
                 Sqrt => cx.b.ins().sqrt(a),
+                Fract => {
+                    // x - floor(x): infinities give inf - inf and NaN stays NaN, both the
+                    // canonical NaN after `fout`, as `vop1::fract` says.
+                    let fl = cx.b.ins().floor(a);
+                    cx.b.ins().fsub(a, fl)
+                }
                 Rcp => {
                     let one = match f {
                         Fmt::F32 => cx.splat32(1.0f32.to_bits()),
@@ -1548,8 +1681,30 @@ fn compare(cx: &mut Cx, ty: CTy, cond: Cond, v: &[Opnd; 3]) -> Value {
     }
 }
 
+/// Write a result of chunk `c` of any width, with OMOD/CLAMP first when it is a float.
+fn float_result(cx: &mut Cx, p: &VPlan, c: usize, r: Opnd, wmask: Option<Value>) {
+    let shape = p.sem.shape();
+    match r {
+        Opnd::W32(r) => {
+            let r = match shape.float {
+                Some(f) => cx.omod_clamp(f, r, p.omod, p.clamp),
+                None => r,
+            };
+            write32(cx, p, c, r, wmask)
+        }
+        Opnd::W64(h) => {
+            let h = match shape.float {
+                Some(f) => h.map(|x| cx.omod_clamp(f, x, p.omod, p.clamp)),
+                None => h,
+            };
+            let h = h.map(|x| cx.cast(I64X2, x));
+            write64(cx, p, c, h, wmask)
+        }
+    }
+}
+
 /// Write a 32-bit result of chunk `c` (SDWA placement, then the lane mask).
-fn write32(cx: &mut Cx, p: &VPlan, c: usize, r: Value, wmask: Option<Value>) {
+pub(super) fn write32(cx: &mut Cx, p: &VPlan, c: usize, r: Value, wmask: Option<Value>) {
     let Some(vdst) = p.vdst else { return };
     let mut r = cx.cast(I32X4, r);
     if let Some(s) = p.sdwa {
@@ -1559,7 +1714,7 @@ fn write32(cx: &mut Cx, p: &VPlan, c: usize, r: Value, wmask: Option<Value>) {
     cx.write_vreg_masked(vdst, c, r, wmask);
 }
 
-fn write64(cx: &mut Cx, p: &VPlan, c: usize, r: [Value; 2], wmask: Option<Value>) {
+pub(super) fn write64(cx: &mut Cx, p: &VPlan, c: usize, r: [Value; 2], wmask: Option<Value>) {
     let Some(vdst) = p.vdst else { return };
     let (lo, hi) = cx.unzip64(r);
     cx.write_vreg_masked(vdst, c, lo, wmask);
