@@ -247,7 +247,7 @@ pub fn gcn_case(
     let prog = program(pool, &mut rng, &ShapeConfig { len, control: true });
     let state = gcn_state(gen, &mut rng);
     let mut case = GcnCase { prog, state };
-    let keep_errors = index % 4 == 0;
+    let keep_errors = index & 3 == 0;
     for _ in 0..8 {
         let Ok(p) = gcn_program(&case) else {
             return (case, None);

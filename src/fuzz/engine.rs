@@ -44,7 +44,7 @@ pub struct JitRunner {
     runs: u64,
 }
 
-/// Programs run between two flushes of a worker's code cache.
+/// Programs run between two flushes of a worker's code cache (a power of two).
 const FLUSH_EVERY: u64 = 256;
 
 impl JitRunner {
@@ -88,7 +88,7 @@ impl Runner for JitRunner {
         max_insts: u64,
     ) -> Result<(Step, RunStats), ExecError> {
         self.runs += 1;
-        if self.runs % FLUSH_EVERY == 0 || self.jit.is_full() {
+        if self.runs & (FLUSH_EVERY - 1) == 0 || self.jit.is_full() {
             self.jit.flush();
         }
         self.jit.run(ctx, prog, max_insts)

@@ -71,15 +71,19 @@ pub fn gcn_pool(gen: Gen) -> &'static Pool {
         Ok(g) => g,
         Err(p) => p.into_inner(),
     };
-    *guard.entry(gen).or_insert_with(|| {
-        let state = gcn_state(gen, &mut progen::rng(0x57A7E, gen.index() as u64));
-        let mut salt = 0u64;
-        let pool = Pool::new(gen, |c| {
-            salt += 1;
-            supported(gen, c, &state, salt)
-        });
-        Box::leak(Box::new(pool))
-    })
+    if let Some(&p) = guard.get(&gen) {
+        return p;
+    }
+    let state = gcn_state(gen, &mut progen::rng(0x57A7E, gen.index() as u64));
+    let mut salt = 0u64;
+    let pool = Pool::new(gen, |c| {
+        salt += 1;
+        supported(gen, c, &state, salt)
+    });
+    // One pool per generation for the life of the process.
+    let p: &'static Pool = Box::leak(Box::new(pool));
+    guard.insert(gen, p);
+    p
 }
 
 /// The scalar opcodes the VP1 interpreter runs.
