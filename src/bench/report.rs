@@ -32,6 +32,21 @@ pub struct Host {
     /// The clock of the single-worker timings (`process CPU time` or `wall time`).
     #[serde(default)]
     pub clock: String,
+    /// `git rev-parse --short HEAD` of the working directory, if it is a checkout.
+    #[serde(default)]
+    pub commit: String,
+}
+
+/// The first line a command prints, or `unknown`.
+fn command_line(cmd: &str, args: &[&str]) -> String {
+    std::process::Command::new(cmd)
+        .args(args)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.lines().next().map(|l| l.trim().to_string()))
+        .unwrap_or_else(|| "unknown".into())
 }
 
 pub fn loadavg() -> f64 {
@@ -61,12 +76,7 @@ impl Host {
             }
             feat!("sse4.1", "avx", "avx2", "fma", "avx512f");
         }
-        let rustc = std::process::Command::new("rustc")
-            .arg("--version")
-            .output()
-            .ok()
-            .and_then(|o| String::from_utf8(o.stdout).ok())
-            .map_or_else(|| "unknown".to_string(), |s| s.trim().to_string());
+        let rustc = command_line("rustc", &["--version"]);
         Host {
             cpu,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
@@ -86,6 +96,7 @@ impl Host {
             load_before: loadavg(),
             load_after: -1.0,
             clock: super::clock::name().into(),
+            commit: command_line("git", &["rev-parse", "--short", "HEAD"]),
             unix_time: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
@@ -135,6 +146,9 @@ pub struct KernelResult {
     /// instructions.
     #[serde(default)]
     pub compile_cpu_us_per_inst: f64,
+    /// The same per compiled block (unit).
+    #[serde(default)]
+    pub compile_cpu_us_per_block: f64,
     /// Executions after which compiling a block has paid for itself:
     /// compile_cpu_us_per_inst / (interpreter - JIT time per instruction).
     pub break_even_runs: Option<f64>,
@@ -221,6 +235,11 @@ impl KernelResult {
             },
             compile_us_per_inst,
             compile_cpu_us_per_inst,
+            compile_cpu_us_per_block: if cs.blocks > 0 {
+                compile_cpu_us_per_inst * cs.insts as f64 / cs.blocks as f64
+            } else {
+                0.0
+            },
             break_even_runs: (gain_ns > 0.0 && cs.insts > 0)
                 .then(|| compile_cpu_us_per_inst * 1e3 / gain_ns),
             jit_over_interp: jit_ips / interp_ips,
@@ -433,7 +452,7 @@ pub fn table(r: &Report, markdown: bool) -> String {
         "JIT/native (time)",
         "tiered/JIT (time)",
         "compile µs/inst",
-        "(JIT stats)",
+        "compile ms/block",
         "break-even runs",
     ];
     let rows: Vec<Vec<String>> = r
@@ -451,7 +470,7 @@ pub fn table(r: &Report, markdown: bool) -> String {
                 opt(k.jit_time_over_native, |x| format!("{x:.2}")),
                 format!("{:.2}", k.tiered_time_over_jit),
                 format!("{:.0}", k.compile_cpu_us_per_inst),
-                format!("{:.0}", k.compile_us_per_inst),
+                format!("{:.1}", k.compile_cpu_us_per_block / 1e3),
                 opt(k.break_even_runs, |x| format!("{x:.0}")),
             ]
         })
@@ -608,8 +627,9 @@ pub fn markdown(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Measured with `wavejit bench{}` on {}.",
+        "Measured with `wavejit bench{}` at commit {} on {}.",
         if r.quick { " --quick" } else { "" },
+        r.host.commit,
         host_line(&r.host)
     );
     let _ = writeln!(s);
@@ -652,6 +672,7 @@ mod tests {
             compile_us_per_block: 100.0,
             compile_us_per_inst: 10.0,
             compile_cpu_us_per_inst: 10.0,
+            compile_cpu_us_per_block: 100.0,
             break_even_runs: Some(12.0),
             jit_over_interp: speedup,
             jit_time_over_native: native,
