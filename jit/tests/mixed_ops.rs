@@ -10,7 +10,7 @@ use common::*;
 use rand::rngs::StdRng;
 use rand::Rng;
 use wavejit_isa::arch::Gen;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
+use wavejit_isa::gcn::{Enc, Inst, Op, Src};
 use wavejit_isa::state::Wave;
 
 fn f(x: f32) -> u32 {
@@ -397,97 +397,29 @@ fn edge_wave(gen: Gen, rng: &mut StdRng, mode: u32) -> Box<Wave> {
     w
 }
 
-/// A random source for VOP3 (VGPR, SGPR, inline constant).
-fn rsrc(rng: &mut StdRng, exp: bool) -> Src {
-    match rng.random_range(0..8) {
-        0 => s(if exp { 20 } else { 2 * rng.random_range(0..8) }),
-        1 => ic(rng.random_range(-16..65)),
-        2 => Src(rng.random_range(240..249)), // float inline constants
-        _ if exp => v(rng.random_range(24..28)),
-        _ => v(rng.random_range(0..12)),
+/// A random source (VGPR, SGPR, inline constant; `vgpr`: a VGPR only) of source `i`;
+/// `exp` marks the sources that are exponents or shift amounts.
+fn pick(rng: &mut StdRng, exp: bool, vgpr: bool) -> Src {
+    if !vgpr {
+        match rng.random_range(0..8) {
+            0 => return s(if exp { 20 } else { 2 * rng.random_range(0..8) }),
+            1 => return ic(rng.random_range(-16..65)),
+            2 => return Src(rng.random_range(240..249)), // float inline constants
+            _ => {}
+        }
+    }
+    if exp {
+        v(rng.random_range(24..28))
+    } else {
+        v(rng.random_range(0..12))
     }
 }
 
-/// Every form of `op` we try: VOP1/VOP2 (src0 any, a literal sometimes), VOP3 with random
-/// modifiers, SDWA and DPP on GCN 1.2. `exp` marks which sources are exponents/amounts.
 fn forms(gen: Gen, rng: &mut StdRng, op: Op, exp: [bool; 2]) -> Vec<Inst> {
     let vdst = 30 + 2 * rng.random_range(0..6u8);
-    let vreg = |rng: &mut StdRng, e: bool| {
-        if e {
-            rng.random_range(24..28)
-        } else {
-            rng.random_range(0..12)
-        }
-    };
-    let mut out = Vec::new();
-    let src0 = if rng.random_bool(0.15) {
-        Src::LITERAL
-    } else {
-        rsrc(rng, exp[0])
-    };
-    let lit = |i: Inst, rng: &mut StdRng| {
-        if i.literal.is_none()
-            && matches!(&i.fields, Fields::Vop1 { src0, .. } | Fields::Vop2 { src0, .. } if *src0 == Src::LITERAL)
-        {
-            with_lit(i, rng.random())
-        } else {
-            i
-        }
-    };
-    out.push(lit(vop1(op, vdst, src0), rng));
-    let vs1 = vreg(rng, exp[1]);
-    out.push(lit(vop2(op, vdst, src0, vs1), rng));
-    let srcs = [rsrc(rng, exp[0]), rsrc(rng, exp[1]), Src(0)];
-    let (abs, neg) = (rng.random_range(0..4), rng.random_range(0..4));
-    let clamp = rng.random_bool(0.3);
-    let omod = if rng.random_bool(0.3) {
-        rng.random_range(1..4)
-    } else {
-        0
-    };
-    out.push(vop3m(op, vdst, 0, srcs, abs, neg, clamp, omod));
-    out.push(vop3(op, vdst, srcs));
-    if gen == Gen::Gfx8 {
-        let (a, b) = (vreg(rng, exp[0]), vs1);
-        for base in [VopBase::Vop1, VopBase::Vop2] {
-            let mut i = sdwa(
-                op,
-                base,
-                vdst,
-                a,
-                b,
-                rng.random_range(0..7),
-                rng.random_range(0..3),
-                [rng.random_range(0..7), rng.random_range(0..7)],
-                [rng.random(), rng.random()],
-            );
-            if let Fields::Sdwa {
-                src0_neg,
-                src1_abs,
-                clamp,
-                ..
-            } = &mut i.fields
-            {
-                *src0_neg = rng.random();
-                *src1_abs = base == VopBase::Vop2 && rng.random();
-                *clamp = rng.random_bool(0.3);
-            }
-            out.push(i);
-            let ctrl = [0x1b, 0x111, 0x130, 0x142, 0x4e][rng.random_range(0..5)];
-            out.push(dpp(op, base, vdst, a, b, ctrl, rng.random(), 0xf, 0xf));
-        }
-    }
-    out
-}
-
-/// Whether `i` encodes on `gen` and decodes back to itself.
-fn encodable(gen: Gen, i: &Inst) -> bool {
-    let Ok(words) = wavejit_isa::gcn::encode(gen, i) else {
-        return false;
-    };
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let p = wavejit_isa::ir::Program::new(wavejit_isa::arch::Arch::Gcn(gen), &bytes);
-    matches!(p.slots.first().map(|s| &s.inst), Some(Ok(wavejit_isa::ir::Inst::Gcn(d))) if d == i)
+    op_forms(gen, rng, op, vdst, &|rng, i, vgpr| {
+        pick(rng, exp[i & 1], vgpr)
+    })
 }
 
 fn random_blocks(ops: &[(Op, [bool; 2])], seed: u64, cases: usize) {

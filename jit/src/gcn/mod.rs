@@ -9,6 +9,7 @@
 //! to the unit's own header (loops), or a return to the dispatcher.
 
 pub mod dpp;
+pub mod half;
 pub mod mixed;
 pub mod ops;
 pub mod salu;

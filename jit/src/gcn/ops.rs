@@ -12,6 +12,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use wavejit_isa::gcn::Op;
 
+use super::half::{Cvt16, HOp, I16};
 use super::valu::{dpp_write_mask, Gathered, VPlan, VSrc};
 use crate::block::{Cx, F32X4, F64X2, I32X4, I64X2, I8X16};
 
@@ -134,6 +135,9 @@ pub enum CTy {
     U32,
     I64,
     U64,
+    F16,
+    I16,
+    U16,
 }
 
 /// Add/subtract with a carry (borrow) out, and optionally in.
@@ -203,6 +207,12 @@ pub enum Sem {
         f: Fmt,
         mant: bool,
     },
+    /// GCN 1.2's f16 arithmetic (`half.rs`).
+    Half(HOp, Vop2Form),
+    /// GCN 1.2's 16-bit integer arithmetic (`half.rs`).
+    Int16(I16),
+    /// Conversions with a 16-bit side (`half.rs`).
+    Cvt16(Cvt16),
 }
 
 /// The operand shape of a `Sem`.
@@ -222,6 +232,11 @@ pub struct Shape {
     pub src_float: bool,
     /// ...except these (bit i: source i is an integer, e.g. V_LDEXP's exponent).
     pub int_srcs: u8,
+    /// The sources are 16-bit (the low half of the operand; ABS/NEG on bit 15; 16-bit
+    /// inline constants).
+    pub src16: bool,
+    /// The result is an f16 float (f16 OMOD/CLAMP; MODE's f16 rounding).
+    pub f16: bool,
 }
 
 impl IOp {
@@ -261,6 +276,8 @@ impl Sem {
             float: None,
             src_float: false,
             int_srcs: 0,
+            src16: false,
+            f16: false,
         };
         match self {
             Sem::Int(op) => {
@@ -289,7 +306,8 @@ impl Sem {
                 if matches!(ty, CTy::F64 | CTy::I64 | CTy::U64) {
                     s.w64 = [true, true, false];
                 }
-                s.src_float = matches!(ty, CTy::F32 | CTy::F64);
+                s.src16 = matches!(ty, CTy::F16 | CTy::I16 | CTy::U16);
+                s.src_float = matches!(ty, CTy::F32 | CTy::F64 | CTy::F16);
             }
             Sem::Cndmask => s.mask_in = true,
             Sem::Carry(k) => {
@@ -332,6 +350,43 @@ impl Sem {
                 s.w64 = [f == Fmt::F64, false, false];
                 s.w64_dst = f == Fmt::F64;
             }
+            Sem::Half(op, form) => {
+                s.nsrc = if form == Vop2Form::Plain {
+                    op.arity()
+                } else {
+                    3
+                };
+                s.vop2 = form;
+                s.src16 = true;
+                s.f16 = true;
+                s.src_float = true;
+            }
+            Sem::Int16(op) => {
+                s.nsrc = op.arity();
+                s.src16 = true;
+            }
+            Sem::Cvt16(k) => {
+                s.nsrc = 1;
+                match k {
+                    Cvt16::F16FromU16 | Cvt16::F16FromI16 => {
+                        s.src16 = true;
+                        s.f16 = true;
+                    }
+                    Cvt16::U16FromF16 | Cvt16::I16FromF16 => {
+                        s.src16 = true;
+                        s.src_float = true;
+                    }
+                    Cvt16::F16FromF32 => {
+                        s.src_float = true;
+                        s.f16 = true;
+                    }
+                    Cvt16::F32FromF16 => {
+                        s.src16 = true;
+                        s.src_float = true;
+                        s.float = Some(Fmt::F32);
+                    }
+                }
+            }
             Sem::Frexp { f, mant } => {
                 s.nsrc = 1;
                 s.src_float = true;
@@ -363,9 +418,12 @@ fn parse_cmp(m: &str) -> Option<Sem> {
         "u32" => CTy::U32,
         "i64" => CTy::I64,
         "u64" => CTy::U64,
+        "f16" => CTy::F16,
+        "i16" => CTy::I16,
+        "u16" => CTy::U16,
         _ => return None,
     };
-    let float = matches!(ty, CTy::F32 | CTy::F64);
+    let float = matches!(ty, CTy::F32 | CTy::F64 | CTy::F16);
     let cond = match cond {
         "f" => Cond::F,
         "lt" => Cond::Lt,
@@ -522,6 +580,42 @@ pub fn sem(op: Op) -> Option<Sem> {
             f: Fmt::F64,
             mant: true,
         },
+        VAddF16 => Sem::Half(HOp::Add, Vop2Form::Plain),
+        VSubF16 => Sem::Half(HOp::Sub, Vop2Form::Plain),
+        VSubrevF16 => Sem::Half(HOp::Subrev, Vop2Form::Plain),
+        VMulF16 => Sem::Half(HOp::Mul, Vop2Form::Plain),
+        VMadF16 => Sem::Half(HOp::Mad, Vop2Form::Plain),
+        VMacF16 => Sem::Half(HOp::Mad, Vop2Form::Mac),
+        VMadmkF16 => Sem::Half(HOp::Mad, Vop2Form::MadMk),
+        VMadakF16 => Sem::Half(HOp::Mad, Vop2Form::MadAk),
+        VMinF16 => Sem::Half(HOp::Min, Vop2Form::Plain),
+        VMaxF16 => Sem::Half(HOp::Max, Vop2Form::Plain),
+        VTruncF16 => Sem::Half(HOp::Trunc, Vop2Form::Plain),
+        VCeilF16 => Sem::Half(HOp::Ceil, Vop2Form::Plain),
+        VFloorF16 => Sem::Half(HOp::Floor, Vop2Form::Plain),
+        VRndneF16 => Sem::Half(HOp::Rndne, Vop2Form::Plain),
+        VSqrtF16 => Sem::Half(HOp::Sqrt, Vop2Form::Plain),
+        VRcpF16 => Sem::Half(HOp::Rcp, Vop2Form::Plain),
+        VFractF16 => Sem::Half(HOp::Fract, Vop2Form::Plain),
+        VAddU16 => Sem::Int16(I16::Add),
+        VSubU16 => Sem::Int16(I16::Sub),
+        VSubrevU16 => Sem::Int16(I16::Subrev),
+        VMulLoU16 => Sem::Int16(I16::MulLo),
+        VLshlrevB16 => Sem::Int16(I16::Lshlrev),
+        VLshrrevB16 => Sem::Int16(I16::Lshrrev),
+        VAshrrevI16 => Sem::Int16(I16::Ashrrev),
+        VMaxU16 => Sem::Int16(I16::MaxU),
+        VMaxI16 => Sem::Int16(I16::MaxI),
+        VMinU16 => Sem::Int16(I16::MinU),
+        VMinI16 => Sem::Int16(I16::MinI),
+        VMadU16 => Sem::Int16(I16::MadU),
+        VMadI16 => Sem::Int16(I16::MadI),
+        VCvtF16U16 => Sem::Cvt16(Cvt16::F16FromU16),
+        VCvtF16I16 => Sem::Cvt16(Cvt16::F16FromI16),
+        VCvtU16F16 => Sem::Cvt16(Cvt16::U16FromF16),
+        VCvtI16F16 => Sem::Cvt16(Cvt16::I16FromF16),
+        VCvtF16F32 => Sem::Cvt16(Cvt16::F16FromF32),
+        VCvtF32F16 => Sem::Cvt16(Cvt16::F32FromF16),
         VCvtF32Ubyte0 => Sem::Int(IOp::CvtF32Ubyte(0)),
         VCvtF32Ubyte1 => Sem::Int(IOp::CvtF32Ubyte(1)),
         VCvtF32Ubyte2 => Sem::Int(IOp::CvtF32Ubyte(2)),
@@ -538,6 +632,11 @@ pub fn modifiers_ok(p: &VPlan, mode: u32) -> bool {
         Some(Fmt::F32) if mode & 3 != 0 => return false,
         Some(Fmt::F64) if (mode >> 2) & 3 != 0 => return false,
         _ => {}
+    }
+    // f16 results round with MODE's f64/f16 direction; GCN 1.0/1.1's V_CVT_F16_F32 with
+    // the f32 one: both must be nearest even.
+    if shape.f16 && mode & 0xf != 0 {
+        return false;
     }
     if let Sem::Float(_, FOp::Fma, _) = p.sem {
         if !crate::backend::host_has_fma() {
@@ -634,7 +733,7 @@ impl Cx<'_> {
     }
 
     /// IEEE minimumNumber / maximumNumber of the interpreter (`float::min_num`).
-    fn fminmax(&mut self, f: Fmt, a: Value, b: Value, min: bool) -> Value {
+    pub(super) fn fminmax(&mut self, f: Fmt, a: Value, b: Value, min: bool) -> Value {
         let ty = ftype(f);
         let a = self.cast(ty, a);
         let b = self.cast(ty, b);
@@ -881,10 +980,34 @@ fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>, uni: 
             v = cx.sdwa_select(v, s.sel[i], s.sext[i]);
         }
     }
+    if shape.src16 {
+        // The low half (after SDWA's selection), its sign bit 15.
+        let m = cx.splat32(0xffff);
+        let x = cx.cast(I32X4, v);
+        v = cx.b.ins().band(x, m);
+        if modifiers_apply {
+            v = sign_mods16(cx, v, p.abs >> i & 1 != 0, p.neg >> i & 1 != 0);
+        }
+        return Opnd::W32(v);
+    }
     if modifiers_apply {
         v = sign_mods(cx, v, p.abs >> i & 1 != 0, p.neg >> i & 1 != 0, false);
     }
     Opnd::W32(v)
+}
+
+/// ABS then NEG on bit 15 of 16-bit operands (`i32x4` lanes).
+fn sign_mods16(cx: &mut Cx, v: Value, abs: bool, neg: bool) -> Value {
+    let mut v = cx.cast(I32X4, v);
+    if abs {
+        let m = cx.splat32(0x7fff);
+        v = cx.b.ins().band(v, m);
+    }
+    if neg {
+        let m = cx.splat32(0x8000);
+        v = cx.b.ins().bxor(v, m);
+    }
+    v
 }
 
 /// ABS then NEG as sign-bit operations (ERRATA VOP3 3).
@@ -1331,7 +1454,11 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
                 // before them in the interpreter: reapply them to the zero.
                 if p.abs & 1 != 0 || p.neg & 1 != 0 {
                     let z = cx.splat32(0);
-                    let zm = sign_mods(cx, z, p.abs & 1 != 0, p.neg & 1 != 0, false);
+                    let zm = if shape.src16 {
+                        sign_mods16(cx, z, p.abs & 1 != 0, p.neg & 1 != 0)
+                    } else {
+                        sign_mods(cx, z, p.abs & 1 != 0, p.neg & 1 != 0, false)
+                    };
                     let zm = cx.cast(I32X4, zm);
                     v[0] = Opnd::W32(cx.b.ins().bitselect(valid, x, zm));
                 }
@@ -1388,6 +1515,30 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
         Sem::Frexp { f, mant } => {
             let r = super::mixed::frexp(cx, f, mant, &v);
             float_result(cx, p, c, r, wmask);
+        }
+        Sem::Half(op, _) => {
+            let r = super::half::half_op(cx, op, &v);
+            float_result(cx, p, c, Opnd::W32(r), wmask);
+        }
+        Sem::Int16(op) => {
+            let ua = match (op, p.src[0]) {
+                (I16::Lshlrev | I16::Lshrrev | I16::Ashrrev, VSrc::Const(k))
+                    if p.sdwa.is_none() && (p.abs | p.neg) & 1 == 0 =>
+                {
+                    Some(Uni::K(k as u32 & 0xffff))
+                }
+                (
+                    I16::Lshlrev | I16::Lshrrev | I16::Ashrrev,
+                    VSrc::S(_) | VSrc::Vccz | VSrc::Execz | VSrc::Scc,
+                ) if p.sdwa.is_none() && (p.abs | p.neg) & 1 == 0 => uni.s[0].map(Uni::S),
+                _ => None,
+            };
+            let r = super::half::int16(cx, op, &v, p.clamp, ua);
+            write32(cx, p, c, r, wmask);
+        }
+        Sem::Cvt16(k) => {
+            let r = super::half::cvt(cx, k, &v);
+            float_result(cx, p, c, Opnd::W32(r), wmask);
         }
         Sem::Float(f, op, _) => {
             let r = float_op(cx, f, op, &v, shape.nsrc as usize);
@@ -1614,7 +1765,7 @@ fn cond_cc(cond: Cond) -> Option<(FloatCC, IntCC)> {
     })
 }
 
-fn unsigned(cc: IntCC) -> IntCC {
+pub(super) fn unsigned(cc: IntCC) -> IntCC {
     match cc {
         IntCC::SignedLessThan => IntCC::UnsignedLessThan,
         IntCC::SignedLessThanOrEqual => IntCC::UnsignedLessThanOrEqual,
@@ -1626,7 +1777,7 @@ fn unsigned(cc: IntCC) -> IntCC {
 
 /// A float compare of two vectors (Cranelift's x64 back end has no vector `one`/`ueq`:
 /// those are composed).
-fn fcmp_vec(cx: &mut Cx, cc: FloatCC, a: Value, b: Value) -> Value {
+pub(super) fn fcmp_vec(cx: &mut Cx, cc: FloatCC, a: Value, b: Value) -> Value {
     match cc {
         FloatCC::OrderedNotEqual => {
             let o = cx.b.ins().fcmp(FloatCC::Ordered, a, b);
@@ -1653,6 +1804,9 @@ fn compare(cx: &mut Cx, ty: CTy, cond: Cond, v: &[Opnd; 3]) -> Value {
             let b = cx.fin(Fmt::F32, v[1].v32());
             let m = fcmp_vec(cx, fcc, a, b);
             cx.cast(I32X4, m)
+        }
+        CTy::F16 | CTy::I16 | CTy::U16 => {
+            super::half::compare16(cx, ty == CTy::F16, ty == CTy::I16, (fcc, icc), v)
         }
         CTy::I32 | CTy::U32 => {
             let cc = if ty == CTy::U32 { unsigned(icc) } else { icc };
@@ -1688,6 +1842,9 @@ fn float_result(cx: &mut Cx, p: &VPlan, c: usize, r: Opnd, wmask: Option<Value>)
         Opnd::W32(r) => {
             let r = match shape.float {
                 Some(f) => cx.omod_clamp(f, r, p.omod, p.clamp),
+                None if shape.f16 && (p.omod != 0 || p.clamp) => {
+                    cx.omod_clamp16(r, p.omod, p.clamp)
+                }
                 None => r,
             };
             write32(cx, p, c, r, wmask)

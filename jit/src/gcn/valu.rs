@@ -81,14 +81,17 @@ pub struct VPlan {
 
 /// The source of operand `s` at width `w64`, or `None` if the JIT does not handle it
 /// (reserved codes, LDS_DIRECT, a literal for a 64-bit operand).
-fn vsrc(gen: Gen, s: Src, lit: Option<u32>, w64: bool) -> Option<VSrc> {
+fn vsrc(gen: Gen, s: Src, lit: Option<u32>, w64: bool, w16: bool) -> Option<VSrc> {
+    let width = match (w64, w16) {
+        (true, _) => Width::B64,
+        (_, true) => Width::B16,
+        _ => Width::B32,
+    };
     Some(match src_kind(gen, s) {
         SrcKind::Vgpr(n) => VSrc::V(n),
-        SrcKind::InlineInt(_) | SrcKind::InlineFloat(_) => VSrc::Const(inline_constant(
-            gen,
-            s,
-            if w64 { Width::B64 } else { Width::B32 },
-        )?),
+        SrcKind::InlineInt(_) | SrcKind::InlineFloat(_) => {
+            VSrc::Const(inline_constant(gen, s, width)?)
+        }
         SrcKind::Literal if !w64 => VSrc::Const(lit? as u64),
         SrcKind::Vccz => VSrc::Vccz,
         SrcKind::Execz => VSrc::Execz,
@@ -134,11 +137,11 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
             if n != 1 {
                 return None;
             }
-            p.src[0] = vsrc(gen, src0, lit, shape.w64[0])?;
+            p.src[0] = vsrc(gen, src0, lit, shape.w64[0], shape.src16)?;
             p.vdst = Some(vdst);
         }
         (Enc::Vop2, Fields::Vop2 { vdst, src0, vsrc1 }) => {
-            p.src[0] = vsrc(gen, src0, lit, shape.w64[0])?;
+            p.src[0] = vsrc(gen, src0, lit, shape.w64[0], shape.src16)?;
             p.src[1] = VSrc::V(vsrc1);
             p.vdst = Some(vdst);
             match shape.vop2 {
@@ -159,7 +162,7 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
             }
         }
         (Enc::Vopc, Fields::Vopc { src0, vsrc1 }) => {
-            p.src[0] = vsrc(gen, src0, lit, shape.w64[0])?;
+            p.src[0] = vsrc(gen, src0, lit, shape.w64[0], shape.src16)?;
             p.src[1] = VSrc::V(vsrc1);
             if shape.w64[1] {
                 // vsrc1 of a 64-bit compare is a register pair: V(n) means v[n:n+1].
@@ -182,7 +185,7 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
                 return None;
             }
             for (i, s) in src.iter().enumerate().take(n) {
-                p.src[i] = vsrc(gen, *s, None, shape.w64[i])?;
+                p.src[i] = vsrc(gen, *s, None, shape.w64[i], shape.src16)?;
             }
             p.abs = abs;
             p.neg = neg;

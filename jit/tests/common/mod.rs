@@ -490,3 +490,119 @@ pub fn sdwa(
         literal: None,
     }
 }
+
+// ---- random instruction forms -------------------------------------------------------------
+
+/// Every form of `op` to try (those that do not exist on `gen` fail `encodable`):
+/// VOP1 and VOP2 (SRC0 any source, sometimes a literal), VOP3 with and without random
+/// ABS/NEG/CLAMP/OMOD, and on GCN 1.2 SDWA (random selections, NEG/ABS, CLAMP) and DPP
+/// (a few controls). `pick(rng, i, vgpr_only)` chooses source `i`.
+pub fn op_forms(
+    gen: Gen,
+    rng: &mut StdRng,
+    op: Op,
+    vdst: u8,
+    pick: &dyn Fn(&mut StdRng, usize, bool) -> Src,
+) -> Vec<Inst> {
+    let mut out = Vec::new();
+    let src0 = if rng.random_bool(0.15) {
+        Src::LITERAL
+    } else {
+        pick(rng, 0, false)
+    };
+    let lit = |i: Inst, rng: &mut StdRng| {
+        if src0 == Src::LITERAL {
+            with_lit(i, rng.random())
+        } else {
+            i
+        }
+    };
+    let vreg = |rng: &mut StdRng, i: usize| pick(rng, i, true).as_vgpr().unwrap_or(0);
+    out.push(lit(vop1(op, vdst, src0), rng));
+    let vs1 = vreg(rng, 1);
+    out.push(lit(vop2(op, vdst, src0, vs1), rng));
+    let srcs = [
+        pick(rng, 0, false),
+        pick(rng, 1, false),
+        pick(rng, 2, false),
+    ];
+    let (abs, neg) = (rng.random_range(0..8), rng.random_range(0..8));
+    let clamp = rng.random_bool(0.3);
+    let omod = if rng.random_bool(0.3) {
+        rng.random_range(1..4)
+    } else {
+        0
+    };
+    for n in 1..=3 {
+        let mut sr = srcs;
+        for x in sr.iter_mut().skip(n) {
+            *x = Src(0);
+        }
+        let m = (1u8 << n) - 1;
+        out.push(vop3m(op, vdst, 0, sr, abs & m, neg & m, clamp, omod));
+        out.push(vop3(op, vdst, sr));
+    }
+    if gen == Gen::Gfx8 {
+        let (a, b) = (vreg(rng, 0), vs1);
+        for base in [VopBase::Vop1, VopBase::Vop2, VopBase::Vopc] {
+            let mut i = sdwa(
+                op,
+                base,
+                vdst,
+                a,
+                b,
+                rng.random_range(0..7),
+                rng.random_range(0..3),
+                [rng.random_range(0..7), rng.random_range(0..7)],
+                [rng.random(), rng.random()],
+            );
+            if base == VopBase::Vopc {
+                if let Fields::Sdwa {
+                    dst_sel,
+                    dst_unused,
+                    ..
+                } = &mut i.fields
+                {
+                    (*dst_sel, *dst_unused) = (0, 0);
+                }
+            }
+            if let Fields::Sdwa {
+                src0_neg,
+                src0_abs,
+                src1_abs,
+                src1_neg,
+                clamp,
+                ..
+            } = &mut i.fields
+            {
+                *src0_neg = rng.random();
+                *src0_abs = rng.random();
+                *src1_abs = base != VopBase::Vop1 && rng.random();
+                *src1_neg = base != VopBase::Vop1 && rng.random();
+                *clamp = rng.random_bool(0.3);
+            }
+            out.push(i);
+            let ctrl = [0x1b, 0x111, 0x130, 0x142, 0x4e][rng.random_range(0..5)];
+            let mut d = dpp(op, base, vdst, a, b, ctrl, rng.random(), 0xf, 0xf);
+            if let Fields::Dpp {
+                src0_neg, src1_abs, ..
+            } = &mut d.fields
+            {
+                *src0_neg = rng.random();
+                *src1_abs = base != VopBase::Vop1 && rng.random();
+            }
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// Whether `i` encodes on `gen` and decodes back to itself.
+pub fn encodable(gen: Gen, i: &Inst) -> bool {
+    let Ok(words) = wavejit_isa::gcn::encode(gen, i) else {
+        return false;
+    };
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let p = Program::new(Arch::Gcn(gen), &bytes);
+    matches!(p.slots.first().map(|s| &s.inst), Some(Ok(wavejit_isa::ir::Inst::Gcn(d))) if d == i)
+}
