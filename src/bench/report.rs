@@ -32,9 +32,25 @@ pub struct Host {
     /// The clock of the single-worker timings (`process CPU time` or `wall time`).
     #[serde(default)]
     pub clock: String,
-    /// `git rev-parse --short HEAD` of the working directory, if it is a checkout.
+    /// `git rev-parse --short HEAD` of the working directory (`+dirty` with local
+    /// changes), if it is a checkout.
     #[serde(default)]
     pub commit: String,
+}
+
+/// The checked-out commit, `+dirty` when tracked files differ from it (the build then
+/// includes work in progress).
+fn commit() -> String {
+    let head = command_line("git", &["rev-parse", "--short", "HEAD"]);
+    let dirty = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .output()
+        .is_ok_and(|o| o.status.success() && !o.stdout.is_empty());
+    if dirty && head != "unknown" {
+        format!("{head}+dirty")
+    } else {
+        head
+    }
 }
 
 /// The first line a command prints, or `unknown`.
@@ -96,7 +112,7 @@ impl Host {
             load_before: loadavg(),
             load_after: -1.0,
             clock: super::clock::name().into(),
-            commit: command_line("git", &["rev-parse", "--short", "HEAD"]),
+            commit: commit(),
             unix_time: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),

@@ -71,8 +71,11 @@ pub fn plot(r: &Report) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="{LEFT}" y="40" font-size="11" fill="#555">{}</text>"##,
-        esc(&r.host.cpu)
+        r##"<text x="{LEFT}" y="40" font-size="11" fill="#555">{}, {} cores, timed on {}, commit {}</text>"##,
+        esc(&r.host.cpu),
+        r.host.cores,
+        esc(&r.host.clock),
+        esc(&r.host.commit)
     );
     // Grid lines per decade.
     let mut d = lo;
@@ -161,6 +164,16 @@ pub fn plot(r: &Report) -> String {
         r#"<text x="{lx}" y="{yy}">speedup {:.2} on {} threads</text>"#,
         r.scaling.speedup, r.scaling.threads
     );
+    if r.scaling.speedup_unloaded > 0.0
+        && (r.scaling.speedup_unloaded - r.scaling.speedup).abs() > 0.05
+    {
+        let _ = writeln!(
+            s,
+            r##"<text x="{lx}" y="{:.1}" font-size="11" fill="#555">{:.2} without waits for a busy CPU</text>"##,
+            yy + 16.0,
+            r.scaling.speedup_unloaded
+        );
+    }
     let _ = writeln!(s, "</svg>");
     s
 }
