@@ -40,6 +40,10 @@ pub struct Args {
     /// Mismatches to minimise and write as reproducers (the rest are counted).
     #[arg(long, default_value_t = 3)]
     max_repros: usize,
+    /// Draw only instructions the JIT lowers inline (aim at the JIT's own code rather than
+    /// its interpreter helper).
+    #[arg(long)]
+    inline_only: bool,
     /// Plant a known wrong lowering and show that the fuzzer finds and shrinks it.
     #[arg(long)]
     self_test: bool,
@@ -156,6 +160,7 @@ pub fn run(a: Args) -> CmdResult {
     cfg.out = Some(a.out);
     cfg.max_repros = a.max_repros;
     cfg.progress = true;
+    cfg.inline_only = a.inline_only;
     let s = fuzz::run(&cfg)?;
     print_summary(&arch.to_string(), a.seed, &s);
     Ok(if s.mismatches == 0 {

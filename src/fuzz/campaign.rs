@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use wavejit_interp::ExecErrorKind;
+use wavejit_isa::progen::gcn::Pool;
 use wavejit_isa::progen::shape::{program, ShapeConfig};
 use wavejit_isa::progen::state::gcn_state;
 use wavejit_isa::progen::{self, vp1 as pvp1};
@@ -86,6 +87,8 @@ pub struct Config {
     pub stop_at_first: bool,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
+    /// Draw only instructions the JIT lowers inline (GCN).
+    pub inline_only: bool,
 }
 
 impl Config {
@@ -102,6 +105,7 @@ impl Config {
             max_repros: 3,
             stop_at_first: false,
             progress: false,
+            inline_only: false,
         }
     }
 }
@@ -242,7 +246,26 @@ pub fn gcn_case(
     index: u64,
     len: usize,
 ) -> (GcnCase, Option<(wavejit_isa::ir::Program, GcnOutcome)>) {
-    let pool = probe::gcn_pool(gen);
+    gcn_case_from(probe::gcn_pool(gen), seed, index, len)
+}
+
+/// The pool a campaign draws from.
+fn pool_for(cfg: &Config, gen: Gen) -> &'static Pool {
+    if cfg.inline_only {
+        probe::gcn_pool_inline(gen)
+    } else {
+        probe::gcn_pool(gen)
+    }
+}
+
+/// `gcn_case` drawing from `pool`.
+pub fn gcn_case_from(
+    pool: &Pool,
+    seed: u64,
+    index: u64,
+    len: usize,
+) -> (GcnCase, Option<(wavejit_isa::ir::Program, GcnOutcome)>) {
+    let gen = pool.gen;
     let mut rng = progen::rng(seed, index);
     let prog = program(pool, &mut rng, &ShapeConfig { len, control: true });
     let state = gcn_state(gen, &mut rng);
@@ -292,7 +315,7 @@ pub fn vp1_case(seed: u64, index: u64, len: usize) -> Vp1Case {
 
 fn one_gcn(cfg: &Config, gen: Gen, index: u64, b: &mut dyn Runner) -> One {
     let mut one = One::default();
-    let (case, run) = gcn_case(gen, cfg.seed, index, cfg.len);
+    let (case, run) = gcn_case_from(pool_for(cfg, gen), cfg.seed, index, cfg.len);
     let Some((p, a)) = run else {
         // The generator made a program that does not encode: a bug of ours, reported.
         one.mismatch = Some(Diffs::default());
@@ -350,7 +373,7 @@ pub fn run(cfg: &Config) -> Result<Summary, crate::Error> {
         (_, a) => a,
     };
     match gen {
-        Some(g) => sum.pool = threads.install(|| probe::gcn_pool(g).cands().len()),
+        Some(g) => sum.pool = threads.install(|| pool_for(cfg, g).cands().len()),
         None => sum.pool = probe::vp1_opcodes().len(),
     }
     let workers: Vec<Mutex<Workers>> = (0..jobs)
@@ -428,13 +451,19 @@ fn jit_stats(sum: &mut Summary, gen: Gen, cfg: &Config, against: Against) {
     if !matches!(against, Against::Jit | Against::Tiered) {
         return;
     }
-    let mut j = JitRunner::default();
+    let mut j = match against {
+        Against::Tiered => JitRunner::new(JitConfig {
+            tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
+            ..JitConfig::default()
+        }),
+        _ => JitRunner::default(),
+    };
     if let Some(why) = j.broken() {
         sum.note = Some(format!("the JIT back end is not available here: {why}"));
         return;
     }
     for i in 0..sum.programs.min(32) {
-        let (case, run) = gcn_case(gen, cfg.seed, i, cfg.len);
+        let (case, run) = gcn_case_from(pool_for(cfg, gen), cfg.seed, i, cfg.len);
         if let Some((p, _)) = run {
             let _ = run_gcn(&mut j, &p, &case.state);
         }
@@ -465,7 +494,7 @@ fn minimise_one(
     match gen {
         Some(g) => {
             let mut b = engine_b(against);
-            let (case, _) = gcn_case(g, cfg.seed, index, cfg.len);
+            let (case, _) = gcn_case_from(pool_for(cfg, g), cfg.seed, index, cfg.len);
             let mut diff = |c: &GcnCase| -> Diffs {
                 match gcn_program(c) {
                     Ok(p) => compare::gcn(
@@ -577,6 +606,7 @@ pub fn self_test(out: Option<&Path>, progress: bool) -> Result<SelfTest, crate::
         max_repros: 1,
         stop_at_first: true,
         progress,
+        inline_only: false,
     };
     let jit = run(&cfg(Against::PlantedJit))?;
     let dpp = run(&cfg(Against::PlantedDpp))?;

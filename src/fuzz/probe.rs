@@ -86,6 +86,24 @@ pub fn gcn_pool(gen: Gen) -> &'static Pool {
     p
 }
 
+/// The part of `gcn_pool(gen)` that the JIT lowers inline (not through its interpreter
+/// helper): what `--inline-only` campaigns draw from, to aim at the JIT's own code.
+pub fn gcn_pool_inline(gen: Gen) -> &'static Pool {
+    static POOLS: OnceLock<Mutex<HashMap<Gen, &'static Pool>>> = OnceLock::new();
+    let m = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut guard = match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    };
+    if let Some(&p) = guard.get(&gen) {
+        return p;
+    }
+    let pool = gcn_pool(gen).filtered(|c| wavejit_jit::gcn::lowers_inline(gen, c.op()));
+    let p: &'static Pool = Box::leak(Box::new(pool));
+    guard.insert(gen, p);
+    p
+}
+
 /// The scalar opcodes the VP1 interpreter runs.
 pub fn vp1_opcodes() -> &'static [u8] {
     static OPS: OnceLock<Vec<u8>> = OnceLock::new();

@@ -205,6 +205,7 @@ pub fn candidates(gen: Gen) -> Vec<Cand> {
 pub struct Pool {
     pub gen: Gen,
     cands: Vec<Cand>,
+    control: Vec<Cand>,
     cum: Vec<u64>,
     have: HashSet<(Op, Form)>,
 }
@@ -249,9 +250,16 @@ impl Pool {
         Pool {
             gen,
             cands,
+            control: control.to_vec(),
             cum,
             have,
         }
+    }
+
+    /// The candidates of this pool that `keep` accepts (the control rows stay).
+    pub fn filtered(&self, keep: impl Fn(&Cand) -> bool) -> Pool {
+        let cands = self.cands.iter().filter(|c| keep(c)).copied().collect();
+        Pool::from_cands(self.gen, cands, &self.control)
     }
 
     pub fn cands(&self) -> &[Cand] {

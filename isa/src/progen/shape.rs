@@ -259,7 +259,13 @@ impl<R: Rng> Builder<'_, R> {
             return self.random_inst();
         }
         let cnt = S_LOOP + self.loops;
-        let trips = self.rng.random_range(1..=4u16);
+        // Mostly short; sometimes long enough for tiering to compile the body and for
+        // compiled blocks to chain into themselves.
+        let trips = if self.rng.random_bool(0.15) {
+            self.rng.random_range(5..=24u16)
+        } else {
+            self.rng.random_range(1..=4u16)
+        };
         self.push(sopk(Op::SMovkI32, cnt, trips));
         let head = self.items.len();
         self.loops += 1;
