@@ -105,7 +105,7 @@ pub fn run(a: Args) -> CmdResult {
         let text = match std::fs::read_to_string(p) {
             Ok(old) => match (old.find(BEGIN), old.find(END)) {
                 (Some(b), Some(e)) if b < e => format!(
-                    "{}{block}{}",
+                    "{}{block}\n{}",
                     &old[..b],
                     old[e + END.len()..].trim_start_matches('\n')
                 ),
