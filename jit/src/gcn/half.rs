@@ -300,7 +300,7 @@ fn pow2_lanes(cx: &mut Cx, n: Value) -> Value {
     let e = cx.b.ins().iadd(n, b);
     let e = cx.b.ins().ishl_imm_u(e, 23);
     let f = cx.cast(F32X4, e);
-    cx.b.ins().fcvt_to_sint_sat(I32X4, f)
+    cx.b.ins().x86_cvtt2dq(I32X4, f)
 }
 
 /// A 16-bit integer operation of chunk `c`; `amt` is the shift amount when it is the same

@@ -8,6 +8,7 @@
 //! cache flushed around them, and the block's exit as a chained tail call, a jump back
 //! to the unit's own header (loops), or a return to the dispatcher.
 
+pub mod bits;
 pub mod dpp;
 pub mod half;
 pub mod mixed;

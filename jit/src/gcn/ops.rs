@@ -1085,13 +1085,13 @@ impl Cx<'_> {
         self.b.ins().band(x, m)
     }
 
-    /// Shift every lane of `x` by its own amount (`amt & 31`).
+    /// Shift every lane of `x` by its own amount (`amt & 31`; `bits.rs`).
     fn shift_lanes(&mut self, x: Value, amt: Value, kind: u8) -> Value {
-        self.per_lane(&[x, amt], move |cx, v| match kind {
-            0 => cx.b.ins().ishl(v[0], v[1]),
-            1 => cx.b.ins().ushr(v[0], v[1]),
-            _ => cx.b.ins().sshr(v[0], v[1]),
-        })
+        match kind {
+            0 => self.shl_var(x, amt),
+            1 => self.lshr_var(x, amt),
+            _ => self.ashr_var(x, amt),
+        }
     }
 
     fn sad(&mut self, a: Value, b: Value) -> Value {
@@ -1145,22 +1145,15 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
     match op {
         Mov => a,
         Not => cx.b.ins().bnot(a),
-        Bfrev => cx.per_lane(&[a], |cx, x| cx.b.ins().bitrev(x[0])),
-        Ffbh | Ffbl | FfbhI => cx.per_lane(&[a], move |cx, x| {
-            let x = x[0];
-            let (t, n) = match op {
-                Ffbh => (x, cx.b.ins().clz(x)),
-                Ffbl => (x, cx.b.ins().ctz(x)),
-                _ => {
-                    let s = cx.b.ins().sshr_imm_u(x, 31);
-                    let t = cx.b.ins().bxor(x, s);
-                    (t, cx.b.ins().clz(t))
-                }
-            };
-            let none = cx.b.ins().icmp_imm_s(IntCC::Equal, t, 0);
-            let m1 = cx.iconst32(u32::MAX);
-            cx.b.ins().select(none, m1, n)
-        }),
+        Bfrev => cx.bitrev32(a),
+        Ffbh => cx.ffbh(a),
+        Ffbl => cx.ffbl(a),
+        FfbhI => {
+            // Leading bits equal to the sign: the leading zeros of x ^ sign.
+            let s = cx.b.ins().sshr_imm_u(a, 31);
+            let t = cx.b.ins().bxor(a, s);
+            cx.ffbh(t)
+        }
         MulI24 => {
             let x = cx.sext24(a);
             let y = cx.sext24(b);
@@ -1201,14 +1194,15 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
         And => cx.b.ins().band(a, b),
         Or => cx.b.ins().bor(a, b),
         Xor => cx.b.ins().bxor(a, b),
-        Bfm => cx.per_lane(&[a, b], |cx, x| {
-            let one = cx.iconst32(1);
-            let m = cx.b.ins().ishl(one, x[0]);
-            let m = cx.b.ins().iadd_imm_s(m, -1);
-            cx.b.ins().ishl(m, x[1])
-        }),
+        Bfm => {
+            // ((1 << (S0 & 31)) - 1) << (S1 & 31)
+            let p = cx.pow2_32(a);
+            let one = cx.splat32(1);
+            let m = cx.b.ins().isub(p, one);
+            cx.shl_var(m, b)
+        }
         Bcnt => {
-            let p = cx.per_lane(&[a], |cx, x| cx.b.ins().popcnt(x[0]));
+            let p = cx.popcnt32(a);
             cx.b.ins().iadd(p, b)
         }
         MbcntLo | MbcntHi => {
@@ -1232,7 +1226,7 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
             });
             let m = cx.lanes32(masks);
             let x = cx.b.ins().band(a, m);
-            let p = cx.per_lane(&[x], |cx, x| cx.b.ins().popcnt(x[0]));
+            let p = cx.popcnt32(x);
             cx.b.ins().iadd(p, b)
         }
         MulLo => cx.b.ins().imul(a, b),
@@ -1329,15 +1323,15 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
                 let t = cx.b.ins().band(d, m);
                 cx.b.ins().ishl_imm_u(t, 3)
             };
-            cx.per_lane(&[a, b, amt], |cx, x| {
-                let hi = cx.b.ins().uextend(types::I64, x[0]);
-                let lo = cx.b.ins().uextend(types::I64, x[1]);
-                let hi = cx.b.ins().ishl_imm_u(hi, 32);
-                let w = cx.b.ins().bor(hi, lo);
-                let s = cx.b.ins().uextend(types::I64, x[2]);
-                let r = cx.b.ins().ushr(w, s);
-                cx.b.ins().ireduce(types::I32, r)
-            })
+            // S1 >> amt | S0 << (32 - amt), the second part absent when amt is 0.
+            let lo = cx.lshr_var(b, amt);
+            let k32 = cx.splat32(32);
+            let inv = cx.b.ins().isub(k32, amt);
+            let hi = cx.shl_var(a, inv);
+            let z = cx.splat32(0);
+            let a0 = cx.b.ins().icmp(IntCC::Equal, amt, z);
+            let hi = cx.b.ins().bitselect(a0, z, hi);
+            cx.b.ins().bor(lo, hi)
         }
         Min3I => {
             let t = cx.b.ins().smin(a, b);
