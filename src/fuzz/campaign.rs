@@ -5,7 +5,6 @@
 //! to a handful of instructions.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -389,9 +388,9 @@ pub fn run(cfg: &Config) -> Result<Summary, crate::Error> {
         .seconds
         .map(|s| t0 + Duration::from_secs_f64(s.max(0.0)));
     let bar = progress_bar(cfg, limit);
-    let stop = AtomicBool::new(false);
+    let mut stop = false;
     let mut start = 0u64;
-    while start < limit && !stop.load(Ordering::Relaxed) {
+    while start < limit && !stop {
         let end = limit.min(start + BATCH * jobs as u64);
         let results: Vec<(u64, One)> = threads.install(|| {
             (start..end)
@@ -422,7 +421,7 @@ pub fn run(cfg: &Config) -> Result<Summary, crate::Error> {
                 sum.mismatches += 1;
                 sum.mismatch_indices.push(i);
                 if cfg.stop_at_first {
-                    stop.store(true, Ordering::Relaxed);
+                    stop = true;
                 }
             }
         }
