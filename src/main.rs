@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand};
 mod cli;
 
 #[derive(Parser)]
-#[command(name = "wavejit", version, about = "Run GPU machine code on the CPU, fast and exactly")]
+#[command(
+    name = "wavejit",
+    version,
+    about = "Run GPU machine code on the CPU, fast and exactly"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,

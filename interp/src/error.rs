@@ -9,7 +9,12 @@ pub enum ExecErrorKind {
     #[error("unsupported instruction `{mnemonic}`")]
     Unsupported { mnemonic: String },
     #[error("{space} access of {size} bytes at 0x{addr:x} is out of bounds{}", lane.map(|l| format!(" (lane {l})")).unwrap_or_default())]
-    OutOfBounds { space: Space, addr: u64, size: u32, lane: Option<u8> },
+    OutOfBounds {
+        space: Space,
+        addr: u64,
+        size: u32,
+        lane: Option<u8>,
+    },
     #[error("pc 0x{0:x} is not the start of an instruction in the code")]
     PcOutOfCode(u32),
     #[error("instruction limit of {0} reached")]
@@ -23,7 +28,12 @@ pub enum ExecErrorKind {
 impl ExecErrorKind {
     /// A memory fault seen by `lane` (if a vector access).
     pub fn fault(f: MemFault, lane: Option<u8>) -> ExecErrorKind {
-        ExecErrorKind::OutOfBounds { space: f.space, addr: f.addr, size: f.size, lane }
+        ExecErrorKind::OutOfBounds {
+            space: f.space,
+            addr: f.addr,
+            size: f.size,
+            lane,
+        }
     }
 }
 

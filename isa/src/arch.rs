@@ -80,13 +80,11 @@ impl FromStr for Arch {
         let g = match l.as_str() {
             "gcn1.0" | "gcn1" | "gfx6" | "gfx600" | "gfx601" | "gfx602" | "si" | "tahiti"
             | "pitcairn" | "capeverde" | "cape_verde" | "oland" | "hainan" => Gen::Gfx6,
-            "gcn1.1" | "gfx7" | "gfx700" | "gfx701" | "gfx702" | "gfx703" | "gfx704"
-            | "gfx705" | "ci" | "bonaire" | "hawaii" | "kaveri" | "kabini" | "mullins" => {
-                Gen::Gfx7
-            }
+            "gcn1.1" | "gfx7" | "gfx700" | "gfx701" | "gfx702" | "gfx703" | "gfx704" | "gfx705"
+            | "ci" | "bonaire" | "hawaii" | "kaveri" | "kabini" | "mullins" => Gen::Gfx7,
             "gcn1.2" | "gfx8" | "gfx801" | "gfx802" | "gfx803" | "gfx805" | "gfx810" | "vi"
-            | "tonga" | "fiji" | "polaris" | "polaris10" | "polaris11" | "carrizo"
-            | "iceland" | "stoney" => Gen::Gfx8,
+            | "tonga" | "fiji" | "polaris" | "polaris10" | "polaris11" | "carrizo" | "iceland"
+            | "stoney" => Gen::Gfx8,
             "vp1" => return Ok(Arch::Vp1),
             _ => return Err(UnknownArch(s.to_string())),
         };
@@ -111,9 +109,27 @@ mod tests {
     #[test]
     fn every_alias_of_the_issue_parses() {
         for (names, want) in [
-            (&["gcn1.0", "gfx6", "gfx600", "tahiti", "pitcairn", "capeverde"][..], Gen::Gfx6),
-            (&["gcn1.1", "gfx7", "gfx700", "bonaire", "hawaii"][..], Gen::Gfx7),
-            (&["gcn1.2", "gfx8", "gfx803", "tonga", "fiji", "polaris", "GFX8"][..], Gen::Gfx8),
+            (
+                &[
+                    "gcn1.0",
+                    "gfx6",
+                    "gfx600",
+                    "tahiti",
+                    "pitcairn",
+                    "capeverde",
+                ][..],
+                Gen::Gfx6,
+            ),
+            (
+                &["gcn1.1", "gfx7", "gfx700", "bonaire", "hawaii"][..],
+                Gen::Gfx7,
+            ),
+            (
+                &[
+                    "gcn1.2", "gfx8", "gfx803", "tonga", "fiji", "polaris", "GFX8",
+                ][..],
+                Gen::Gfx8,
+            ),
         ] {
             for n in names {
                 assert_eq!(n.parse::<Arch>(), Ok(Arch::Gcn(want)), "{n}");

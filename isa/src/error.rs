@@ -9,7 +9,11 @@ pub enum DecodeErrorKind {
     #[error("truncated instruction: needs {needed} bytes, {available} available")]
     Truncated { needed: u32, available: u32 },
     #[error("unknown {enc} opcode {op} on {gen}")]
-    UnknownOpcode { enc: &'static str, op: u32, gen: Gen },
+    UnknownOpcode {
+        enc: &'static str,
+        op: u32,
+        gen: Gen,
+    },
     #[error("{what} does not exist on {gen}")]
     NotInGeneration { what: String, gen: Gen },
     #[error("bad field {field} = {value:#x}")]

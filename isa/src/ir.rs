@@ -75,11 +75,19 @@ impl Program {
             };
             match r {
                 Ok((inst, n)) => {
-                    slots.push(Slot { pc, size: n, inst: Ok(inst) });
+                    slots.push(Slot {
+                        pc,
+                        size: n,
+                        inst: Ok(inst),
+                    });
                     pc += n;
                 }
                 Err(e) => {
-                    slots.push(Slot { pc, size: 0, inst: Err(e) });
+                    slots.push(Slot {
+                        pc,
+                        size: 0,
+                        inst: Err(e),
+                    });
                     break;
                 }
             }
@@ -89,7 +97,13 @@ impl Program {
             slot_at[(s.pc / 4) as usize] = i as u32;
         }
         let blocks = split_blocks(&slots, code.len() as u32);
-        Program { arch, code: code.to_vec(), slots, blocks, slot_at }
+        Program {
+            arch,
+            code: code.to_vec(),
+            slots,
+            blocks,
+            slot_at,
+        }
     }
 
     /// The slot index of the instruction starting at `pc`, if one does.
@@ -105,7 +119,10 @@ impl Program {
 
     /// The block that starts at `pc`, if any.
     pub fn block_at(&self, pc: u32) -> Option<&Block> {
-        self.blocks.binary_search_by_key(&pc, |b| b.pc).ok().map(|i| &self.blocks[i])
+        self.blocks
+            .binary_search_by_key(&pc, |b| b.pc)
+            .ok()
+            .map(|i| &self.blocks[i])
     }
 }
 
@@ -150,7 +167,11 @@ fn split_blocks(slots: &[Slot], code_len: u32) -> Vec<Block> {
     let mut blocks = Vec::with_capacity(starts.len());
     for (k, &first) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(slots.len());
-        blocks.push(Block { pc: slots[first].pc, first, len: end - first });
+        blocks.push(Block {
+            pc: slots[first].pc,
+            first,
+            len: end - first,
+        });
     }
     blocks
 }

@@ -212,7 +212,9 @@ fn invalid_words_fail_with_the_expected_error() {
             }
             ("Truncated", Err(e)) => matches!(e.kind, DecodeErrorKind::Truncated { .. }),
             ("UnknownOpcode", Err(e)) => matches!(e.kind, DecodeErrorKind::UnknownOpcode { .. }),
-            ("NotInGeneration", Err(e)) => matches!(e.kind, DecodeErrorKind::NotInGeneration { .. }),
+            ("NotInGeneration", Err(e)) => {
+                matches!(e.kind, DecodeErrorKind::NotInGeneration { .. })
+            }
             ("LiteralInVop3", Err(e)) => e.kind == DecodeErrorKind::LiteralInVop3,
             (want, Err(e)) if want.starts_with("BadField:") => {
                 matches!(e.kind, DecodeErrorKind::BadField { field, .. } if field == &want[9..])

@@ -108,7 +108,9 @@ const SGPRS: u32 = 104;
 fn relative_slot(base: u8, m0: u32, width: u32, what: &str) -> Result<u8, ExecErrorKind> {
     let idx = (base as u32).checked_add(m0);
     match idx {
-        Some(i) if base < 128 && i.checked_add(width).is_some_and(|end| end <= SGPRS) => Ok(i as u8),
+        Some(i) if base < 128 && i.checked_add(width).is_some_and(|end| end <= SGPRS) => {
+            Ok(i as u8)
+        }
         _ => Err(ExecErrorKind::BadOperand(format!(
             "{what}: s{base} + M0 ({m0}) is outside s0-s{}",
             SGPRS - 1

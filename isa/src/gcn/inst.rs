@@ -484,7 +484,10 @@ mod tests {
             assert_eq!(b.fields(), f);
         }
         assert_eq!(mtbuf.buffer().map(|b| b.format), Some(Some((14, 7))));
-        assert_eq!(mubuf.buffer().map(|b| (b.lds, b.format)), Some((true, None)));
+        assert_eq!(
+            mubuf.buffer().map(|b| (b.lds, b.format)),
+            Some((true, None))
+        );
         assert_eq!(Fields::Sopp { simm16: 0 }.buffer(), None);
     }
 }
