@@ -200,6 +200,15 @@ impl Backend {
             .ctx
             .compiled_code()
             .map_or(0, |c| c.code_buffer().len());
+        // Diagnostics: `WAVEJIT_JIT_DUMP=<dir>` writes each function's machine code there
+        // (`objdump -D -b binary -mi386:x86-64 <file>` disassembles it).
+        if let Some(dir) = std::env::var_os("WAVEJIT_JIT_DUMP") {
+            if let Some(c) = self.ctx.compiled_code() {
+                let path = std::path::Path::new(&dir)
+                    .join(format!("fn{}_{}.bin", self.functions, self.ctx.func.name));
+                let _ = std::fs::write(path, c.code_buffer());
+            }
+        }
         module.clear_context(&mut self.ctx);
         module
             .finalize_definitions()

@@ -93,6 +93,12 @@ pub struct Cx<'a> {
     pub noden: HashSet<Value>,
     /// Denormal-flushed versions of values (each value is flushed once).
     pub flushed: HashMap<(Value, bool), Value>,
+    /// Float vectors known to hold no NaN lane, viewed as f32 (`false`) or f64 (`true`)
+    /// lanes (results of minNum/maxNum with a number operand…): NaN tests of these are
+    /// skipped.
+    pub notnan: HashSet<(Value, bool)>,
+    /// The bits of vector constants (and of casts of them).
+    pub const_bits: HashMap<Value, u128>,
 }
 
 /// Which pair (first slot) contains `slot`, given a pair starting at `lo`.
@@ -136,6 +142,8 @@ impl<'a> Cx<'a> {
             plant_xor_bug: false,
             noden: HashSet::new(),
             flushed: HashMap::new(),
+            notnan: HashSet::new(),
+            const_bits: HashMap::new(),
         }
     }
 
@@ -162,6 +170,7 @@ impl<'a> Cx<'a> {
             .insert(ConstantData::from(bits.to_le_bytes().to_vec()));
         let v = self.b.ins().vconst(ty, c);
         self.const_cache.insert((bits, ty), v);
+        self.const_bits.insert(v, bits);
         v
     }
 
@@ -205,6 +214,14 @@ impl<'a> Cx<'a> {
         let r = self.b.ins().bitcast(ty, f, v);
         if self.noden.contains(&v) {
             self.noden.insert(r);
+        }
+        for w in [false, true] {
+            if self.notnan.contains(&(v, w)) {
+                self.notnan.insert((r, w));
+            }
+        }
+        if let Some(&b) = self.const_bits.get(&v) {
+            self.const_bits.insert(r, b);
         }
         r
     }
@@ -509,6 +526,41 @@ impl<'a> Cx<'a> {
             }
             self.scc_dirty = false;
         }
+    }
+
+    /// Store chunk `c` of `v[reg]` now if it is dirty (its last write in the segment: the
+    /// value then need not stay live to the end of the chunk); it stays cached, clean.
+    pub fn store_chunk(&mut self, reg: u8, c: usize) {
+        let r = reg as usize;
+        if self.vregs[r].dirty & (1 << c) == 0 {
+            return;
+        }
+        if let Some(v) = self.vregs[r].val[c] {
+            let off = wave_off::vgpr_chunk(reg, c);
+            self.b.ins().store(mflags(), v, self.wave, off);
+            self.vregs[r].dirty &= !(1 << c);
+        }
+    }
+
+    /// The end of chunk `c` of a chunk-by-chunk segment: store the chunk's dirty VGPR
+    /// values and forget the chunk (a later segment reloads it), and forget the vector
+    /// constants (the next chunk materialises its own, usually folded into an operand).
+    /// Nothing then stays live from one chunk to the next but scalars and lane masks:
+    /// values kept across all 16 chunks do not fit the 16 XMM registers and were spilled
+    /// to the stack and reloaded — a store and a load more than this store and reload.
+    pub fn end_chunk(&mut self, c: usize) {
+        for r in 0..256usize {
+            let Some(v) = self.vregs[r].val[c] else {
+                continue;
+            };
+            if self.vregs[r].dirty & (1 << c) != 0 {
+                let off = wave_off::vgpr_chunk(r as u8, c);
+                self.b.ins().store(mflags(), v, self.wave, off);
+                self.vregs[r].dirty &= !(1 << c);
+            }
+            self.vregs[r].val[c] = None;
+        }
+        self.const_cache.clear();
     }
 
     /// Store every dirty register to the wave from a side exit, leaving the cache as it

@@ -430,10 +430,26 @@ fn emit_segment(cx: &mut Cx, seg: &[(&valu::VPlan, u32)]) {
         .enumerate()
         .map(|(i, s)| ops::uniforms(cx, s.0, &pcs[..=i]))
         .collect();
-    for c in 0..CHUNKS {
-        for (s, u) in seg.iter().zip(&unis) {
-            valu::emit_chunk(cx, s.0, c, u);
+    // The VGPRs each instruction writes for the last time in the segment: stored right
+    // after it in each chunk (see `Cx::end_chunk`).
+    let mut last: Vec<Vec<u8>> = vec![Vec::new(); seg.len()];
+    let mut seen = [false; 256];
+    for (i, s) in seg.iter().enumerate().rev() {
+        for r in s.0.vgpr_writes() {
+            if !seen[r as usize] {
+                seen[r as usize] = true;
+                last[i].push(r);
+            }
         }
+    }
+    for c in 0..CHUNKS {
+        for ((s, u), regs) in seg.iter().zip(&unis).zip(&last) {
+            valu::emit_chunk(cx, s.0, c, u);
+            for &r in regs {
+                cx.store_chunk(r, c);
+            }
+        }
+        cx.end_chunk(c);
     }
 }
 

@@ -686,17 +686,49 @@ impl Cx<'_> {
         }
     }
 
+    /// Whether the constant `v` has a lane of format `f` for which `bad(bits)` holds.
+    fn const_lane(&self, f: Fmt, v: Value, bad: impl Fn(u64) -> bool) -> Option<bool> {
+        let bits = *self.const_bits.get(&v)?;
+        Some(match f {
+            Fmt::F32 => (0..4).any(|i| bad((bits >> (32 * i)) as u32 as u64)),
+            Fmt::F64 => (0..2).any(|i| bad((bits >> (64 * i)) as u64)),
+        })
+    }
+
+    /// Whether no lane of `v` (format `f`) can be a NaN.
+    pub(super) fn known_notnan(&self, f: Fmt, v: Value) -> bool {
+        if self.notnan.contains(&(v, f == Fmt::F64)) {
+            return true;
+        }
+        let (exp, man) = match f {
+            Fmt::F32 => (0x7f80_0000u64, 0x007f_ffffu64),
+            Fmt::F64 => (0x7ff0_0000_0000_0000, 0x000f_ffff_ffff_ffff),
+        };
+        self.const_lane(f, v, |x| x & exp == exp && x & man != 0) == Some(false)
+    }
+
     /// `x` with denormal lanes flushed (once per value; values known clean pass).
     fn flush_cached(&mut self, f: Fmt, x: Value) -> Value {
         if self.noden.contains(&x) {
+            return x;
+        }
+        let (exp, man) = match f {
+            Fmt::F32 => (0x7f80_0000u64, 0x007f_ffffu64),
+            Fmt::F64 => (0x7ff0_0000_0000_0000, 0x000f_ffff_ffff_ffff),
+        };
+        if self.const_lane(f, x, |b| b & exp == 0 && b & man != 0) == Some(false) {
             return x;
         }
         let key = (x, f == Fmt::F64);
         if let Some(&v) = self.flushed.get(&key) {
             return v;
         }
+        let nn = self.known_notnan(f, x);
         let v = self.flush_den(f, x);
         self.noden.insert(v);
+        if nn {
+            self.notnan.insert((v, f == Fmt::F64));
+        }
         self.flushed.insert(key, v);
         v
     }
@@ -722,6 +754,9 @@ impl Cx<'_> {
     /// NaN lanes become the canonical quiet NaN.
     pub(super) fn canon(&mut self, f: Fmt, r: Value) -> Value {
         let r = self.cast(ftype(f), r);
+        if self.known_notnan(f, r) {
+            return r;
+        }
         let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
         let q = match f {
             Fmt::F32 => self.splat32(0x7fc0_0000),
@@ -732,28 +767,61 @@ impl Cx<'_> {
         self.b.ins().bitselect(nan, q, r)
     }
 
-    /// IEEE minimumNumber / maximumNumber of the interpreter (`float::min_num`).
+    /// IEEE minimumNumber / maximumNumber of the interpreter (`float::min_num`): a NaN
+    /// operand loses to a number, two NaNs give the canonical NaN, -0 < +0.
+    ///
+    /// x86's `minps x, y` is `x < y ? x : y` (the second operand on NaN or equality), so
+    /// `minps(a, b) | minps(b, a)` is the minimum of numbers with -0 below +0 (`&` of the
+    /// `maxps` pair: the maximum, +0 above -0), and `minps(a, b)` is `b` when `a` is a NaN,
+    /// `minps(b, a)` is `a` when `b` is: two selects on the NaN tests of the operands,
+    /// skipped for an operand known to be a number, and the canonical NaN when both are.
     pub(super) fn fminmax(&mut self, f: Fmt, a: Value, b: Value, min: bool) -> Value {
         let ty = ftype(f);
         let a = self.cast(ty, a);
         let b = self.cast(ty, b);
-        let r = if min {
-            self.b.ins().fmin(a, b)
-        } else {
-            self.b.ins().fmax(a, b)
-        };
-        let an = self.b.ins().fcmp(FloatCC::Unordered, a, a);
-        let bn = self.b.ins().fcmp(FloatCC::Unordered, b, b);
-        let an = self.cast(ty, an);
-        let bn = self.cast(ty, bn);
-        let r = self.b.ins().bitselect(bn, a, r);
-        let r = self.b.ins().bitselect(an, b, r);
         let clean = self.noden.contains(&a) && self.noden.contains(&b);
-        let r = self.canon(f, r);
+        let (a_num, b_num) = (self.known_notnan(f, a), self.known_notnan(f, b));
+        let m1 = self.pminmax(a, b, min);
+        let m2 = self.pminmax(b, a, min);
+        let mut r = if min {
+            self.b.ins().bor(m1, m2)
+        } else {
+            self.b.ins().band(m1, m2)
+        };
+        if !a_num {
+            let an = self.b.ins().fcmp(FloatCC::Unordered, a, a);
+            let an = self.cast(ty, an);
+            r = self.b.ins().bitselect(an, m1, r);
+        }
+        if !b_num {
+            let bn = self.b.ins().fcmp(FloatCC::Unordered, b, b);
+            let bn = self.cast(ty, bn);
+            r = self.b.ins().bitselect(bn, m2, r);
+        }
+        if !a_num && !b_num {
+            // Both NaN: the last select picked `a`'s payload.
+            r = self.canon(f, r);
+        } else {
+            self.notnan.insert((r, f == Fmt::F64));
+        }
         if clean {
             self.noden.insert(r);
         }
         r
+    }
+
+    /// x86 `minps`/`maxps` (`minpd`/`maxpd`): `x < y ? x : y`, `y < x ? x : y`.
+    fn pminmax(&mut self, x: Value, y: Value, min: bool) -> Value {
+        let ty = self.b.func.dfg.value_type(x);
+        let c = if min {
+            self.b.ins().fcmp(FloatCC::LessThan, x, y)
+        } else {
+            self.b.ins().fcmp(FloatCC::LessThan, y, x)
+        };
+        let mut fl = cranelift_codegen::ir::MemFlagsData::new();
+        fl.set_endianness(cranelift_codegen::ir::Endianness::Little);
+        let c = self.b.ins().bitcast(ty, fl, c);
+        self.b.ins().bitselect(c, x, y)
     }
 
     /// The operand of min/max/med3 (`float::flushed`): denormals flushed by either
@@ -1654,15 +1722,33 @@ fn float_lanes(cx: &mut Cx, f: Fmt, op: FOp, raw: &[Value]) -> Value {
             let t = cx.fminmax(f, hi, d, true);
             let med = cx.fminmax(f, lo, t, false);
             let ty = ftype(f);
-            let (a, b, d) = (cx.cast(ty, a), cx.cast(ty, b), cx.cast(ty, d));
-            let na = cx.b.ins().fcmp(FloatCC::Unordered, a, a);
-            let nb = cx.b.ins().fcmp(FloatCC::Unordered, b, b);
-            let nd = cx.b.ins().fcmp(FloatCC::Unordered, d, d);
-            let n = cx.b.ins().bor(na, nb);
-            let n = cx.b.ins().bor(n, nd);
-            let n = cx.cast(ty, n);
-            let (m3, med) = (cx.cast(ty, m3), cx.cast(ty, med));
-            cx.b.ins().bitselect(n, m3, med)
+            // Any NaN operand: MIN3 (tests of operands known to be numbers skipped).
+            let mut n: Option<Value> = None;
+            for x in [a, b, d] {
+                if cx.known_notnan(f, x) {
+                    continue;
+                }
+                let x = cx.cast(ty, x);
+                let t = cx.b.ins().fcmp(FloatCC::Unordered, x, x);
+                n = Some(match n {
+                    None => t,
+                    Some(m) => cx.b.ins().bor(m, t),
+                });
+            }
+            let med = cx.cast(ty, med);
+            match n {
+                None => med,
+                Some(n) => {
+                    let n = cx.cast(ty, n);
+                    let m3 = cx.cast(ty, m3);
+                    let r = cx.b.ins().bitselect(n, m3, med);
+                    let known = cx.known_notnan(f, m3) && cx.known_notnan(f, med);
+                    if known {
+                        cx.notnan.insert((r, f == Fmt::F64));
+                    }
+                    r
+                }
+            }
         }
         Min | Max | Min3 | Max3 => {
             let min = matches!(op, Min | Min3);

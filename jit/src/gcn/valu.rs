@@ -377,6 +377,15 @@ pub struct LaneIo {
 }
 
 impl VPlan {
+    /// The VGPRs the instruction writes (a 64-bit result: both of the pair).
+    pub fn vgpr_writes(&self) -> Vec<u8> {
+        match self.vdst {
+            None => Vec::new(),
+            Some(d) if self.sem.shape().w64_dst => vec![d, d.wrapping_add(1)],
+            Some(d) => vec![d],
+        }
+    }
+
     pub fn io(&self) -> LaneIo {
         let mut io = LaneIo {
             lane_reads: vec![126],
