@@ -10,8 +10,9 @@ use wavejit::fuzz::engine::Interp;
 use wavejit::fuzz::{self, Against, Config};
 use wavejit::isa::{Arch, Gen};
 
-/// Programs per generation and seed: a few thousand in all, a few seconds each in release.
-const PROGRAMS: u64 = 700;
+/// Programs per generation and seed: a few thousand in all, a few seconds each in release
+/// (CI); far fewer in a debug build, where compiling is an order of magnitude slower.
+const PROGRAMS: u64 = if cfg!(debug_assertions) { 60 } else { 700 };
 
 fn campaign(arch: Arch, seed: u64, programs: u64, len: usize) -> fuzz::Summary {
     let mut cfg = Config::new(arch);
