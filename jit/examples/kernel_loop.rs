@@ -88,7 +88,12 @@ fn main() {
     );
     let interp_state = w;
 
-    let jit = Jit::new(JitConfig::default());
+    // `KERNEL_LOOP_OPT=none`: Cranelift without its optimiser (for comparison).
+    let mut cfg = JitConfig::default();
+    if std::env::var("KERNEL_LOOP_OPT").is_ok_and(|v| v == "none") {
+        cfg.backend.optimize = false;
+    }
+    let jit = Jit::new(cfg);
     // Same result as the interpreter on the short run.
     {
         let (mut w, mut lds) = (w0.clone(), lds0.clone());

@@ -99,6 +99,10 @@ pub struct Cx<'a> {
     pub notnan: HashSet<(Value, bool)>,
     /// The bits of vector constants (and of casts of them).
     pub const_bits: HashMap<Value, u128>,
+    /// 64-bit lanes as written: the (low dwords, high dwords) chunk pair a 64-bit result
+    /// was split into → the two `i64x2` it came from, so reading the pair back needs no
+    /// shuffles (f64 chains stay interleaved).
+    pub zips: HashMap<(Value, Value), [Value; 2]>,
 }
 
 /// Which pair (first slot) contains `slot`, given a pair starting at `lo`.
@@ -144,6 +148,7 @@ impl<'a> Cx<'a> {
             flushed: HashMap::new(),
             notnan: HashSet::new(),
             const_bits: HashMap::new(),
+            zips: HashMap::new(),
         }
     }
 
@@ -528,8 +533,8 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Store chunk `c` of `v[reg]` now if it is dirty (its last write in the segment: the
-    /// value then need not stay live to the end of the chunk); it stays cached, clean.
+    /// Store chunk `c` of `v[reg]` now if it is dirty (just written: the value then need
+    /// not stay live to the end of the chunk); it stays cached, clean.
     pub fn store_chunk(&mut self, reg: u8, c: usize) {
         let r = reg as usize;
         if self.vregs[r].dirty & (1 << c) == 0 {

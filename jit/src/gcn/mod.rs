@@ -430,20 +430,14 @@ fn emit_segment(cx: &mut Cx, seg: &[(&valu::VPlan, u32)]) {
         .enumerate()
         .map(|(i, s)| ops::uniforms(cx, s.0, &pcs[..=i]))
         .collect();
-    // The VGPRs each instruction writes for the last time in the segment: stored right
-    // after it in each chunk (see `Cx::end_chunk`).
-    let mut last: Vec<Vec<u8>> = vec![Vec::new(); seg.len()];
-    let mut seen = [false; 256];
-    for (i, s) in seg.iter().enumerate().rev() {
-        for r in s.0.vgpr_writes() {
-            if !seen[r as usize] {
-                seen[r as usize] = true;
-                last[i].push(r);
-            }
-        }
-    }
+    // Every VGPR write is stored right after its instruction in each chunk (see
+    // `Cx::end_chunk`): the stores keep Cranelift's scheduling of the pure arithmetic in
+    // program order — anchored only by the last writes, a chain of overwrites of one
+    // register is evaluated whole before the instructions that read its intermediate
+    // values, which then sit on the stack.
+    let writes: Vec<Vec<u8>> = seg.iter().map(|s| s.0.vgpr_writes()).collect();
     for c in 0..CHUNKS {
-        for ((s, u), regs) in seg.iter().zip(&unis).zip(&last) {
+        for ((s, u), regs) in seg.iter().zip(&unis).zip(&writes) {
             valu::emit_chunk(cx, s.0, c, u);
             for &r in regs {
                 cx.store_chunk(r, c);

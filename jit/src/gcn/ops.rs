@@ -928,9 +928,14 @@ impl Cx<'_> {
 
     /// Two `i32x4` halves (low dwords, high dwords of 4 lanes) → two `i64x2`.
     pub fn zip64(&mut self, lo: Value, hi: Value) -> [Value; 2] {
+        if let Some(&p) = self.zips.get(&(lo, hi)) {
+            return p;
+        }
         let a = self.shuffle(lo, hi, ZIP_LO);
         let b = self.shuffle(lo, hi, ZIP_HI);
-        [self.cast(I64X2, a), self.cast(I64X2, b)]
+        let p = [self.cast(I64X2, a), self.cast(I64X2, b)];
+        self.zips.insert((lo, hi), p);
+        p
     }
 
     /// Two `i64x2` (lanes 0-1, 2-3) → (low dwords, high dwords) as `i32x4`.
@@ -1954,6 +1959,9 @@ pub(super) fn write32(cx: &mut Cx, p: &VPlan, c: usize, r: Value, wmask: Option<
 pub(super) fn write64(cx: &mut Cx, p: &VPlan, c: usize, r: [Value; 2], wmask: Option<Value>) {
     let Some(vdst) = p.vdst else { return };
     let (lo, hi) = cx.unzip64(r);
+    if wmask.is_none() {
+        cx.zips.insert((lo, hi), r);
+    }
     cx.write_vreg_masked(vdst, c, lo, wmask);
     cx.write_vreg_masked(vdst.wrapping_add(1), c, hi, wmask);
 }
