@@ -194,4 +194,7 @@ fn random_bit_operation_blocks() {
             );
         }
     }
+    for (name, jit) in &jits {
+        assert_eq!(jit.stats().failures, 0, "{name}: {:?}", jit.stats());
+    }
 }

@@ -178,4 +178,7 @@ fn min_max_med3_with_constants() {
             );
         }
     }
+    for (name, jit) in &jits {
+        assert_eq!(jit.stats().failures, 0, "{name}: {:?}", jit.stats());
+    }
 }

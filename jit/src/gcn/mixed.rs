@@ -348,6 +348,7 @@ pub(super) fn cvt(cx: &mut Cx, k: Cvt, v: &[Opnd; 3]) -> Opnd {
                 let t = cx.b.ins().fmax(t, l);
                 let t = cx.b.ins().fmin(t, u);
                 let nan = cx.b.ins().fcmp(FloatCC::Unordered, x, x);
+                let nan = cx.cast(F64X2, nan);
                 let z = cx.vconst(F64X2, 0);
                 let t = cx.b.ins().bitselect(nan, z, t);
                 let mg = cx.splat64(magic.to_bits());
