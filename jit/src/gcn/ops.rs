@@ -1110,21 +1110,6 @@ fn sign_mods(cx: &mut Cx, v: Value, abs: bool, neg: bool, w64: bool) -> Value {
 // ---- integer helpers ------------------------------------------------------------------
 
 impl Cx<'_> {
-    /// Apply a scalar `i32` operation lane by lane (extract, compute, insert): for the
-    /// few operations with no SIMD form in Cranelift (per-lane shift amounts, bit scans).
-    fn per_lane(&mut self, args: &[Value], f: impl Fn(&mut Cx, &[Value]) -> Value) -> Value {
-        let mut out = self.splat32(0);
-        for l in 0..4u8 {
-            let xs: Vec<Value> = args
-                .iter()
-                .map(|&a| self.b.ins().extractlane(a, l))
-                .collect();
-            let r = f(self, &xs);
-            out = self.b.ins().insertlane(out, r, l);
-        }
-        out
-    }
-
     /// High 32 bits of the 64-bit products of 4 lane pairs, unsigned or signed.
     fn mulhi(&mut self, a: Value, b: Value, signed: bool) -> Value {
         let (al, ah, bl, bh) = if signed {
@@ -1332,27 +1317,29 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
                 shift_uni(cx, a, Uni::K(sh as u32), kind)
             }
         }
-        BfeU | BfeI => cx.per_lane(&[a, b, d], move |cx, x| {
+        BfeU | BfeI => {
             // shift = S1 & 31, width = S2 & 31; width 0 → 0 (ERRATA VOP3 5); a field
-            // reaching past bit 31 is S0 >> shift (003 pseudo-code).
-            let sh = cx.b.ins().band_imm_u(x[1], 31);
-            let w = cx.b.ins().band_imm_u(x[2], 31);
+            // reaching past bit 31 is S0 >> shift (003 pseudo-code). Per-lane shifts
+            // (`bits.rs`) take their amounts & 31, as the scalar form did.
+            let m31 = cx.splat32(31);
+            let sh = cx.b.ins().band(b, m31);
+            let w = cx.b.ins().band(d, m31);
             let sum = cx.b.ins().iadd(sh, w);
-            let n32 = cx.iconst32(32);
+            let n32 = cx.splat32(32);
             let l = cx.b.ins().isub(n32, sum);
-            let up = cx.b.ins().ishl(x[0], l);
+            let up = cx.shl_var(a, l);
             let rw = cx.b.ins().isub(n32, w);
             let (inner, outer) = if op == BfeU {
-                (cx.b.ins().ushr(up, rw), cx.b.ins().ushr(x[0], sh))
+                (cx.lshr_var(up, rw), cx.lshr_var(a, sh))
             } else {
-                (cx.b.ins().sshr(up, rw), cx.b.ins().sshr(x[0], sh))
+                (cx.ashr_var(up, rw), cx.ashr_var(a, sh))
             };
-            let fits = cx.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, sum, 32);
-            let r = cx.b.ins().select(fits, inner, outer);
-            let z = cx.iconst32(0);
-            let w0 = cx.b.ins().icmp_imm_s(IntCC::Equal, w, 0);
-            cx.b.ins().select(w0, z, r)
-        }),
+            let fits = cx.b.ins().icmp(IntCC::UnsignedLessThan, sum, n32);
+            let r = cx.b.ins().bitselect(fits, inner, outer);
+            let z = cx.splat32(0);
+            let w0 = cx.b.ins().icmp(IntCC::Equal, w, z);
+            cx.b.ins().bitselect(w0, z, r)
+        }
         Bfi => {
             let t = cx.b.ins().band(a, b);
             let u = cx.b.ins().band_not(d, a);
