@@ -2,7 +2,12 @@
 //! SOP1/SOP2/SOPC/SOPP layouts): a counted loop, the instruction budget, pcs that are not
 //! instruction starts, undecodable words.
 
-use wavejit_interp::exec::{run, step, Ctx, Step};
+mod engine;
+
+// `crate::engine`, not `engine`: in the JIT's suite this file is a module, and the engine
+// is the suite's (see interp/tests/engine/mod.rs).
+use crate::engine::{run, step};
+use wavejit_interp::exec::{Ctx, Step};
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave};

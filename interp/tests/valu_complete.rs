@@ -2,6 +2,7 @@
 //! in every generation it exists in: executed once with plain VGPR operands, none is
 //! `Unsupported` (the dispatch's catch-all would say so).
 
+mod engine;
 mod valu_common;
 
 use valu_common::{v, Machine};

@@ -1,6 +1,10 @@
 //! Shared helpers of the interpreter's integration tests: a wave with its LDS and memory,
 //! and constructors for hand-built instructions (so that the scalar and memory semantics
 //! are tested independently of the decoder).
+//!
+//! The machine runs instructions on `crate::engine` (see `interp/tests/engine/mod.rs`):
+//! the interpreter in this crate's tests, compiled code checked against the interpreter in
+//! the JIT's `interp_suite` binary.
 
 #![allow(dead_code)]
 
@@ -34,12 +38,15 @@ impl Machine {
             _ => 4,
         };
         let pc = self.wave.pc;
-        let mut ctx = Ctx {
-            wave: &mut self.wave,
-            lds: &mut self.lds,
-            mem: &self.mem,
-        };
-        exec_inst(&mut ctx, &inst, pc, size)
+        let reference = |ctx: &mut Ctx<'_>| exec_inst(ctx, &inst, pc, size);
+        crate::engine::exec_one(
+            &mut self.wave,
+            &mut self.lds,
+            &self.mem,
+            &inst,
+            true,
+            &reference,
+        )
     }
 
     /// Execute and expect success.

@@ -1,8 +1,12 @@
 //! Helpers shared by the vector-ALU tests: a machine to run one hand-built instruction on,
 //! and builders for each encoding's fields.
+//!
+//! The machine runs instructions on `crate::engine` (see `interp/tests/engine/mod.rs`):
+//! the interpreter in this crate's tests, compiled code checked against the interpreter in
+//! the JIT's `interp_suite` binary. The test's assertions then read the machine's state.
 #![allow(dead_code)]
 
-use wavejit_interp::exec::Ctx;
+use wavejit_interp::exec::{Ctx, Step};
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -23,22 +27,35 @@ impl Machine {
         }
     }
     /// Run one vector ALU instruction.
+    /// (The reference is the vector unit itself, which leaves `wave.pc` alone.)
     pub fn valu(&mut self, inst: &Inst) -> Result<(), ExecErrorKind> {
-        let mut ctx = Ctx {
-            wave: &mut self.wave,
-            lds: &mut self.lds,
-            mem: &self.mem,
+        let reference = |ctx: &mut Ctx<'_>| {
+            wavejit_interp::valu::exec(ctx, inst).map(|()| Step::Continue)
         };
-        wavejit_interp::valu::exec(&mut ctx, inst)
+        crate::engine::exec_one(
+            &mut self.wave,
+            &mut self.lds,
+            &self.mem,
+            inst,
+            false,
+            &reference,
+        )
+        .map(|_| ())
     }
     /// Run one VINTRP instruction.
     pub fn vintrp(&mut self, inst: &Inst) -> Result<(), ExecErrorKind> {
-        let mut ctx = Ctx {
-            wave: &mut self.wave,
-            lds: &mut self.lds,
-            mem: &self.mem,
+        let reference = |ctx: &mut Ctx<'_>| {
+            wavejit_interp::vintrp::exec(ctx, inst).map(|()| Step::Continue)
         };
-        wavejit_interp::vintrp::exec(&mut ctx, inst)
+        crate::engine::exec_one(
+            &mut self.wave,
+            &mut self.lds,
+            &self.mem,
+            inst,
+            false,
+            &reference,
+        )
+        .map(|_| ())
     }
     /// Every lane of `v[r]`.
     pub fn set_v(&mut self, r: usize, f: impl Fn(usize) -> u32) {
