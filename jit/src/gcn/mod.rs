@@ -10,7 +10,9 @@
 
 pub mod bits;
 pub mod dpp;
+pub mod dynamic;
 pub mod half;
+pub mod lanes;
 pub mod mixed;
 pub mod ops;
 pub mod salu;
@@ -36,6 +38,7 @@ pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
     ops::sem(op).is_some()
         || vintrp::lowered(op)
         || salu::known(op)
+        || lanes::known(op)
         || matches!(
             op,
             Op::SEndpgm
@@ -96,6 +99,8 @@ enum BranchIf {
 enum Item {
     V(valu::VPlan),
     S(salu::SPlan),
+    /// A lane or register index known at run time (`lanes.rs`).
+    L(lanes::LPlan),
     Nop,
     End,
     Barrier,
@@ -122,6 +127,9 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
         | Enc::Sdwa { .. }
         | Enc::Dpp { .. }
         | Enc::Vintrp => {
+            if let Some(p) = lanes::plan(gen, inst) {
+                return Item::L(p);
+            }
             if let Some(p) = valu::plan(gen, inst, mode) {
                 return Item::V(p);
             }
@@ -198,7 +206,7 @@ fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32, max_len: u32) -> Opti
         let last = matches!(
             item,
             Item::End | Item::Barrier | Item::Branch(..) | Item::Helper { jumps: true, .. }
-        );
+        ) || matches!(&item, Item::S(sp) if sp.ends_unit());
         items.push(Planned {
             pc: slot.pc,
             size: slot.size,
@@ -367,7 +375,11 @@ pub(crate) fn compile(
         }
         match &p.item {
             Item::V(_) => {}
-            Item::S(sp) => salu::emit(&mut cx, sp, p.pc, p.size),
+            Item::S(sp) => {
+                salu::emit(&mut cx, sp, p.pc, p.size);
+                ended |= sp.ends_unit();
+            }
+            Item::L(lp) => lanes::emit(&mut cx, lp, p.pc),
             Item::Nop => {}
             Item::End => {
                 cx.flush();

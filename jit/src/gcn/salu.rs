@@ -12,7 +12,10 @@ use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::{inline_constant, src_kind, SrcKind, Width};
 use wavejit_isa::gcn::{Fields, Inst, Op, Src};
 
-use crate::block::Cx;
+use super::dynamic;
+use crate::block::{mflags, Cx};
+use crate::ctx::{self, wave_off};
+use wavejit_interp::salu::sopk::{HwReg, HW_REG_MODE};
 
 /// A scalar source, checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -407,6 +410,10 @@ pub enum SK {
     Cmp(IntCC, bool),
     Addk,
     Mulk,
+    /// `s_getreg_b32` of MODE: a constant of the unit (it is specialised on MODE).
+    Getreg(u16),
+    /// `s_setreg_b32` / `s_setreg_imm32_b32` of MODE (the literal): ends the unit.
+    Setreg(u16, Option<u32>),
 }
 
 fn plan_sopk(op: Op) -> Option<SK> {
@@ -429,6 +436,8 @@ fn plan_sopk(op: Op) -> Option<SK> {
         SCmpkLeU32 => Cmp(IntCC::UnsignedLessThanOrEqual, false),
         SAddkI32 => Addk,
         SMulkI32 => Mulk,
+        SGetregB32 => Getreg(0),
+        SSetregB32 | SSetregImm32B32 => Setreg(0, None),
         _ => return None,
     })
 }
@@ -465,7 +474,33 @@ fn emit_sopk(cx: &mut Cx, k: SK, sdst: u8, simm16: u16) {
             let d = cx.b.ins().imul_imm_s(r, simm as i32 as i64);
             cx.set_sreg(sdst, d);
         }
+        SK::Getreg(h) => {
+            let v = cx.iconst32(HwReg::decode(h).get(cx.mode));
+            cx.set_sreg(sdst, v);
+        }
+        // Setreg ends the unit (`emit_setreg`).
+        SK::Setreg(..) => {}
     }
+}
+
+/// `s_setreg*` of MODE: `MODE[offset + size - 1 : offset] = v` (`HwReg::set`), stored,
+/// then back to the dispatcher at the next pc (the code after it may be specialised on
+/// another MODE).
+fn emit_setreg(cx: &mut Cx, h: u16, lit: Option<u32>, sdst: u8, next: u32) {
+    let h = HwReg::decode(h);
+    let m = h.mask();
+    let keep = cx.iconst32(cx.mode & !m);
+    let v = match lit {
+        Some(k) => cx.iconst32(k),
+        None => cx.sreg(sdst),
+    };
+    let sh = cx.b.ins().ishl_imm_u(v, h.offset as i64);
+    let part = cx.b.ins().band_imm_u(sh, m as i64);
+    let mode = cx.b.ins().bor(keep, part);
+    cx.flush();
+    cx.b.ins().store(mflags(), mode, cx.wave, wave_off::MODE);
+    cx.store_pc(next);
+    cx.ret(ctx::EXIT_NEXT);
 }
 
 /// SOP1 operations.
@@ -504,6 +539,12 @@ pub enum S1 {
     Quadmask32,
     Quadmask64,
     Abs,
+    /// `D = SGPR[S0.addr + M0]` (32 or 64 bits): a checked load from the SGPR file.
+    Movrels(u8, bool),
+    /// `SGPR[D.addr + M0] = S0`: a checked store into the SGPR file.
+    Movreld(bool),
+    /// `s_setpc_b64` / `s_swappc_b64` (`true`): the unit ends with a dynamic next pc.
+    Setpc(bool),
 }
 
 fn plan_sop1(op: Op) -> Option<S1> {
@@ -551,6 +592,12 @@ fn plan_sop1(op: Op) -> Option<S1> {
         SQuadmaskB32 => Quadmask32,
         SQuadmaskB64 => Quadmask64,
         SAbsI32 => Abs,
+        SMovrelsB32 => Movrels(0, false),
+        SMovrelsB64 => Movrels(0, true),
+        SMovreldB32 => Movreld(false),
+        SMovreldB64 => Movreld(true),
+        SSetpcB64 => Setpc(false),
+        SSwappcB64 => Setpc(true),
         _ => return None,
     })
 }
@@ -560,6 +607,8 @@ fn widths1(k: S1) -> (bool, bool) {
     use S1::*;
     match k {
         Mov64 | Cmov64 | Not64 | Wqm64 | Brev64 | Quadmask64 | Saveexec(..) => (true, true),
+        Movrels(_, w) | Movreld(w) => (w, w),
+        Setpc(swap) => (true, swap),
         Bcnt0_64 | Bcnt1_64 | Ff0_64 | Ff1_64 | Flbit64 | FlbitI64 => (true, false),
         Bitset0_64 | Bitset1_64 | Getpc => (false, true),
         _ => (false, false),
@@ -586,8 +635,14 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
     use S1::*;
     let (w0, wd) = widths1(k);
     let ity = if w0 { types::I64 } else { types::I32 };
+    match k {
+        Movrels(base, w64) => return super::dynamic::movrels(cx, base, w64, sdst, pc),
+        Movreld(w64) => return super::dynamic::movreld(cx, a, w64, sdst, pc),
+        Setpc(swap) => return super::dynamic::setpc(cx, a, swap.then_some(sdst), pc, size),
+        _ => {}
+    }
     let av = match k {
-        Getpc => cx.iconst32(0),
+        Getpc | Movrels(..) | Movreld(_) | Setpc(_) => cx.iconst32(0),
         _ if w0 => cx.read_s64(a),
         _ => cx.read_s32(a),
     };
@@ -713,6 +768,7 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
             scc = Some(cx.nz32(d));
             d
         }
+        Movrels(..) | Movreld(_) | Setpc(_) => return,
     };
     if wd {
         cx.set_sreg64(sdst, d);
@@ -821,12 +877,23 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
             Some(SPlan::Sop2(k, a, b, sdst))
         }
         Fields::Sopk { sdst, simm16 } => {
-            let k = plan_sopk(inst.op)?;
+            let k = match plan_sopk(inst.op)? {
+                // Only MODE is modelled (others are the interpreter's `Unsupported`).
+                SK::Getreg(_) | SK::Setreg(..) if HwReg::decode(simm16).id != HW_REG_MODE => {
+                    return None
+                }
+                SK::Getreg(_) => SK::Getreg(simm16),
+                SK::Setreg(..) if inst.op == Op::SSetregImm32B32 => {
+                    SK::Setreg(simm16, Some(inst.literal?))
+                }
+                SK::Setreg(..) => SK::Setreg(simm16, None),
+                k => k,
+            };
             if sdst > 127 {
                 return None;
             }
             // cmpk/addk/mulk read SDST as a source: it must name a register.
-            if matches!(k, SK::Cmp(..) | SK::Addk | SK::Mulk) {
+            if matches!(k, SK::Cmp(..) | SK::Addk | SK::Mulk | SK::Setreg(_, None)) {
                 src32(gen, Src(sdst as u16), None)?;
             }
             Some(SPlan::Sopk(k, sdst, simm16))
@@ -834,7 +901,22 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
         Fields::Sop1 { sdst, ssrc0 } => {
             let k = plan_sop1(inst.op)?;
             let (w0, wd) = widths1(k);
-            let a = if k == S1::Getpc {
+            // The relative moves' register ranges: a base whose range can never fit in
+            // s0-s103 is always the interpreter's error.
+            let k = match k {
+                S1::Movrels(_, w64) => {
+                    let base = ssrc0.0;
+                    if base + if w64 { 2 } else { 1 } > dynamic::SGPRS as u16 {
+                        return None;
+                    }
+                    S1::Movrels(base as u8, w64)
+                }
+                S1::Movreld(w64) if sdst as u32 + if w64 { 2 } else { 1 } > dynamic::SGPRS => {
+                    return None
+                }
+                k => k,
+            };
+            let a = if matches!(k, S1::Getpc | S1::Movrels(..)) {
                 SOpnd::Const(0)
             } else if w0 {
                 src64(gen, ssrc0, lit)?
@@ -877,6 +959,15 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
 }
 
 impl SPlan {
+    /// Whether the instruction ends the unit (its emission leaves it: a dynamic next pc, or
+    /// a MODE the rest of the block was not specialised on).
+    pub fn ends_unit(&self) -> bool {
+        matches!(
+            self,
+            SPlan::Sop1(S1::Setpc(_), _, _) | SPlan::Sopk(SK::Setreg(..), _, _)
+        )
+    }
+
     /// Whether this instruction may write EXEC (then lane masks must be rebuilt).
     pub fn writes_exec(&self) -> bool {
         let d = match *self {
@@ -900,6 +991,7 @@ impl SPlan {
 pub fn emit(cx: &mut Cx, p: &SPlan, pc: u32, size: u32) {
     match *p {
         SPlan::Sop2(k, a, b, d) => emit_sop2(cx, k, a, b, d),
+        SPlan::Sopk(SK::Setreg(h, lit), d, _) => emit_setreg(cx, h, lit, d, pc.wrapping_add(size)),
         SPlan::Sopk(k, d, imm) => emit_sopk(cx, k, d, imm),
         SPlan::Sop1(k, a, d) => emit_sop1(cx, k, a, d, pc, size),
         SPlan::Sopc(k, a, b) => emit_sopc(cx, k, a, b),
