@@ -19,22 +19,25 @@ use wavejit_isa::gcn::Inst;
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave};
 
-/// The interpreter's own code for one hand-built instruction, as the harness calls it.
-pub type Reference<'r> = &'r dyn Fn(&mut Ctx<'_>) -> Result<Step, ExecErrorKind>;
+/// The interpreter's own code for a hand-built instruction, as the harness calls it.
+pub type Reference<'r> = &'r dyn Fn(&mut Ctx<'_>, &Inst) -> Result<Step, ExecErrorKind>;
 
 /// Run the hand-built `inst` at `wave.pc`. `reference` is the interpreter's code for it;
 /// `advances_pc` says whether `reference` moves `wave.pc` past the instruction (the vector
-/// harness calls the vector unit, which leaves the pc alone).
+/// harness calls the vector unit, which leaves the pc alone); `as_program` whether
+/// `reference` is what executing `inst` in a program runs (not so when a test hands the
+/// vector unit a scalar instruction to see it refused).
 pub fn exec_one(
     wave: &mut Wave,
     lds: &mut Lds,
     mem: &Memory,
     inst: &Inst,
     advances_pc: bool,
+    as_program: bool,
     reference: Reference<'_>,
 ) -> Result<Step, ExecErrorKind> {
-    let _ = (inst, advances_pc);
-    reference(&mut Ctx { wave, lds, mem })
+    let _ = (advances_pc, as_program);
+    reference(&mut Ctx { wave, lds, mem }, inst)
 }
 
 /// `wavejit_interp::run`.

@@ -32,18 +32,19 @@ impl Machine {
     /// Execute `inst` at the current pc (size 4, or 8 with a literal or a 64-bit
     /// encoding).
     pub fn exec(&mut self, inst: Inst) -> Result<Step, ExecErrorKind> {
-        let size = match inst.enc {
+        let size = |i: &Inst| match i.enc {
             Enc::Smem | Enc::Ds | Enc::Mubuf | Enc::Flat | Enc::Vop3 => 8,
-            _ if inst.literal.is_some() => 8,
+            _ if i.literal.is_some() => 8,
             _ => 4,
         };
         let pc = self.wave.pc;
-        let reference = |ctx: &mut Ctx<'_>| exec_inst(ctx, &inst, pc, size);
+        let reference = |ctx: &mut Ctx<'_>, i: &Inst| exec_inst(ctx, i, pc, size(i));
         crate::engine::exec_one(
             &mut self.wave,
             &mut self.lds,
             &self.mem,
             &inst,
+            true,
             true,
             &reference,
         )

@@ -29,8 +29,8 @@ impl Machine {
     /// Run one vector ALU instruction.
     /// (The reference is the vector unit itself, which leaves `wave.pc` alone.)
     pub fn valu(&mut self, inst: &Inst) -> Result<(), ExecErrorKind> {
-        let reference = |ctx: &mut Ctx<'_>| {
-            wavejit_interp::valu::exec(ctx, inst).map(|()| Step::Continue)
+        let reference = |ctx: &mut Ctx<'_>, i: &Inst| {
+            wavejit_interp::valu::exec(ctx, i).map(|()| Step::Continue)
         };
         crate::engine::exec_one(
             &mut self.wave,
@@ -38,14 +38,18 @@ impl Machine {
             &self.mem,
             inst,
             false,
+            matches!(
+                inst.enc,
+                Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa { .. } | Enc::Dpp { .. }
+            ),
             &reference,
         )
         .map(|_| ())
     }
     /// Run one VINTRP instruction.
     pub fn vintrp(&mut self, inst: &Inst) -> Result<(), ExecErrorKind> {
-        let reference = |ctx: &mut Ctx<'_>| {
-            wavejit_interp::vintrp::exec(ctx, inst).map(|()| Step::Continue)
+        let reference = |ctx: &mut Ctx<'_>, i: &Inst| {
+            wavejit_interp::vintrp::exec(ctx, i).map(|()| Step::Continue)
         };
         crate::engine::exec_one(
             &mut self.wave,
@@ -53,6 +57,7 @@ impl Machine {
             &self.mem,
             inst,
             false,
+            inst.enc == Enc::Vintrp,
             &reference,
         )
         .map(|_| ())

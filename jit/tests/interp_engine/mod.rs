@@ -1,0 +1,656 @@
+//! The JIT as the engine of the interpreter's test list (`jit/tests/interp_suite.rs`).
+//!
+//! The interpreter's harnesses call `crate::engine::{exec_one, run, step}` (see
+//! `interp/tests/engine/mod.rs`, the interpreter's version of this module). Here each call:
+//! 1. runs the interpreter's reference code on a copy of the state (wave, LDS, memory);
+//! 2. runs the same instruction on the real state through the JIT's dispatcher: the
+//!    hand-built instruction is encoded into a program (padding `s_endpgm`s up to
+//!    `wave.pc`, the instruction, `s_endpgm`), and one compiled unit runs there (the
+//!    instruction and the `s_endpgm`, or the instruction alone when it jumps);
+//! 3. requires the same outcome (same step or same error kind) and the same final state,
+//!    bit for bit: every VGPR lane, SGPR slot, EXEC, VCC, M0, SCC, MODE, pc, LDS byte and
+//!    memory dword; a difference panics naming the instruction, the register and lane and
+//!    both values;
+//! 4. leaves the JIT's state in the machine, so the test's own hand-worked assertions then
+//!    check the JIT.
+//!
+//! An instruction that does not encode to itself (a test's deliberately impossible fields)
+//! or sits at a pc a program cannot reach runs on the interpreter only, and is counted.
+//! Each test thread has its own `Jit` (tests run in parallel); the counts of how the
+//! instructions ran (lowered inline, through the interpreter helper in compiled code, or
+//! interpreted by the dispatcher because nothing in the unit is worth compiling) are
+//! summed over the binary and printed when each test's thread ends: the last line is the
+//! binary's total.
+#![allow(dead_code)]
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use wavejit_interp::exec::{Ctx, Step};
+use wavejit_interp::{ExecError, ExecErrorKind, RunStats};
+use wavejit_isa::arch::Arch;
+use wavejit_isa::gcn::Inst;
+use wavejit_isa::ir::Program;
+use wavejit_isa::state::{Lds, Memory, Wave};
+use wavejit_jit::{Jit, JitConfig, UnitStep};
+
+/// The interpreter's own code for a hand-built instruction, as the harness calls it.
+pub type Reference<'r> = &'r dyn Fn(&mut Ctx<'_>, &Inst) -> Result<Step, ExecErrorKind>;
+
+const S_ENDPGM: u32 = 0xBF81_0000;
+/// Highest pc a one-instruction program is padded up to (a test's pc beyond it runs on
+/// the interpreter only).
+const MAX_PAD_PC: u32 = 1 << 16;
+
+// ---- counts ------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Default, Debug)]
+struct Counts {
+    /// Instructions run by compiled code with inline lowering.
+    inline: u64,
+    /// Instructions run by compiled code through the interpreter helper.
+    helper: u64,
+    /// Instructions the dispatcher interpreted (a unit made only of a helper that jumps).
+    dispatched: u64,
+    /// Instructions that ran on the interpreter only (not encodable, pc out of reach).
+    reference_only: u64,
+    /// Instructions whose expected outcome was an error (the JIT's error compared).
+    errors: u64,
+    /// Instructions run without fields no program can carry (the interpreter's result
+    /// unchanged by it).
+    normalised: u64,
+    /// Units compiled.
+    units: u64,
+    /// Whole programs run (`run`) and their instructions (inline, helper, dispatched).
+    programs: u64,
+    prog_inline: u64,
+    prog_helper: u64,
+    prog_dispatched: u64,
+    threads: u64,
+}
+
+static TOTALS: [AtomicU64; 12] = [const { AtomicU64::new(0) }; 12];
+
+impl Counts {
+    fn as_array(&self) -> [u64; 12] {
+        [
+            self.inline,
+            self.helper,
+            self.dispatched,
+            self.reference_only,
+            self.errors,
+            self.units,
+            self.programs,
+            self.prog_inline,
+            self.prog_helper,
+            self.prog_dispatched,
+            self.threads,
+            self.normalised,
+        ]
+    }
+    fn from_array(a: [u64; 12]) -> Counts {
+        Counts {
+            inline: a[0],
+            helper: a[1],
+            dispatched: a[2],
+            reference_only: a[3],
+            errors: a[4],
+            units: a[5],
+            programs: a[6],
+            prog_inline: a[7],
+            prog_helper: a[8],
+            prog_dispatched: a[9],
+            threads: a[10],
+            normalised: a[11],
+        }
+    }
+}
+
+/// One test thread's JIT: the engine, what each compiled unit holds, and the counts.
+struct ThreadJit {
+    /// Runs one unit per call (`chain` off: a branch's target must not run).
+    jit: Jit,
+    /// Runs whole programs, as `wavejit run` does (chaining on).
+    prog_jit: Jit,
+    /// (code, pc, MODE) → number of helper calls in the unit compiled for it.
+    helpers: HashMap<(Vec<u8>, u32, u32), u64>,
+    counts: Counts,
+}
+
+impl ThreadJit {
+    fn new() -> ThreadJit {
+        let jit = Jit::new(JitConfig {
+            chain: false,
+            plant_xor_bug: std::env::var_os("PLANT").is_some(),
+            ..JitConfig::default()
+        });
+        if let Some(e) = jit.broken() {
+            eprintln!("interp_suite: the JIT back end is unavailable ({e}): interpreter only");
+        }
+        ThreadJit {
+            jit,
+            prog_jit: Jit::new(JitConfig::default()),
+            helpers: HashMap::new(),
+            counts: Counts::default(),
+        }
+    }
+
+    /// Run the one unit at `ctx.wave.pc`; `None` for `.compiled` units whose helper count
+    /// is unknown never happens (each compile is seen here).
+    fn step_unit(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        budget: u64,
+        what: &dyn Fn() -> String,
+    ) -> (Result<UnitStep, ExecError>, Option<u64>) {
+        if self.jit.is_full() {
+            self.jit.flush();
+            self.helpers.clear();
+        }
+        let key = (prog.code.clone(), ctx.wave.pc, ctx.wave.mode);
+        let before = self.jit.stats();
+        let r = self.jit.step_unit(ctx, prog, budget);
+        let after = self.jit.stats();
+        assert_eq!(
+            after.failures,
+            before.failures,
+            "{}: Cranelift refused the unit (it would hide its lowering in the interpreter)",
+            what()
+        );
+        if after.blocks > before.blocks {
+            self.counts.units += after.blocks - before.blocks;
+            self.helpers
+                .insert(key.clone(), after.helper_insts - before.helper_insts);
+        }
+        let helpers = match &r {
+            Ok(u) if u.compiled => self.helpers.get(&key).copied(),
+            _ => None,
+        };
+        (r, helpers)
+    }
+}
+
+impl Drop for ThreadJit {
+    fn drop(&mut self) {
+        self.counts.threads = 1;
+        let mine = self.counts.as_array();
+        let mut total = [0u64; 12];
+        for (i, t) in TOTALS.iter().enumerate() {
+            total[i] = t.fetch_add(mine[i], Ordering::Relaxed) + mine[i];
+        }
+        let c = Counts::from_array(total);
+        eprintln!(
+            "interp_suite totals after {} test threads: one-instruction runs: {} inline, {} \
+             through the helper, {} interpreted by the dispatcher, {} on the interpreter only \
+             (not encodable or pc out of reach), {} errors compared, {} run without fields no \
+             program can carry; programs: {} runs, {} \
+             instructions inline, {} through the helper, {} interpreted; {} units compiled",
+            c.threads,
+            c.inline,
+            c.helper,
+            c.dispatched,
+            c.reference_only,
+            c.errors,
+            c.normalised,
+            c.programs,
+            c.prog_inline,
+            c.prog_helper,
+            c.prog_dispatched,
+            c.units
+        );
+    }
+}
+
+thread_local! {
+    static JIT: RefCell<Option<ThreadJit>> = const { RefCell::new(None) };
+}
+
+fn with_jit<R>(f: impl FnOnce(&mut ThreadJit) -> R) -> R {
+    JIT.with(|j| {
+        let mut j = j.borrow_mut();
+        f(j.get_or_insert_with(ThreadJit::new))
+    })
+}
+
+// ---- state copies and comparison -----------------------------------------------------------
+
+fn snapshot(m: &Memory) -> Vec<(u64, Vec<u8>)> {
+    m.regions()
+        .iter()
+        .map(|r| {
+            let mut b = vec![0u8; r.len as usize];
+            m.read(r.base, &mut b).expect("read back a mapped region");
+            (r.base, b)
+        })
+        .collect()
+}
+
+fn rebuild(snap: &[(u64, Vec<u8>)]) -> Memory {
+    let mut m = Memory::new();
+    for (base, bytes) in snap {
+        m.map_bytes(*base, bytes).expect("map a copy of a region");
+    }
+    m
+}
+
+fn u32_at(b: &[u8], i: usize) -> u32 {
+    let mut w = [0u8; 4];
+    for (k, x) in w.iter_mut().enumerate() {
+        *x = b.get(i + k).copied().unwrap_or(0);
+    }
+    u32::from_le_bytes(w)
+}
+
+/// The first difference between the interpreter's state (`a`) and the JIT's (`b`).
+fn differ(
+    a: (&Wave, &Lds, &[(u64, Vec<u8>)]),
+    b: (&Wave, &Lds, &[(u64, Vec<u8>)]),
+) -> Option<String> {
+    let (x, y) = (a.0, b.0);
+    for r in 0..x.vgpr.len() {
+        for l in 0..64 {
+            if x.vgpr[r][l] != y.vgpr[r][l] {
+                return Some(format!(
+                    "v{r} lane {l}: interpreter {:#010x}, JIT {:#010x}",
+                    x.vgpr[r][l], y.vgpr[r][l]
+                ));
+            }
+        }
+    }
+    for s in 0..x.sgpr.len() {
+        if x.sgpr[s] != y.sgpr[s] {
+            return Some(format!(
+                "s{s}: interpreter {:#010x}, JIT {:#010x}",
+                x.sgpr[s], y.sgpr[s]
+            ));
+        }
+    }
+    let regs = [
+        ("EXEC", x.exec, y.exec),
+        ("VCC", x.vcc, y.vcc),
+        ("M0", x.m0 as u64, y.m0 as u64),
+        ("SCC", x.scc as u64, y.scc as u64),
+        ("MODE", x.mode as u64, y.mode as u64),
+        ("pc", x.pc as u64, y.pc as u64),
+    ];
+    for (n, p, q) in regs {
+        if p != q {
+            return Some(format!("{n}: interpreter {p:#x}, JIT {q:#x}"));
+        }
+    }
+    if x.gen != y.gen {
+        return Some(format!("gen: interpreter {}, JIT {}", x.gen, y.gen));
+    }
+    let (la, lb) = (&a.1.bytes, &b.1.bytes);
+    if la != lb {
+        if la.len() != lb.len() {
+            return Some(format!("LDS size {} vs {}", la.len(), lb.len()));
+        }
+        let i = la.iter().zip(lb).position(|(p, q)| p != q).unwrap_or(0) & !3;
+        return Some(format!(
+            "LDS dword {i:#x}: interpreter {:#010x}, JIT {:#010x}",
+            u32_at(la, i),
+            u32_at(lb, i)
+        ));
+    }
+    if a.2.len() != b.2.len() {
+        return Some("memory regions differ".into());
+    }
+    for ((ba, da), (bb, db)) in a.2.iter().zip(b.2) {
+        if ba != bb || da.len() != db.len() {
+            return Some(format!("memory region {ba:#x} vs {bb:#x}"));
+        }
+        if da != db {
+            let i = da.iter().zip(db).position(|(p, q)| p != q).unwrap_or(0) & !3;
+            return Some(format!(
+                "memory dword {:#x}: interpreter {:#010x}, JIT {:#010x}",
+                ba + i as u64,
+                u32_at(da, i),
+                u32_at(db, i)
+            ));
+        }
+    }
+    None
+}
+
+// ---- programs --------------------------------------------------------------------------------
+
+/// `inst` with the fields a program cannot carry cleared, if that makes it encodable: a
+/// literal no source reads, and operand fields the operation does not have (the encoder
+/// and decoder insist they are zero; tests often leave a register number or the constant
+/// 0 there). Whether clearing them changes anything is checked by running the
+/// interpreter on both (`exec_one`).
+fn normalised(gen: wavejit_isa::Gen, inst: &Inst) -> Option<Inst> {
+    use wavejit_isa::gcn::{EncodeError, Fields, Src};
+    use wavejit_isa::DecodeErrorKind;
+    let mut cur = *inst;
+    for _ in 0..8 {
+        let field = match wavejit_isa::gcn::encode(gen, &cur) {
+            Ok(_) => return Some(cur),
+            Err(EncodeError::UnexpectedLiteral { .. }) => {
+                cur.literal = None;
+                continue;
+            }
+            Err(EncodeError::OutOfRange { field: "sdst", .. }) => "sdst",
+            Err(EncodeError::Invalid {
+                kind: DecodeErrorKind::BadField { field, .. },
+                ..
+            }) => field,
+            Err(_) => return None,
+        };
+        let top = |bits: &mut u8| *bits &= !(1u8 << (7 - bits.leading_zeros().min(7)));
+        match (&mut cur.fields, field) {
+            (Fields::Vop3 { src, .. }, "src0") => src[0] = Src(0),
+            (Fields::Vop3 { src, .. }, "src1") => src[1] = Src(0),
+            (Fields::Vop3 { src, .. }, "src2") => src[2] = Src(0),
+            (Fields::Vop3 { sdst, .. }, "sdst") => *sdst = 0,
+            (Fields::Vop3 { vdst, .. }, "vdst") => *vdst = 0,
+            (Fields::Vop3 { abs, .. }, "abs") if *abs != 0 => top(abs),
+            (Fields::Vop3 { neg, .. }, "neg") if *neg != 0 => top(neg),
+            (Fields::Vop1 { vdst, .. }, "vdst") | (Fields::Vop2 { vdst, .. }, "vdst") => *vdst = 0,
+            (Fields::Vop1 { src0, .. }, "src0")
+            | (Fields::Vop2 { src0, .. }, "src0")
+            | (Fields::Vopc { src0, .. }, "src0") => *src0 = Src(0),
+            (Fields::Vop2 { vsrc1, .. }, "vsrc1") | (Fields::Vopc { vsrc1, .. }, "vsrc1") => {
+                *vsrc1 = 0
+            }
+            (Fields::Sdwa { vdst, .. }, "vdst") | (Fields::Dpp { vdst, .. }, "vdst") => *vdst = 0,
+            (Fields::Sdwa { vsrc1, .. }, "vsrc1") | (Fields::Dpp { vsrc1, .. }, "vsrc1") => {
+                *vsrc1 = 0
+            }
+            (Fields::Ds { vdst, .. }, "vdst") => *vdst = 0,
+            (Fields::Ds { addr, .. }, "addr") => *addr = 0,
+            (Fields::Ds { data0, .. }, "data0") => *data0 = 0,
+            (Fields::Ds { data1, .. }, "data1") => *data1 = 0,
+            (Fields::Sop2 { sdst, .. }, "sdst")
+            | (Fields::Sop1 { sdst, .. }, "sdst")
+            | (Fields::Sopk { sdst, .. }, "sdst") => *sdst = 0,
+            (Fields::Sop2 { ssrc0, .. }, "ssrc0")
+            | (Fields::Sop1 { ssrc0, .. }, "ssrc0")
+            | (Fields::Sopc { ssrc0, .. }, "ssrc0") => *ssrc0 = Src(0),
+            (Fields::Sop2 { ssrc1, .. }, "ssrc1") | (Fields::Sopc { ssrc1, .. }, "ssrc1") => {
+                *ssrc1 = Src(0)
+            }
+            (Fields::Sopk { simm16, .. }, "simm16") | (Fields::Sopp { simm16 }, "simm16") => {
+                *simm16 = 0
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The program with `inst` at `wave.pc` (padding `s_endpgm`s before, one after), if
+/// `inst` encodes to itself and the pc is reachable.
+fn program_for(wave: &Wave, inst: &Inst) -> Option<Program> {
+    let pc = wave.pc;
+    if !pc.is_multiple_of(4) || pc > MAX_PAD_PC {
+        return None;
+    }
+    let words = wavejit_isa::gcn::encode(wave.gen, inst).ok()?;
+    let mut code: Vec<u8> = Vec::with_capacity(pc as usize + 16);
+    for _ in 0..pc / 4 {
+        code.extend_from_slice(&S_ENDPGM.to_le_bytes());
+    }
+    for w in words.iter().chain(&[S_ENDPGM]) {
+        code.extend_from_slice(&w.to_le_bytes());
+    }
+    let prog = Program::new(Arch::Gcn(wave.gen), &code);
+    let slot = prog.slots.get(prog.slot_index(pc)?)?;
+    match &slot.inst {
+        Ok(wavejit_isa::ir::Inst::Gcn(d)) if d == inst => Some(prog),
+        _ => None,
+    }
+}
+
+fn describe(inst: &Inst, wave: &Wave) -> String {
+    format!(
+        "`{}` on {} at pc {:#x} (EXEC {:#018x}, MODE {:#x}): {:?}",
+        inst.op.mnemonic(),
+        wave.gen,
+        wave.pc,
+        wave.exec,
+        wave.mode,
+        inst
+    )
+}
+
+/// What one unit run means for the instruction at its start (the unit is that
+/// instruction followed by `s_endpgm`, or the instruction alone when it ends the unit).
+fn inst_step(u: &UnitStep) -> Step {
+    match (u.stop, u.insts) {
+        (Some(Step::End), 2) => Step::Continue,
+        (Some(s), _) => s,
+        (None, _) => Step::Continue,
+    }
+}
+
+// ---- the engine's entry points -----------------------------------------------------------------
+
+/// Run the hand-built `inst` at `wave.pc` on the JIT, checked against `reference` (the
+/// interpreter's code for it). `advances_pc`: whether `reference` moves `wave.pc` past
+/// the instruction (if not, the pc is put back after the JIT's run). `as_program`: whether
+/// `reference` is what the instruction runs in a program (if not, the interpreter only).
+#[allow(clippy::too_many_arguments)]
+pub fn exec_one(
+    wave: &mut Wave,
+    lds: &mut Lds,
+    mem: &Memory,
+    inst: &Inst,
+    advances_pc: bool,
+    as_program: bool,
+    reference: Reference<'_>,
+) -> Result<Step, ExecErrorKind> {
+    let what = describe(inst, wave);
+    let mut rw = Box::new(wave.clone());
+    let mut rl = lds.clone();
+    let rm = rebuild(&snapshot(mem));
+    let want = reference(
+        &mut Ctx {
+            wave: &mut rw,
+            lds: &mut rl,
+            mem: &rm,
+        },
+        inst,
+    );
+    // The instruction the program holds: `inst`, or `inst` without fields no program can
+    // carry when that changes nothing the interpreter does from this state.
+    let mut run_inst = None;
+    if as_program {
+        match normalised(wave.gen, inst) {
+            Some(n) if n == *inst => run_inst = Some(n),
+            Some(n) => {
+                let mut nw = Box::new(wave.clone());
+                let mut nl = lds.clone();
+                let nm = rebuild(&snapshot(mem));
+                let r = reference(
+                    &mut Ctx {
+                        wave: &mut nw,
+                        lds: &mut nl,
+                        mem: &nm,
+                    },
+                    &n,
+                );
+                let same = r == want
+                    && differ((&rw, &rl, &snapshot(&rm)), (&nw, &nl, &snapshot(&nm))).is_none();
+                if same {
+                    run_inst = Some(n);
+                    with_jit(|j| j.counts.normalised += 1);
+                }
+            }
+            None => {}
+        }
+    }
+    let prog = run_inst.and_then(|i| program_for(wave, &i));
+    let Some(prog) = prog else {
+        if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
+            eprintln!(
+                "interp_suite: interpreter only: {what}: {:?}",
+                wavejit_isa::gcn::encode(wave.gen, inst).err()
+            );
+        }
+        // The interpreter's result is the result.
+        *wave = (*rw).clone();
+        *lds = rl;
+        for (base, bytes) in snapshot(&rm) {
+            mem.write(base, &bytes).expect("write back a mapped region");
+        }
+        with_jit(|j| {
+            j.counts.reference_only += 1;
+            j.counts.errors += want.is_err() as u64;
+        });
+        return want;
+    };
+    let pc = wave.pc;
+    let size = prog
+        .slot_index(pc)
+        .and_then(|i| prog.slots.get(i))
+        .map_or(0, |s| s.size);
+    let (r, helpers) = with_jit(|j| {
+        let (r, h) = j.step_unit(&mut Ctx { wave, lds, mem }, &prog, 16, &|| what.clone());
+        match &r {
+            Ok(u) if u.compiled => match h {
+                Some(0) => j.counts.inline += 1,
+                Some(_) => j.counts.helper += 1,
+                None => panic!("{what}: compiled code ran but its unit was never seen"),
+            },
+            Ok(_) => j.counts.dispatched += 1,
+            Err(_) => {
+                j.counts.errors += 1;
+                j.counts.dispatched += 1;
+            }
+        }
+        (r, h)
+    });
+    let _ = helpers;
+    let got = match r {
+        Ok(u) => Ok(inst_step(&u)),
+        Err(e) => {
+            assert_eq!(
+                e.pc, pc,
+                "{what}: the JIT's error {e} is not at the instruction"
+            );
+            Err(e.kind)
+        }
+    };
+    if !advances_pc {
+        if got.is_ok() {
+            assert_eq!(
+                wave.pc,
+                pc.wrapping_add(size),
+                "{what}: the JIT did not stop after the instruction"
+            );
+        }
+        wave.pc = pc;
+    }
+    assert_eq!(
+        got, want,
+        "{what}: JIT outcome (left) differs from the interpreter's"
+    );
+    let (sa, sb) = (snapshot(&rm), snapshot(mem));
+    if let Some(d) = differ((&rw, &rl, &sa), (wave, lds, &sb)) {
+        panic!("{what}: after the instruction, {d}");
+    }
+    got
+}
+
+/// Run `prog` on the JIT (compiled on first use, blocks chained), checked against
+/// `wavejit_interp::run` on a copy.
+pub fn run(
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    max_insts: u64,
+) -> Result<(Step, RunStats), ExecError> {
+    let what = format!(
+        "program of {} bytes from pc {:#x}",
+        prog.code.len(),
+        ctx.wave.pc
+    );
+    let mut rw = Box::new(ctx.wave.clone());
+    let mut rl = ctx.lds.clone();
+    let rm = rebuild(&snapshot(ctx.mem));
+    let want = wavejit_interp::run(
+        &mut Ctx {
+            wave: &mut rw,
+            lds: &mut rl,
+            mem: &rm,
+        },
+        prog,
+        max_insts,
+    );
+    let got = with_jit(|j| {
+        if j.prog_jit.is_full() {
+            j.prog_jit.flush();
+        }
+        let before = j.prog_jit.stats();
+        let r = j.prog_jit.run_with_stats(ctx, prog, max_insts);
+        let after = j.prog_jit.stats();
+        assert_eq!(
+            after.failures, before.failures,
+            "{what}: Cranelift refused a unit"
+        );
+        j.counts.units += after.blocks - before.blocks;
+        j.counts.programs += 1;
+        if let Ok((_, st)) = &r {
+            j.counts.prog_inline += st.insts - st.interpreted - st.helper_steps;
+            j.counts.prog_helper += st.helper_steps;
+            j.counts.prog_dispatched += st.interpreted;
+        }
+        r.map(|(s, st)| (s, RunStats { insts: st.insts }))
+    });
+    assert_eq!(
+        got, want,
+        "{what}: JIT result (left) differs from the interpreter's"
+    );
+    let (sa, sb) = (snapshot(&rm), snapshot(ctx.mem));
+    if let Some(d) = differ((&rw, &rl, &sa), (ctx.wave, ctx.lds, &sb)) {
+        panic!("{what}: after the run, {d}");
+    }
+    got
+}
+
+/// One instruction of `prog` at `ctx.wave.pc` (a compiled unit of one instruction, or the
+/// dispatcher's interpreter), checked against `wavejit_interp::step` on a copy.
+pub fn step(ctx: &mut Ctx<'_>, prog: &Program) -> Result<Step, ExecError> {
+    let what = format!(
+        "one step of a program of {} bytes at pc {:#x}",
+        prog.code.len(),
+        ctx.wave.pc
+    );
+    let mut rw = Box::new(ctx.wave.clone());
+    let mut rl = ctx.lds.clone();
+    let rm = rebuild(&snapshot(ctx.mem));
+    let want = wavejit_interp::step(
+        &mut Ctx {
+            wave: &mut rw,
+            lds: &mut rl,
+            mem: &rm,
+        },
+        prog,
+    );
+    let got = with_jit(|j| {
+        // A budget of one: a longer unit does not run, the dispatcher interprets.
+        let (r, h) = j.step_unit(ctx, prog, 1, &|| what.clone());
+        match (&r, h) {
+            (Ok(u), Some(0)) if u.compiled => j.counts.inline += 1,
+            (Ok(u), Some(_)) if u.compiled => j.counts.helper += 1,
+            (Err(_), _) => {
+                j.counts.errors += 1;
+                j.counts.dispatched += 1;
+            }
+            _ => j.counts.dispatched += 1,
+        }
+        r.map(|u| u.stop.unwrap_or(Step::Continue))
+    });
+    assert_eq!(
+        got, want,
+        "{what}: JIT result (left) differs from the interpreter's"
+    );
+    let (sa, sb) = (snapshot(&rm), snapshot(ctx.mem));
+    if let Some(d) = differ((&rw, &rl, &sa), (ctx.wave, ctx.lds, &sb)) {
+        panic!("{what}: after the step, {d}");
+    }
+    got
+}
