@@ -5,10 +5,10 @@
 //! * `v_readlane_b32` (`SDST = S0[lane]`, lane = SSRC1 & 63) and `v_readfirstlane_b32`
 //!   (the lowest lane with its EXEC bit set, lane 0 when EXEC is 0): the source VGPR's
 //!   cached chunks are stored to the wave, then one `i32` is loaded at
-//!   `wave.vgpr[reg] + 4 × lane` (the index is masked to 0-63: always in bounds). A
-//!   constant lane (or EXEC known all ones for readfirstlane) extracts from the cached chunk.
-//! * `v_writelane_b32` (`VDST[lane] = S0`, EXEC ignored): in registers, each chunk of VDST
-//!   selects the value where its lane number equals the index.
+//!   `wave.vgpr[reg] + 4 × lane` (the index is masked to 0-63: always in bounds); a
+//!   constant lane (or EXEC known all ones for readfirstlane) stores only its chunk.
+//! * `v_writelane_b32` (`VDST[lane] = S0`, EXEC ignored): each chunk of VDST (as stored)
+//!   selects the value where its lane number equals the index, and is cached again.
 //! * `v_movrels_b32`, `v_movreld_b32`, `v_movrelsd_b32` (`VGPR[base + M0]` under EXEC): the
 //!   register index is checked against v255 with one compare of M0; when it fails a cold
 //!   side exit runs the instruction through the interpreter helper (its own error). In
@@ -217,11 +217,18 @@ fn read_lane(cx: &mut Cx, reg: u8, lane: Value) -> Value {
         .load(types::I32, mflags(), at, wave_off::vgpr_chunk(reg, 0))
 }
 
-/// Lane `lane` (constant) of `v[reg]`, from the register cache.
+/// Lane `lane` (constant) of `v[reg]`: its chunk stored if dirty, the one dword loaded.
+/// (The wave's copy is read rather than the cached SSA value: what is stored is exactly
+/// the register's bits, however the cache holds them.)
 fn read_const_lane(cx: &mut Cx, reg: u8, lane: u32) -> Value {
     let lane = lane as usize & 63;
-    let v = cx.vreg(reg, lane / 4);
-    cx.b.ins().extractlane(v, (lane % 4) as u8)
+    cx.store_chunk(reg, lane / 4);
+    cx.b.ins().load(
+        types::I32,
+        mflags(),
+        cx.wave,
+        wave_off::vgpr_chunk(reg, 0) + 4 * lane as i32,
+    )
 }
 
 /// Emit a planned lane instruction at `pc`.
@@ -274,7 +281,10 @@ pub fn emit(cx: &mut Cx, p: &LPlan, pc: u32) {
                 let n = 4 * c as u32;
                 let ids = cx.lanes32([n, n + 1, n + 2, n + 3]);
                 let m = cx.b.ins().icmp(IntCC::Equal, ids, ls);
-                let old = cx.vreg(vdst, c);
+                cx.store_chunk(vdst, c);
+                let old =
+                    cx.b.ins()
+                        .load(I32X4, mflags(), cx.wave, wave_off::vgpr_chunk(vdst, c));
                 let v = cx.b.ins().bitselect(m, xs, old);
                 cx.set_vreg(vdst, c, v);
             }

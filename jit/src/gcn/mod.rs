@@ -9,16 +9,20 @@
 //! to the unit's own header (loops), or a return to the dispatcher.
 
 pub mod bits;
+pub mod bytes;
+pub mod class;
 pub mod dpp;
 pub mod dynamic;
 pub mod half;
 pub mod lanes;
 pub mod mixed;
 pub mod ops;
+pub mod pack;
 pub mod salu;
 pub mod sdwa;
 pub mod valu;
 pub mod vintrp;
+pub mod xop;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, UserFuncName, Value};

@@ -213,6 +213,9 @@ pub enum Sem {
     Int16(I16),
     /// Conversions with a 16-bit side (`half.rs`).
     Cvt16(Cvt16),
+    /// Class compares, packing conversions, byte permute, masked/quad SADs, 64-bit
+    /// multiply-add (`xop.rs`).
+    X(super::xop::XOp),
 }
 
 /// The operand shape of a `Sem`.
@@ -387,6 +390,7 @@ impl Sem {
                     }
                 }
             }
+            Sem::X(op) => super::xop::shape(op, &mut s),
             Sem::Frexp { f, mant } => {
                 s.nsrc = 1;
                 s.src_float = true;
@@ -620,7 +624,17 @@ pub fn sem(op: Op) -> Option<Sem> {
         VCvtF32Ubyte1 => Sem::Int(IOp::CvtF32Ubyte(1)),
         VCvtF32Ubyte2 => Sem::Int(IOp::CvtF32Ubyte(2)),
         VCvtF32Ubyte3 => Sem::Int(IOp::CvtF32Ubyte(3)),
-        _ => return parse_cmp(op.mnemonic()),
+        VFfbhU32 => Sem::Int(IOp::Ffbh),
+        VFfblB32 => Sem::Int(IOp::Ffbl),
+        VFfbhI32 => Sem::Int(IOp::FfbhI),
+        VBcntU32B32 => Sem::Int(IOp::Bcnt),
+        VMbcntLoU32B32 => Sem::Int(IOp::MbcntLo),
+        VMbcntHiU32B32 => Sem::Int(IOp::MbcntHi),
+        _ => {
+            return super::xop::sem(op)
+                .map(Sem::X)
+                .or_else(|| parse_cmp(op.mnemonic()))
+        }
     })
 }
 
@@ -640,6 +654,11 @@ pub fn modifiers_ok(p: &VPlan, mode: u32) -> bool {
     }
     if let Sem::Float(_, FOp::Fma, _) = p.sem {
         if !crate::backend::host_has_fma() {
+            return false;
+        }
+    }
+    if let Sem::X(op) = p.sem {
+        if !super::xop::mode_ok(op, mode) {
             return false;
         }
     }
@@ -1614,6 +1633,15 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
             let m = compare(cx, ty, cond, &v);
             write_mask(cx, p, c, m, masks);
         }
+        Sem::X(op) => match super::xop::lower(cx, op, &v) {
+            super::xop::XOut::W32(r) => write32(cx, p, c, r, wmask),
+            super::xop::XOut::W64(r) => write64(cx, p, c, r, wmask),
+            super::xop::XOut::Mask(m) => write_mask(cx, p, c, m, masks),
+            super::xop::XOut::W64Mask(r, m) => {
+                write64(cx, p, c, r, wmask);
+                write_mask(cx, p, c, m, masks);
+            }
+        },
         Sem::Cndmask => {
             let sel = cx.lanes(p.mask_src.unwrap_or(106), c);
             let a = cx.cast(I32X4, v[0].v32());

@@ -1,0 +1,189 @@
+//! Vector operations of issue 4's inline list that the core tables (`ops.rs`) did not
+//! cover: the class compares (`class.rs`), the packing conversions (`pack.rs`), the byte
+//! permute and masked/quad SADs (`bytes.rs`), and the 64-bit multiply-add
+//! `v_mad_u64_u32`/`v_mad_i64_i32` (here). `ops.rs` fetches their operands (modifiers,
+//! SDWA/DPP) as for every operation and writes what `lower` returns.
+//!
+//! The semantics are the interpreter's (`wavejit_interp::valu::{vopc, vop2, vop3}`).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{InstBuilder, Value};
+use wavejit_isa::gcn::Op;
+
+use super::ops::{Opnd, Shape};
+use crate::block::{Cx, I32X4, I64X2};
+
+/// The float format a class compare tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CFmt {
+    F16,
+    F32,
+    F64,
+}
+
+/// The operations of this group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum XOp {
+    /// `v_cmp_class_*` (`x`: `v_cmpx_class_*`, the result also to EXEC).
+    Class(CFmt, bool),
+    /// `{carry, D} = S0 × S1 + S2` (64-bit S2 and D), unsigned or signed.
+    Mad64(bool),
+    PkU16U32,
+    PkI16I32,
+    PknormI16,
+    PknormU16,
+    Pkrtz,
+    /// `v_cvt_pk_u8_f32` (S2 a source) and `v_cvt_pkaccum_u8_f32` (S2 is VDST).
+    PkU8(bool),
+    Perm,
+    Msad,
+    /// `v_qsad_pk_u16_u8` / `v_mqsad_pk_u16_u8` (`true`: masked), GCN 1.0's
+    /// `v_qsad_u8`/`v_mqsad_u8` likewise.
+    Qsad(bool),
+}
+
+/// The operation `op` names, if it is in this group.
+pub fn sem(op: Op) -> Option<XOp> {
+    use Op::*;
+    Some(match op {
+        VCmpClassF16 => XOp::Class(CFmt::F16, false),
+        VCmpxClassF16 => XOp::Class(CFmt::F16, true),
+        VCmpClassF32 => XOp::Class(CFmt::F32, false),
+        VCmpxClassF32 => XOp::Class(CFmt::F32, true),
+        VCmpClassF64 => XOp::Class(CFmt::F64, false),
+        VCmpxClassF64 => XOp::Class(CFmt::F64, true),
+        VMadU64U32 => XOp::Mad64(false),
+        VMadI64I32 => XOp::Mad64(true),
+        VCvtPkU16U32 => XOp::PkU16U32,
+        VCvtPkI16I32 => XOp::PkI16I32,
+        VCvtPknormI16F32 => XOp::PknormI16,
+        VCvtPknormU16F32 => XOp::PknormU16,
+        VCvtPkrtzF16F32 => XOp::Pkrtz,
+        VCvtPkU8F32 => XOp::PkU8(false),
+        VCvtPkaccumU8F32 => XOp::PkU8(true),
+        VPermB32 => XOp::Perm,
+        VMsadU8 => XOp::Msad,
+        VQsadPkU16U8 | VQsadU8 => XOp::Qsad(false),
+        VMqsadPkU16U8 | VMqsadU8 => XOp::Qsad(true),
+        _ => return None,
+    })
+}
+
+/// Fill in the operand shape of `op` (`s` starts as two plain 32-bit sources).
+pub fn shape(op: XOp, s: &mut Shape) {
+    match op {
+        XOp::Class(f, x) => {
+            s.is_cmp = true;
+            s.is_cmpx = x;
+            s.w64 = [f == CFmt::F64, false, false];
+            s.src16 = f == CFmt::F16;
+            s.src_float = true;
+            // The class mask is an integer (no SDWA NEG/ABS).
+            s.int_srcs = 2;
+        }
+        XOp::Mad64(_) => {
+            s.nsrc = 3;
+            s.w64 = [false, false, true];
+            s.w64_dst = true;
+            s.mask_out = true;
+        }
+        XOp::PkU16U32 | XOp::PkI16I32 => {}
+        XOp::PknormI16 | XOp::PknormU16 | XOp::Pkrtz => s.src_float = true,
+        XOp::PkU8(acc) => {
+            s.nsrc = 3;
+            s.src_float = true;
+            s.int_srcs = 6;
+            if acc {
+                s.vop2 = super::ops::Vop2Form::Mac;
+            }
+        }
+        XOp::Perm | XOp::Msad => s.nsrc = 3,
+        XOp::Qsad(_) => {
+            s.nsrc = 3;
+            s.w64 = [true, false, true];
+            s.w64_dst = true;
+        }
+    }
+}
+
+/// Whether `op` is lowered under `mode`: the u8 packing conversions round in MODE's f32
+/// direction, and only nearest-even is lowered.
+pub fn mode_ok(op: XOp, mode: u32) -> bool {
+    !matches!(op, XOp::PkU8(_)) || mode & 3 == 0
+}
+
+/// What an operation produces for a chunk.
+pub enum XOut {
+    W32(Value),
+    W64([Value; 2]),
+    /// A lane mask (`i32x4`) for the compare's destination pair.
+    Mask(Value),
+    /// A 64-bit result and a carry-out lane mask.
+    W64Mask([Value; 2], Value),
+}
+
+/// Lower one chunk of `op` from its fetched operands.
+pub(super) fn lower(cx: &mut Cx, op: XOp, v: &[Opnd; 3]) -> XOut {
+    match op {
+        XOp::Class(f, _) => XOut::Mask(super::class::class_mask(cx, f, v[0], v[1].v32())),
+        XOp::Mad64(signed) => {
+            let (r, m) = mad64(cx, signed, v);
+            XOut::W64Mask(r, m)
+        }
+        XOp::PkU16U32 | XOp::PkI16I32 | XOp::PknormI16 | XOp::PknormU16 | XOp::Pkrtz => {
+            XOut::W32(super::pack::pack2(cx, op, v[0].v32(), v[1].v32()))
+        }
+        XOp::PkU8(_) => XOut::W32(super::pack::pk_u8(cx, v[0].v32(), v[1].v32(), v[2].v32())),
+        XOp::Perm => XOut::W32(super::bytes::perm(cx, v[0].v32(), v[1].v32(), v[2].v32())),
+        XOp::Msad => XOut::W32(super::bytes::msad(cx, v[0].v32(), v[1].v32(), v[2].v32())),
+        XOp::Qsad(masked) => {
+            let a = [v[0].v64(0), v[0].v64(1)];
+            let c = [v[2].v64(0), v[2].v64(1)];
+            XOut::W64(super::bytes::qsad(cx, masked, a, v[1].v32(), c))
+        }
+    }
+}
+
+/// `S0 × S1 + S2` over 64-bit lanes (`vop3::v_mad_u64_u32`, `v_mad_i64_i32`): the product
+/// of the widened 32-bit sources is exact in 64 bits; the carry is bit 64 of the exact sum —
+/// unsigned: the 64-bit sum wrapped; signed: the exact sum is negative.
+fn mad64(cx: &mut Cx, signed: bool, v: &[Opnd; 3]) -> ([Value; 2], Value) {
+    let a = cx.cast(I32X4, v[0].v32());
+    let b = cx.cast(I32X4, v[1].v32());
+    let (al, ah, bl, bh) = if signed {
+        (
+            cx.b.ins().swiden_low(a),
+            cx.b.ins().swiden_high(a),
+            cx.b.ins().swiden_low(b),
+            cx.b.ins().swiden_high(b),
+        )
+    } else {
+        (
+            cx.b.ins().uwiden_low(a),
+            cx.b.ins().uwiden_high(a),
+            cx.b.ins().uwiden_low(b),
+            cx.b.ins().uwiden_high(b),
+        )
+    };
+    let mut out = [Value::from_u32(0); 2];
+    let mut carry = [Value::from_u32(0); 2];
+    for (h, (x, y)) in [(al, bl), (ah, bh)].into_iter().enumerate() {
+        let p = cx.b.ins().imul(x, y);
+        let c = cx.cast(I64X2, v[2].v64(h));
+        let s = cx.b.ins().iadd(p, c);
+        carry[h] = if signed {
+            // sign(exact) = sign(s) ^ overflow, overflow = (p ^ s) & !(p ^ c) at bit 63.
+            let ps = cx.b.ins().bxor(p, s);
+            let pc = cx.b.ins().bxor(p, c);
+            let o = cx.b.ins().band_not(ps, pc);
+            let t = cx.b.ins().bxor(s, o);
+            let z = cx.splat64(0);
+            cx.b.ins().icmp(IntCC::SignedLessThan, t, z)
+        } else {
+            cx.b.ins().icmp(IntCC::UnsignedLessThan, s, p)
+        };
+        out[h] = s;
+    }
+    let (m, _) = cx.unzip64(carry);
+    (out, m)
+}
