@@ -19,7 +19,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, AbiParam, Block, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Type,
     Value,
@@ -51,6 +51,28 @@ pub fn mflags() -> MemFlagsData {
 struct VReg {
     val: [Option<Value>; CHUNKS],
     dirty: u16,
+    /// Per chunk: whether the cached value may hold a NaN that is not the canonical one
+    /// (lazy canonicalisation, see `Raw`).
+    raw: [Raw; CHUNKS],
+}
+
+/// The float result of a NaN-propagating operation, cached without its NaN
+/// canonicalisation ("raw"): its NaN lanes are NaNs, but maybe not the canonical quiet NaN
+/// the interpreter gives every arithmetic NaN result. That difference is invisible to an
+/// operation whose result is a NaN whenever an input is (whatever the payload) and is
+/// canonicalised itself, or that looks only at whether a lane is a NaN: those read the raw
+/// value (`Cx::vreg_raw`, `Cx::vpair_raw`). Every other read (`Cx::vreg`) and every store
+/// gets the canonical value, computed once (`canon_of`).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub enum Raw {
+    /// The value is as stored (canonical).
+    #[default]
+    No,
+    /// A raw f32 result.
+    F32,
+    /// One half (low dwords, or high dwords if `hi`) of a raw f64 result held as the two
+    /// `i64x2` of `pair`.
+    F64 { pair: [Value; 2], hi: bool },
 }
 
 /// A 64-bit mask held in lane form, written chunk by chunk by vector instructions.
@@ -103,6 +125,18 @@ pub struct Cx<'a> {
     /// was split into → the two `i64x2` it came from, so reading the pair back needs no
     /// shuffles (f64 chains stay interleaved).
     pub zips: HashMap<(Value, Value), [Value; 2]>,
+    /// Canonical versions of raw values: an f32 chunk value → its canonical value; the
+    /// first `i64x2` of a raw f64 pair → the canonical (low dwords, high dwords).
+    canon_of: HashMap<Value, Value>,
+    canon64_of: HashMap<Value, (Value, Value)>,
+    /// Values that may hold non-canonical NaNs, viewed as f32 (`false`) or f64 (`true`)
+    /// lanes: results of `fout` while `lazy_nan` is set.
+    pub raw_vals: HashSet<(Value, bool)>,
+    /// `fout` leaves NaNs as they are (the operation being lowered writes a raw result).
+    pub lazy_nan: bool,
+    /// Store only the last write of a VGPR in a segment (`WAVEJIT_NO_DSE` turns it off,
+    /// for measurements).
+    pub dse: bool,
 }
 
 /// Which pair (first slot) contains `slot`, given a pair starting at `lo`.
@@ -149,6 +183,11 @@ impl<'a> Cx<'a> {
             notnan: HashSet::new(),
             const_bits: HashMap::new(),
             zips: HashMap::new(),
+            canon_of: HashMap::new(),
+            canon64_of: HashMap::new(),
+            raw_vals: HashSet::new(),
+            lazy_nan: false,
+            dse: std::env::var_os("WAVEJIT_NO_DSE").is_none(),
         }
     }
 
@@ -233,22 +272,177 @@ impl<'a> Cx<'a> {
 
     // ---- VGPRs ----------------------------------------------------------------------
 
-    /// Chunk `c` of `v[reg]` as `i32x4`.
+    /// Chunk `c` of `v[reg]` as `i32x4`, as stored (NaNs canonical).
     pub fn vreg(&mut self, reg: u8, c: usize) -> Value {
+        let v = self.vreg_any(reg, c);
+        match self.vregs[reg as usize].raw[c] {
+            Raw::No => v,
+            Raw::F32 => self.canon32_of(v),
+            Raw::F64 { pair, hi } => {
+                let (lo_c, hi_c) = self.canon64_pair(pair);
+                if hi {
+                    hi_c
+                } else {
+                    lo_c
+                }
+            }
+        }
+    }
+
+    /// The cached (or loaded) value of chunk `c` of `v[reg]`, raw or not.
+    fn vreg_any(&mut self, reg: u8, c: usize) -> Value {
         if let Some(v) = self.vregs[reg as usize].val[c] {
             return v;
         }
         let off = wave_off::vgpr_chunk(reg, c);
         let v = self.b.ins().load(I32X4, mflags(), self.wave, off);
         self.vregs[reg as usize].val[c] = Some(v);
+        self.vregs[reg as usize].raw[c] = Raw::No;
         v
+    }
+
+    /// Chunk `c` of `v[reg]` for an operation that may read a raw f32 value (`Raw`): the
+    /// raw value if it is one, else the value as stored.
+    pub fn vreg_raw(&mut self, reg: u8, c: usize) -> Value {
+        let v = self.vreg_any(reg, c);
+        match self.vregs[reg as usize].raw[c] {
+            Raw::No | Raw::F32 => v,
+            Raw::F64 { .. } => self.vreg(reg, c),
+        }
+    }
+
+    /// Chunk `c` of the pair `v[reg:reg+1]` as two `i64x2` (lanes 0-1, 2-3) for an
+    /// operation that may read a raw f64 value: the raw pair if both halves are the halves
+    /// of one, else the values as stored.
+    pub fn vpair_raw(&mut self, reg: u8, c: usize) -> [Value; 2] {
+        let r1 = reg.wrapping_add(1);
+        self.vreg_any(reg, c);
+        self.vreg_any(r1, c);
+        if let (Raw::F64 { pair, hi: false }, Raw::F64 { pair: p1, hi: true }) = (
+            self.vregs[reg as usize].raw[c],
+            self.vregs[r1 as usize].raw[c],
+        ) {
+            if pair == p1 {
+                return pair;
+            }
+        }
+        let lo = self.vreg(reg, c);
+        let hi = self.vreg(r1, c);
+        self.zip64(lo, hi)
+    }
+
+    /// The canonical version of a raw f32 chunk value (computed once).
+    fn canon32_of(&mut self, v: Value) -> Value {
+        if let Some(&c) = self.canon_of.get(&v) {
+            return c;
+        }
+        let f = self.cast(F32X4, v);
+        let c = self.canon_f32(f);
+        let c = self.cast(I32X4, c);
+        self.canon_of.insert(v, c);
+        c
+    }
+
+    /// The canonical (low dwords, high dwords) of a raw f64 pair (computed once).
+    fn canon64_pair(&mut self, pair: [Value; 2]) -> (Value, Value) {
+        if let Some(&c) = self.canon64_of.get(&pair[0]) {
+            return c;
+        }
+        let cp = pair.map(|h| {
+            let f = self.cast(F64X2, h);
+            let c = self.canon_f64(f);
+            self.cast(I64X2, c)
+        });
+        let (lo, hi) = self.unzip64(cp);
+        self.zips.insert((lo, hi), cp);
+        self.canon64_of.insert(pair[0], (lo, hi));
+        (lo, hi)
+    }
+
+    /// NaN lanes of an `f32x4` become the canonical quiet NaN.
+    fn canon_f32(&mut self, r: Value) -> Value {
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let q = self.splat32(0x7fc0_0000);
+        let q = self.cast(F32X4, q);
+        let nan = self.cast(F32X4, nan);
+        self.b.ins().bitselect(nan, q, r)
+    }
+
+    /// NaN lanes of an `f64x2` become the canonical quiet NaN.
+    fn canon_f64(&mut self, r: Value) -> Value {
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let q = self.splat64(0x7ff8_0000_0000_0000);
+        let q = self.cast(F64X2, q);
+        let nan = self.cast(F64X2, nan);
+        self.b.ins().bitselect(nan, q, r)
+    }
+
+    /// Chunk `c` of `v[reg]` as stored, computed with uncached instructions only (for side
+    /// exits: nothing defined there may be reused by the main line).
+    fn vreg_stored_uncached(&mut self, reg: u8, c: usize) -> Option<Value> {
+        let v = self.vregs[reg as usize].val[c]?;
+        let mut fl = MemFlagsData::new();
+        fl.set_endianness(Endianness::Little);
+        let (f, ty, q, half) = match self.vregs[reg as usize].raw[c] {
+            Raw::No => return Some(v),
+            Raw::F32 => (
+                v,
+                F32X4,
+                0x7fc0_0000u128 * 0x0000_0001_0000_0001_0000_0001_0000_0001,
+                None,
+            ),
+            Raw::F64 { pair, hi } => (
+                pair[0],
+                F64X2,
+                0x7ff8_0000_0000_0000u128 * 0x1_0000_0000_0000_0001,
+                Some((pair, hi)),
+            ),
+        };
+        let cq = self
+            .b
+            .func
+            .dfg
+            .constants
+            .insert(ConstantData::from(q.to_le_bytes().to_vec()));
+        let qv = self.b.ins().vconst(ty, cq);
+        let canon = |cx: &mut Self, x: Value| {
+            let x = cx.b.ins().bitcast(ty, fl, x);
+            let nan = cx.b.ins().fcmp(FloatCC::Unordered, x, x);
+            let nan = cx.b.ins().bitcast(ty, fl, nan);
+            let r = cx.b.ins().bitselect(nan, qv, x);
+            cx.b.ins().bitcast(I8X16, fl, r)
+        };
+        match half {
+            None => {
+                let r = canon(self, f);
+                Some(self.b.ins().bitcast(I32X4, fl, r))
+            }
+            Some((pair, hi)) => {
+                let a = canon(self, pair[0]);
+                let b = canon(self, pair[1]);
+                let m = if hi {
+                    [4u8, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31]
+                } else {
+                    [0u8, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27]
+                };
+                let imm = self.b.func.dfg.immediates.push(m.to_vec().into());
+                let r = self.b.ins().shuffle(a, b, imm);
+                Some(self.b.ins().bitcast(I32X4, fl, r))
+            }
+        }
     }
 
     /// Set chunk `c` of `v[reg]` (no masking: the caller applied EXEC).
     pub fn set_vreg(&mut self, reg: u8, c: usize, v: Value) {
+        self.set_vreg_raw(reg, c, v, Raw::No);
+    }
+
+    /// Set chunk `c` of `v[reg]` to a value that may be raw (`Raw`).
+    pub fn set_vreg_raw(&mut self, reg: u8, c: usize, v: Value, raw: Raw) {
         let v = self.cast(I32X4, v);
         let r = &mut self.vregs[reg as usize];
         r.val[c] = Some(v);
+        r.raw[c] = raw;
         r.dirty |= 1 << c;
     }
 
@@ -506,11 +700,10 @@ impl<'a> Cx<'a> {
                 continue;
             }
             for c in 0..CHUNKS {
-                if d & (1 << c) != 0 {
-                    if let Some(v) = self.vregs[r].val[c] {
-                        let off = wave_off::vgpr_chunk(r as u8, c);
-                        self.b.ins().store(mflags(), v, self.wave, off);
-                    }
+                if d & (1 << c) != 0 && self.vregs[r].val[c].is_some() {
+                    let v = self.vreg(r as u8, c);
+                    let off = wave_off::vgpr_chunk(r as u8, c);
+                    self.b.ins().store(mflags(), v, self.wave, off);
                 }
             }
             self.vregs[r].dirty = 0;
@@ -537,14 +730,15 @@ impl<'a> Cx<'a> {
     /// not stay live to the end of the chunk); it stays cached, clean.
     pub fn store_chunk(&mut self, reg: u8, c: usize) {
         let r = reg as usize;
-        if self.vregs[r].dirty & (1 << c) == 0 {
+        if self.vregs[r].dirty & (1 << c) == 0 || self.vregs[r].val[c].is_none() {
             return;
         }
-        if let Some(v) = self.vregs[r].val[c] {
-            let off = wave_off::vgpr_chunk(reg, c);
-            self.b.ins().store(mflags(), v, self.wave, off);
-            self.vregs[r].dirty &= !(1 << c);
-        }
+        // A raw value stays cached raw for the operations that may read it so; the
+        // canonical one is stored.
+        let v = self.vreg(reg, c);
+        let off = wave_off::vgpr_chunk(reg, c);
+        self.b.ins().store(mflags(), v, self.wave, off);
+        self.vregs[r].dirty &= !(1 << c);
     }
 
     /// The end of chunk `c` of a chunk-by-chunk segment: store the chunk's dirty VGPR
@@ -555,15 +749,12 @@ impl<'a> Cx<'a> {
     /// to the stack and reloaded — a store and a load more than this store and reload.
     pub fn end_chunk(&mut self, c: usize) {
         for r in 0..256usize {
-            let Some(v) = self.vregs[r].val[c] else {
+            if self.vregs[r].val[c].is_none() {
                 continue;
-            };
-            if self.vregs[r].dirty & (1 << c) != 0 {
-                let off = wave_off::vgpr_chunk(r as u8, c);
-                self.b.ins().store(mflags(), v, self.wave, off);
-                self.vregs[r].dirty &= !(1 << c);
             }
+            self.store_chunk(r as u8, c);
             self.vregs[r].val[c] = None;
+            self.vregs[r].raw[c] = Raw::No;
         }
         self.const_cache.clear();
     }
@@ -587,7 +778,7 @@ impl<'a> Cx<'a> {
             let d = self.vregs[r].dirty;
             for c in 0..CHUNKS {
                 if d & (1 << c) != 0 {
-                    if let Some(v) = self.vregs[r].val[c] {
+                    if let Some(v) = self.vreg_stored_uncached(r as u8, c) {
                         let off = wave_off::vgpr_chunk(r as u8, c);
                         self.b.ins().store(mflags(), v, self.wave, off);
                     }

@@ -452,11 +452,22 @@ fn emit_segment(cx: &mut Cx, seg: &[(&valu::VPlan, u32)]) {
     // register is evaluated whole before the instructions that read its intermediate
     // values, which then sit on the stack.
     let writes: Vec<Vec<u8>> = seg.iter().map(|s| s.0.vgpr_writes()).collect();
+    // The last writer of each register in the segment: only its value is stored (an
+    // earlier write is overwritten within the same chunk before anything reads memory:
+    // no helper call or side exit runs between the chunks of a segment).
+    let mut last = [usize::MAX; 256];
+    for (i, regs) in writes.iter().enumerate() {
+        for &r in regs {
+            last[r as usize] = i;
+        }
+    }
     for c in 0..CHUNKS {
-        for ((s, u), regs) in seg.iter().zip(&unis).zip(&writes) {
+        for (i, ((s, u), regs)) in seg.iter().zip(&unis).zip(&writes).enumerate() {
             valu::emit_chunk(cx, s.0, c, u);
             for &r in regs {
-                cx.store_chunk(r, c);
+                if !cx.dse || last[r as usize] == i {
+                    cx.store_chunk(r, c);
+                }
             }
         }
         cx.end_chunk(c);

@@ -14,7 +14,7 @@ use wavejit_isa::gcn::Op;
 
 use super::half::{Cvt16, HOp, I16};
 use super::valu::{dpp_write_mask, Gathered, VPlan, VSrc};
-use crate::block::{Cx, F32X4, F64X2, I32X4, I64X2, I8X16};
+use crate::block::{Cx, Raw, F32X4, F64X2, I32X4, I64X2, I8X16};
 
 /// The float format of an operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -759,11 +759,21 @@ impl Cx<'_> {
         self.cast(ftype(f), x)
     }
 
-    /// A float result as stored: output flush per MODE, NaN canonical.
+    /// A float result as stored: output flush per MODE, NaN canonical — or, while
+    /// `lazy_nan` is set, NaNs left as they are (the value is then in `raw_vals` unless it
+    /// is known to hold no NaN; `block::Raw`).
     pub(super) fn fout(&mut self, f: Fmt, r: Value) -> Value {
         let (_, fo) = self.fp_flags(f);
         let r = if fo { self.flush_den(f, r) } else { r };
-        let r = self.canon(f, r);
+        let r = if self.lazy_nan {
+            let r = self.cast(ftype(f), r);
+            if !self.known_notnan(f, r) {
+                self.raw_vals.insert((r, f == Fmt::F64));
+            }
+            r
+        } else {
+            self.canon(f, r)
+        };
         if fo {
             self.noden.insert(r);
         }
@@ -1022,13 +1032,54 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Unis {
     Unis { s: u, lds }
 }
 
+/// Whether `p` is a float operation whose NaN results may be left raw (`block::Raw`):
+/// a NaN input always gives a NaN result (whatever its payload), and the result is
+/// written whole (no SDWA placement, no DPP row masks).
+fn lazy_nan_producer(p: &VPlan) -> bool {
+    use FOp::*;
+    matches!(
+        p.sem,
+        Sem::Float(
+            _,
+            Add | Sub
+                | Subrev
+                | Mul
+                | Mad
+                | Fma
+                | Trunc
+                | Ceil
+                | Floor
+                | Rndne
+                | Sqrt
+                | Rcp
+                | Fract,
+            _
+        )
+    ) && p.sdwa.is_none()
+        && p.dpp.is_none()
+}
+
+/// Whether `p` may read raw values (`block::Raw`) of its float format: its result is
+/// the same whatever the payload of a NaN input — the NaN-propagating operations above
+/// (their result is canonicalised, or raw itself) and minNum/maxNum/med3 (a NaN operand
+/// is never returned: the other operand, or the canonical NaN, `fminmax`).
+fn reads_raw(p: &VPlan) -> bool {
+    use FOp::*;
+    lazy_nan_producer(p)
+        || matches!(p.sem, Sem::Float(_, Min | Max | Min3 | Max3 | Med3, _))
+            && p.sdwa.is_none()
+            && p.dpp.is_none()
+}
+
 fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>, uni: &Unis) -> Opnd {
     let shape = p.sem.shape();
     let w64 = shape.w64[i];
+    let raw_ok = reads_raw(p);
     // ABS/NEG: every source in VOP3 and DPP, float sources only in SDWA (ERRATA SDWA 5).
     let modifiers_apply = p.sdwa.is_none() || (shape.src_float && shape.int_srcs >> i & 1 == 0);
     if w64 {
         let pair = match p.src[i] {
+            VSrc::V(n) if raw_ok => cx.vpair_raw(n, c),
             VSrc::V(n) => {
                 let lo = cx.vreg(n, c);
                 let hi = cx.vreg(n.wrapping_add(1), c);
@@ -1053,6 +1104,7 @@ fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>, uni: 
     }
     let mut v = match (g, p.src[i]) {
         (Some(g), _) if i == 0 => g.src0[c],
+        (_, VSrc::V(n)) if raw_ok => cx.vreg_raw(n, c),
         (_, VSrc::V(n)) => cx.vreg(n, c),
         (_, VSrc::Const(k)) => cx.splat32(k as u32),
         (_, VSrc::Lds(w)) => {
@@ -1614,18 +1666,36 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
             float_result(cx, p, c, Opnd::W32(r), wmask);
         }
         Sem::Float(f, op, _) => {
+            // NaN-propagating results written whole are kept raw (`block::Raw`): their
+            // canonicalisation happens where the bits become visible, if anywhere.
+            let lazy = lazy_nan_producer(p) && wmask.is_none();
+            cx.lazy_nan = lazy;
             let r = float_op(cx, f, op, &v, shape.nsrc as usize);
+            cx.lazy_nan = false;
             let halves = if f == Fmt::F64 { 2 } else { 1 };
             let mut r = r;
             for h in r.iter_mut().take(halves) {
                 *h = cx.omod_clamp(f, *h, p.omod, p.clamp);
             }
-            match f {
-                Fmt::F32 => write32(cx, p, c, r[0], wmask),
-                Fmt::F64 => {
+            let raw = lazy
+                && r.iter()
+                    .take(halves)
+                    .any(|h| cx.raw_vals.contains(&(*h, f == Fmt::F64)));
+            match (f, p.vdst) {
+                (Fmt::F32, Some(d)) if raw => cx.set_vreg_raw(d, c, r[0], Raw::F32),
+                (Fmt::F32, _) => write32(cx, p, c, r[0], wmask),
+                (Fmt::F64, d) => {
                     let r0 = cx.cast(I64X2, r[0]);
                     let r1 = cx.cast(I64X2, r[1]);
-                    write64(cx, p, c, [r0, r1], wmask)
+                    match d {
+                        Some(d) if raw => {
+                            let (lo, hi) = cx.unzip64([r0, r1]);
+                            let pair = [r0, r1];
+                            cx.set_vreg_raw(d, c, lo, Raw::F64 { pair, hi: false });
+                            cx.set_vreg_raw(d.wrapping_add(1), c, hi, Raw::F64 { pair, hi: true });
+                        }
+                        _ => write64(cx, p, c, [r0, r1], wmask),
+                    }
                 }
             }
         }
