@@ -36,6 +36,13 @@ const OPS: &[Op] = &[
     Op::VMqsadPkU16U8,
     Op::VQsadU8,
     Op::VMqsadU8,
+    Op::VMinLegacyF32,
+    Op::VMaxLegacyF32,
+    Op::VMadLegacyF32,
+    Op::VMacLegacyF32,
+    Op::VCvtFlrI32F32,
+    Op::VCvtRpiI32F32,
+    Op::VCvtOffF32I4,
 ];
 
 fn wave_with(gen: Gen, mode: u32) -> Box<Wave> {
@@ -175,9 +182,18 @@ fn multiply_add_64_by_hand() {
 /// Run one two-source (or three-source) VOP3 operation over per-lane inputs; lane `l`'s
 /// result in v10.
 fn run3(gen: Gen, op: Op, mode: u32, ins: &[[u32; 3]]) -> Vec<u32> {
-    let three = matches!(op, Op::VCvtPkU8F32 | Op::VPermB32 | Op::VMsadU8);
-    let src2 = if three { v(2) } else { Src(0) };
-    let prog = program(gen, &[vop3(op, 10, [v(0), v(1), src2]), endpgm()]);
+    let three = matches!(
+        op,
+        Op::VCvtPkU8F32 | Op::VPermB32 | Op::VMsadU8 | Op::VMadLegacyF32
+    );
+    let one = matches!(op, Op::VCvtFlrI32F32 | Op::VCvtRpiI32F32 | Op::VCvtOffF32I4);
+    let inst = if one {
+        vop1(op, 10, v(0))
+    } else {
+        let src2 = if three { v(2) } else { Src(0) };
+        vop3(op, 10, [v(0), v(1), src2])
+    };
+    let prog = program(gen, &[inst, endpgm()]);
     let mut w = wave_with(gen, mode);
     for l in 0..64 {
         let x = ins[l % ins.len()];
@@ -321,6 +337,126 @@ fn bytes_by_hand() {
     assert_eq!(d(10, 1), 0x0010_000b_0002_0001);
     // Masked: n=0: 0; n=1: |2-1| + |4-3| + |5-4| = 3; n=2: 6; n=3: 9.
     assert_eq!(d(12, 0), 0x000d_0009_0005_0001);
+}
+
+#[test]
+fn legacy_and_floor_by_hand() {
+    let gen = Gen::Gfx7;
+    let nan = 0x7fc0_0001;
+    // S0 < S1 ? S0 : S1: a NaN on either side gives S1 (canonical when it is the NaN);
+    // -0 < +0 is false.
+    assert_eq!(
+        run3(
+            gen,
+            Op::VMinLegacyF32,
+            0xF0,
+            &[
+                [f(1.0), f(2.0), 0],
+                [nan, f(2.0), 0],
+                [f(2.0), nan, 0],
+                [f(-0.0), 0, 0]
+            ]
+        ),
+        [f(1.0), f(2.0), 0x7fc0_0000, 0]
+    );
+    assert_eq!(
+        run3(
+            gen,
+            Op::VMaxLegacyF32,
+            0xF0,
+            &[[f(1.0), f(2.0), 0], [f(3.0), nan, 0]]
+        ),
+        [f(2.0), 0x7fc0_0000]
+    );
+    // ±0 × anything (inf, NaN) is +0 before the add; -0 × 5 + -0 = +0 + -0 = +0.
+    assert_eq!(
+        run3(
+            gen,
+            Op::VMadLegacyF32,
+            0xF0,
+            &[
+                [0, 0x7f80_0000, f(1.0)],
+                [f(2.0), f(3.0), f(1.0)],
+                [f(-0.0), f(5.0), f(-0.0)],
+                [nan, 0, f(3.0)]
+            ]
+        ),
+        [f(1.0), f(7.0), 0, f(3.0)]
+    );
+    // floor: -1.5 → -2, 2.5 → 2, a negative NaN → i32::MIN, a positive one → i32::MAX,
+    // 3e9 → i32::MAX, -inf → i32::MIN.
+    assert_eq!(
+        run3(
+            gen,
+            Op::VCvtFlrI32F32,
+            0xF0,
+            &[
+                [f(-1.5), 0, 0],
+                [f(2.5), 0, 0],
+                [0xffc0_0000, 0, 0],
+                [nan, 0, 0],
+                [f(3e9), 0, 0],
+                [0xff80_0000, 0, 0]
+            ]
+        ),
+        [
+            (-2i32) as u32,
+            2,
+            0x8000_0000,
+            0x7fff_ffff,
+            0x7fff_ffff,
+            0x8000_0000
+        ]
+    );
+    // floor(x + 1/2) with the half added exactly: 0.49999997 + 0.5 < 1 → 0 (an f32 add
+    // would round to 1.0); -0.5 → 0; 2.5 → 3; -2.5 → -2.
+    assert_eq!(
+        run3(
+            gen,
+            Op::VCvtRpiI32F32,
+            0xF0,
+            &[
+                [0x3eff_ffff, 0, 0],
+                [f(-0.5), 0, 0],
+                [f(2.5), 0, 0],
+                [f(-2.5), 0, 0]
+            ]
+        ),
+        [0, 0, 3, (-2i32) as u32]
+    );
+    // i4(S0[3:0]) / 16: 8 → -0.5, 7 → 0.4375, 0x...f3 → 3/16.
+    assert_eq!(
+        run3(
+            gen,
+            Op::VCvtOffF32I4,
+            0xF0,
+            &[[8, 0, 0], [7, 0, 0], [0xffff_fff3, 0, 0]]
+        ),
+        [f(-0.5), f(0.4375), f(0.1875)]
+    );
+    // V_NOP and V_CLREXCP change nothing and need no helper.
+    let prog = program(
+        gen,
+        &[
+            vop1(Op::VNop, 0, Src(0)),
+            vop1(Op::VClrexcp, 0, Src(0)),
+            vop1(Op::VMovB32, 3, ic(5)),
+            endpgm(),
+        ],
+    );
+    let jit = jit();
+    let w = wave_with(gen, 0xF0);
+    let out = check(&jit, &prog, &w, "nop");
+    assert_eq!(out.wave.vgpr[3][9], 5);
+    let (mut wj, mut lds) = (w.clone(), Lds::new(0));
+    let mem = MemInit::default().build();
+    let mut ctx = Ctx {
+        wave: &mut wj,
+        lds: &mut lds,
+        mem: &mem,
+    };
+    let (_, st) = jit.run_with_stats(&mut ctx, &prog, 10).expect("runs");
+    assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
 }
 
 /// A source for op `op`'s operand `i`: VGPRs (pairs for 64-bit operands), SGPR pairs,

@@ -56,6 +56,8 @@ pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
                 | Op::SCbranchExecnz
                 | Op::SNop
                 | Op::SWaitcnt
+                | Op::VNop
+                | Op::VClrexcp
         )
 }
 
@@ -131,6 +133,13 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
         | Enc::Sdwa { .. }
         | Enc::Dpp { .. }
         | Enc::Vintrp => {
+            // No state changes (exceptions are not modelled); the interpreter refuses only
+            // a reserved DPP control, so the DPP form stays with it.
+            if matches!(inst.op, Op::VNop | Op::VClrexcp)
+                && matches!(inst.enc, Enc::Vop1 | Enc::Vop3 | Enc::Sdwa { .. })
+            {
+                return Item::Nop;
+            }
             if let Some(p) = lanes::plan(gen, inst) {
                 return Item::L(p);
             }

@@ -1711,6 +1711,7 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
                 write64(cx, p, c, r, wmask);
                 write_mask(cx, p, c, m, masks);
             }
+            super::xop::XOut::Float(r) => float_result(cx, p, c, r, wmask),
         },
         Sem::Cndmask => {
             let sel = cx.lanes(p.mask_src.unwrap_or(106), c);

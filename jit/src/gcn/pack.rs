@@ -9,6 +9,7 @@
 //!   bits, f16 denormals are `trunc(|x| × 2^24)` (exact scaling), overflow gives the
 //!   largest finite f16 (65504), NaN the quiet NaN 0x7E00; inputs flushed per MODE's f32
 //!   control, denormal results per the f16 one.
+//! * `v_cvt_flr_i32_f32`, `v_cvt_rpi_i32_f32` (`floor_i32`): on f64 lanes, saturated.
 //! * u8: `x` rounded to nearest even (the block's MODE rounds so; others stay with the
 //!   interpreter), clamped to [0, 255], NaN 0, shifted into byte `S1 & 3` of S2.
 
@@ -163,4 +164,47 @@ pub(super) fn pk_u8(cx: &mut Cx, a: Value, b: Value, d: Value) -> Value {
     let d = cx.cast(I32X4, d);
     let keep = cx.b.ins().band_not(d, field);
     cx.b.ins().bor(keep, put)
+}
+
+/// `i32(floor(x))`, or `i32(floor(x + 1/2))` with the half added exactly (`half_up`),
+/// saturated; NaN gives `i32::MIN` or `i32::MAX` by its sign (`vop1::to_i32_nan_sign`).
+/// Computed on f64 lanes, where `x + 1/2` is exact for every f32 below 2^52 (above, x is
+/// an even integer and the tie rounds back to it).
+pub(super) fn floor_i32(cx: &mut Cx, half_up: bool, x: Value) -> Value {
+    let xf = cx.fin(Fmt::F32, x);
+    let nan = cx.b.ins().fcmp(FloatCC::Unordered, xf, xf);
+    let half = cx.vconst(F64X2, splat64(0.5f64.to_bits()));
+    let hi = cx.vconst(F64X2, splat64((i32::MAX as f64).to_bits()));
+    let lo = cx.vconst(F64X2, splat64((i32::MIN as f64).to_bits()));
+    let magic = cx.vconst(F64X2, splat64(0x4338_0000_0000_0000));
+    let mut parts = [Value::from_u32(0); 2];
+    for (h, part) in parts.iter_mut().enumerate() {
+        let src = if h == 0 {
+            xf
+        } else {
+            cx.shuffle(
+                xf,
+                xf,
+                [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15],
+            )
+        };
+        let src = cx.cast(F32X4, src);
+        let d = cx.b.ins().fvpromote_low(src);
+        let d = if half_up { cx.b.ins().fadd(d, half) } else { d };
+        let d = cx.b.ins().floor(d);
+        let gt = cx.b.ins().fcmp(FloatCC::GreaterThan, d, hi);
+        let d = cx.b.ins().bitselect(gt, hi, d);
+        let lt = cx.b.ins().fcmp(FloatCC::LessThan, d, lo);
+        let d = cx.b.ins().bitselect(lt, lo, d);
+        let r = cx.b.ins().fadd(d, magic);
+        *part = cx.cast(I64X2, r);
+    }
+    let (v, _) = cx.unzip64(parts);
+    // NaN: 0x7fffffff + (sign bit) wraps to 0x80000000 for a negative NaN.
+    let xi = cx.cast(I32X4, x);
+    let sign = cx.b.ins().ushr_imm_u(xi, 31);
+    let max = cx.splat32(i32::MAX as u32);
+    let nv = cx.b.ins().iadd(max, sign);
+    let nan = cx.cast(I32X4, nan);
+    cx.b.ins().bitselect(nan, nv, v)
 }

@@ -1,17 +1,18 @@
 //! Vector operations of issue 4's inline list that the core tables (`ops.rs`) did not
-//! cover: the class compares (`class.rs`), the packing conversions (`pack.rs`), the byte
-//! permute and masked/quad SADs (`bytes.rs`), and the 64-bit multiply-add
-//! `v_mad_u64_u32`/`v_mad_i64_i32` (here). `ops.rs` fetches their operands (modifiers,
+//! cover: the class compares (`class.rs`), the packing conversions and the floor
+//! conversions `v_cvt_flr/rpi_i32_f32` (`pack.rs`), the byte permute and masked/quad SADs
+//! (`bytes.rs`), and here the 64-bit multiply-add `v_mad_u64_u32`/`v_mad_i64_i32`, the
+//! legacy min/max/mad/mac and `v_cvt_off_f32_i4`. `ops.rs` fetches their operands (modifiers,
 //! SDWA/DPP) as for every operation and writes what `lower` returns.
 //!
 //! The semantics are the interpreter's (`wavejit_interp::valu::{vopc, vop2, vop3}`).
 
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use wavejit_isa::gcn::Op;
 
-use super::ops::{Opnd, Shape};
-use crate::block::{Cx, I32X4, I64X2};
+use super::ops::{Fmt, Opnd, Shape};
+use crate::block::{Cx, F32X4, I32X4, I64X2};
 
 /// The float format a class compare tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +41,14 @@ pub enum XOp {
     /// `v_qsad_pk_u16_u8` / `v_mqsad_pk_u16_u8` (`true`: masked), GCN 1.0's
     /// `v_qsad_u8`/`v_mqsad_u8` likewise.
     Qsad(bool),
+    /// `v_min_legacy_f32` / `v_max_legacy_f32` (`true`): `S0 < S1 ? S0 : S1` (`>`).
+    MinLegacy(bool),
+    /// `v_mad_legacy_f32` / `v_mac_legacy_f32` (`true`: S2 is VDST): ±0 × anything is +0.
+    MadLegacy(bool),
+    /// `v_cvt_flr_i32_f32` (`false`) / `v_cvt_rpi_i32_f32` (`true`).
+    CvtFloor(bool),
+    /// `v_cvt_off_f32_i4`: `i4(S0[3:0]) / 16`.
+    CvtOffI4,
 }
 
 /// The operation `op` names, if it is in this group.
@@ -65,6 +74,13 @@ pub fn sem(op: Op) -> Option<XOp> {
         VMsadU8 => XOp::Msad,
         VQsadPkU16U8 | VQsadU8 => XOp::Qsad(false),
         VMqsadPkU16U8 | VMqsadU8 => XOp::Qsad(true),
+        VMinLegacyF32 => XOp::MinLegacy(false),
+        VMaxLegacyF32 => XOp::MinLegacy(true),
+        VMadLegacyF32 => XOp::MadLegacy(false),
+        VMacLegacyF32 => XOp::MadLegacy(true),
+        VCvtFlrI32F32 => XOp::CvtFloor(false),
+        VCvtRpiI32F32 => XOp::CvtFloor(true),
+        VCvtOffF32I4 => XOp::CvtOffI4,
         _ => return None,
     })
 }
@@ -103,6 +119,26 @@ pub fn shape(op: XOp, s: &mut Shape) {
             s.w64 = [true, false, true];
             s.w64_dst = true;
         }
+        XOp::MinLegacy(_) => {
+            s.src_float = true;
+            s.float = Some(Fmt::F32);
+        }
+        XOp::MadLegacy(mac) => {
+            s.nsrc = 3;
+            s.src_float = true;
+            s.float = Some(Fmt::F32);
+            if mac {
+                s.vop2 = super::ops::Vop2Form::Mac;
+            }
+        }
+        XOp::CvtFloor(_) => {
+            s.nsrc = 1;
+            s.src_float = true;
+        }
+        XOp::CvtOffI4 => {
+            s.nsrc = 1;
+            s.float = Some(Fmt::F32);
+        }
     }
 }
 
@@ -113,13 +149,15 @@ pub fn mode_ok(op: XOp, mode: u32) -> bool {
 }
 
 /// What an operation produces for a chunk.
-pub enum XOut {
+pub(super) enum XOut {
     W32(Value),
     W64([Value; 2]),
     /// A lane mask (`i32x4`) for the compare's destination pair.
     Mask(Value),
     /// A 64-bit result and a carry-out lane mask.
     W64Mask([Value; 2], Value),
+    /// A float result (OMOD and CLAMP follow).
+    Float(Opnd),
 }
 
 /// Lower one chunk of `op` from its fetched operands.
@@ -141,7 +179,56 @@ pub(super) fn lower(cx: &mut Cx, op: XOp, v: &[Opnd; 3]) -> XOut {
             let c = [v[2].v64(0), v[2].v64(1)];
             XOut::W64(super::bytes::qsad(cx, masked, a, v[1].v32(), c))
         }
+        XOp::MinLegacy(max) => XOut::Float(Opnd::W32(min_legacy(cx, max, v))),
+        XOp::MadLegacy(_) => XOut::Float(Opnd::W32(mad_legacy(cx, v))),
+        XOp::CvtFloor(half_up) => XOut::W32(super::pack::floor_i32(cx, half_up, v[0].v32())),
+        XOp::CvtOffI4 => {
+            let a = cx.cast(I32X4, v[0].v32());
+            let t = cx.b.ins().ishl_imm_u(a, 28);
+            let t = cx.b.ins().sshr_imm_u(t, 28);
+            let f = cx.b.ins().fcvt_from_sint(F32X4, t);
+            let k = cx.splat32(0.0625f32.to_bits());
+            let k = cx.cast(F32X4, k);
+            // Exact: -0.5 … 0.4375.
+            XOut::Float(Opnd::W32(cx.b.ins().fmul(f, k)))
+        }
     }
+}
+
+/// `S0 < S1 ? S0 : S1` (`>` for max) on inputs flushed per MODE, the result as any f32
+/// result (output flush, canonical NaN): a NaN on either side gives S1
+/// (`vop2::v_min_legacy_f32`).
+fn min_legacy(cx: &mut Cx, max: bool, v: &[Opnd; 3]) -> Value {
+    let a = cx.fin(Fmt::F32, v[0].v32());
+    let b = cx.fin(Fmt::F32, v[1].v32());
+    let c = if max {
+        cx.b.ins().fcmp(FloatCC::GreaterThan, a, b)
+    } else {
+        cx.b.ins().fcmp(FloatCC::LessThan, a, b)
+    };
+    let r = cx.b.ins().bitselect(c, a, b);
+    cx.fout(Fmt::F32, r)
+}
+
+/// `(S0 ×legacy S1) + S2`, unfused: the product rounded (output flush, NaN canonical) or
+/// +0 when a flushed factor is ±0, then flushed as an input of the add
+/// (`vop3::v_mad_legacy_f32`).
+fn mad_legacy(cx: &mut Cx, v: &[Opnd; 3]) -> Value {
+    let a = cx.fin(Fmt::F32, v[0].v32());
+    let b = cx.fin(Fmt::F32, v[1].v32());
+    let m = cx.b.ins().fmul(a, b);
+    let m = cx.fout(Fmt::F32, m);
+    let z = cx.vconst(F32X4, 0);
+    let az = cx.b.ins().fcmp(FloatCC::Equal, a, z);
+    let bz = cx.b.ins().fcmp(FloatCC::Equal, b, z);
+    let any = cx.b.ins().bor(az, bz);
+    let any = cx.cast(F32X4, any);
+    let m = cx.cast(F32X4, m);
+    let m = cx.b.ins().bitselect(any, z, m);
+    let m = cx.fin(Fmt::F32, m);
+    let d = cx.fin(Fmt::F32, v[2].v32());
+    let r = cx.b.ins().fadd(m, d);
+    cx.fout(Fmt::F32, r)
 }
 
 /// `S0 × S1 + S2` over 64-bit lanes (`vop3::v_mad_u64_u32`, `v_mad_i64_i32`): the product
