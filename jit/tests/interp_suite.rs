@@ -8,9 +8,8 @@
 //! hand-worked assertions then read the JIT's state. (In `interp/tests` the same files
 //! name the interpreter as their `engine`; see `interp/tests/engine/mod.rs`.)
 //!
-//! Not included: `valu_float_soft.rs` (the software float functions, no instructions) and
-//! `vp1_semantics.rs` (VP1 text programs; VP1 has its own differential test,
-//! `vp1_diff.rs`).
+//! `vp1_semantics.rs` runs its VP1 programs through the VP1 JIT the same way. Not included:
+//! `valu_float_soft.rs` (the software float functions: no instructions to run).
 //!
 //! Module paths: a file loaded with `#[path]` resolves its own `mod x;` next to itself, so
 //! each included file brings its harness (`interp/tests/valu_common/mod.rs`, ...) and the
@@ -47,3 +46,47 @@ mod valu_sdwa;
 mod valu_sem;
 #[path = "../../interp/tests/vintrp_layout.rs"]
 mod vintrp_layout;
+#[path = "../../interp/tests/vp1_semantics.rs"]
+mod vp1_semantics;
+
+/// The checks can fail: with `v_xor_b32` planted as an OR in this thread's JIT, running it
+/// through the engine panics, naming the register, lane and both values.
+#[test]
+fn the_engine_sees_a_wrong_lowering() {
+    use wavejit_interp::exec::{Ctx, Step};
+    use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
+    use wavejit_isa::state::{Lds, Memory, Wave};
+    use wavejit_isa::Gen;
+    engine::PLANT_XOR_BUG.with(|p| p.set(true));
+    let inst = Inst {
+        op: Op::VXorB32,
+        enc: Enc::Vop2,
+        fields: Fields::Vop2 {
+            vdst: 2,
+            src0: Src::vgpr(0),
+            vsrc1: 1,
+        },
+        literal: None,
+    };
+    let mut wave = Wave::new(Gen::Gfx8);
+    for l in 0..64 {
+        wave.vgpr[0][l] = 0b1100;
+        wave.vgpr[1][l] = 0b1010;
+    }
+    let mut lds = Lds::new(256);
+    let mem = Memory::new();
+    let reference =
+        |ctx: &mut Ctx<'_>, i: &Inst| wavejit_interp::valu::exec(ctx, i).map(|()| Step::Continue);
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        engine::exec_one(&mut wave, &mut lds, &mem, &inst, false, true, &reference)
+    }));
+    let msg = match r {
+        Ok(_) => panic!("a planted wrong lowering went unnoticed"),
+        Err(e) => e.downcast_ref::<String>().cloned().unwrap_or_default(),
+    };
+    // 0b1100 ^ 0b1010 = 0b0110; the planted OR gives 0b1110.
+    assert!(
+        msg.contains("v2 lane 0: interpreter 0x00000006, JIT 0x0000000e"),
+        "{msg}"
+    );
+}

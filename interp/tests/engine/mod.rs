@@ -1,5 +1,5 @@
-//! The engine the interpreter's tests run their instructions on: here, the interpreter
-//! itself, called directly.
+//! The engine the interpreter's tests run their instructions (GCN and VP1) on: here, the
+//! interpreter itself, called directly.
 //!
 //! One test list, two engines. The harnesses (`valu_common::Machine`,
 //! `exec_util::Machine`) and the program-level tests (`exec_run`) never call the
@@ -14,10 +14,12 @@
 #![allow(dead_code)]
 
 use wavejit_interp::exec::{Ctx, Step};
+use wavejit_interp::vp1::RunStats as Vp1Stats;
 use wavejit_interp::{ExecError, ExecErrorKind, RunStats};
 use wavejit_isa::gcn::Inst;
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave};
+use wavejit_isa::vp1::State;
 
 /// The interpreter's own code for a hand-built instruction, as the harness calls it.
 pub type Reference<'r> = &'r dyn Fn(&mut Ctx<'_>, &Inst) -> Result<Step, ExecErrorKind>;
@@ -52,4 +54,14 @@ pub fn run(
 /// `wavejit_interp::step`: one instruction.
 pub fn step(ctx: &mut Ctx<'_>, prog: &Program) -> Result<Step, ExecError> {
     wavejit_interp::step(ctx, prog)
+}
+
+/// `wavejit_interp::vp1::run`: a VP1 program from its bytes.
+pub fn vp1_run(s: &mut State, code: &[u8]) -> Result<Vp1Stats, ExecError> {
+    wavejit_interp::vp1::run(s, code)
+}
+
+/// `wavejit_interp::vp1::run_words`: VP1 words, undecoded.
+pub fn vp1_run_words(s: &mut State, words: &[u32]) -> Result<Vp1Stats, ExecError> {
+    wavejit_interp::vp1::run_words(s, words)
 }

@@ -57,7 +57,8 @@ impl Machine {
             &self.mem,
             inst,
             false,
-            inst.enc == Enc::Vintrp,
+            // VOP3-encoded interpolation runs in the vector unit, which hands it over.
+            matches!(inst.enc, Enc::Vintrp | Enc::Vop3),
             &reference,
         )
         .map(|_| ())

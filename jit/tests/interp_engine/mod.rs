@@ -28,11 +28,14 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use wavejit_interp::exec::{Ctx, Step};
+use wavejit_interp::vp1::RunStats as Vp1Stats;
 use wavejit_interp::{ExecError, ExecErrorKind, RunStats};
 use wavejit_isa::arch::Arch;
 use wavejit_isa::gcn::Inst;
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave};
+use wavejit_isa::vp1::State;
+use wavejit_jit::gcn::Spec;
 use wavejit_jit::{Jit, JitConfig, UnitStep};
 
 /// The interpreter's own code for a hand-built instruction, as the harness calls it.
@@ -45,67 +48,56 @@ const MAX_PAD_PC: u32 = 1 << 16;
 
 // ---- counts ------------------------------------------------------------------------------
 
-#[derive(Clone, Copy, Default, Debug)]
-struct Counts {
-    /// Instructions run by compiled code with inline lowering.
-    inline: u64,
-    /// Instructions run by compiled code through the interpreter helper.
-    helper: u64,
-    /// Instructions the dispatcher interpreted (a unit made only of a helper that jumps).
-    dispatched: u64,
-    /// Instructions that ran on the interpreter only (not encodable, pc out of reach).
-    reference_only: u64,
-    /// Instructions whose expected outcome was an error (the JIT's error compared).
-    errors: u64,
+/// What the counts count (index into `Counts`).
+#[derive(Clone, Copy)]
+enum C {
+    /// One-instruction runs in compiled code, the instruction lowered inline.
+    Inline,
+    /// ... compiled code calling the interpreter helper for the instruction.
+    Helper,
+    /// ... the dispatcher interpreting it (a unit of one helper that jumps: nothing to
+    /// compile).
+    Dispatched,
+    /// ... the JIT's run ending in an error (compared with the interpreter's).
+    Errors,
+    /// Instructions on the interpreter only: not encodable (a test's deliberately
+    /// impossible fields), a pc a program cannot reach, or a scalar instruction handed
+    /// to the vector unit.
+    ReferenceOnly,
     /// Instructions run without fields no program can carry (the interpreter's result
     /// unchanged by it).
-    normalised: u64,
+    Normalised,
+    /// Extra runs of the unit compiled for any EXEC when EXEC was all ones.
+    Masked,
     /// Units compiled.
-    units: u64,
-    /// Whole programs run (`run`) and their instructions (inline, helper, dispatched).
-    programs: u64,
-    prog_inline: u64,
-    prog_helper: u64,
-    prog_dispatched: u64,
-    threads: u64,
+    Units,
+    /// Whole GCN programs run (`run`), and their instructions by how they ran.
+    Programs,
+    ProgInline,
+    ProgHelper,
+    ProgDispatched,
+    /// VP1 programs run, and their words.
+    Vp1Programs,
+    Vp1Words,
+    /// Test threads that used the JIT.
+    Threads,
 }
 
-static TOTALS: [AtomicU64; 12] = [const { AtomicU64::new(0) }; 12];
+const NC: usize = C::Threads as usize + 1;
+
+#[derive(Clone, Copy, Default)]
+struct Counts([u64; NC]);
 
 impl Counts {
-    fn as_array(&self) -> [u64; 12] {
-        [
-            self.inline,
-            self.helper,
-            self.dispatched,
-            self.reference_only,
-            self.errors,
-            self.units,
-            self.programs,
-            self.prog_inline,
-            self.prog_helper,
-            self.prog_dispatched,
-            self.threads,
-            self.normalised,
-        ]
+    fn add(&mut self, c: C, n: u64) {
+        self.0[c as usize] += n;
     }
-    fn from_array(a: [u64; 12]) -> Counts {
-        Counts {
-            inline: a[0],
-            helper: a[1],
-            dispatched: a[2],
-            reference_only: a[3],
-            errors: a[4],
-            units: a[5],
-            programs: a[6],
-            prog_inline: a[7],
-            prog_helper: a[8],
-            prog_dispatched: a[9],
-            threads: a[10],
-            normalised: a[11],
-        }
+    fn get(&self, c: C) -> u64 {
+        self.0[c as usize]
     }
 }
+
+static TOTALS: [AtomicU64; NC] = [const { AtomicU64::new(0) }; NC];
 
 /// One test thread's JIT: the engine, what each compiled unit holds, and the counts.
 struct ThreadJit {
@@ -122,7 +114,7 @@ impl ThreadJit {
     fn new() -> ThreadJit {
         let jit = Jit::new(JitConfig {
             chain: false,
-            plant_xor_bug: std::env::var_os("PLANT").is_some(),
+            plant_xor_bug: PLANT_XOR_BUG.with(|p| p.get()),
             ..JitConfig::default()
         });
         if let Some(e) = jit.broken() {
@@ -160,7 +152,7 @@ impl ThreadJit {
             what()
         );
         if after.blocks > before.blocks {
-            self.counts.units += after.blocks - before.blocks;
+            self.counts.add(C::Units, after.blocks - before.blocks);
             self.helpers
                 .insert(key.clone(), after.helper_insts - before.helper_insts);
         }
@@ -174,37 +166,41 @@ impl ThreadJit {
 
 impl Drop for ThreadJit {
     fn drop(&mut self) {
-        self.counts.threads = 1;
-        let mine = self.counts.as_array();
-        let mut total = [0u64; 12];
+        self.counts.add(C::Threads, 1);
+        let mut c = Counts::default();
         for (i, t) in TOTALS.iter().enumerate() {
-            total[i] = t.fetch_add(mine[i], Ordering::Relaxed) + mine[i];
+            c.0[i] = t.fetch_add(self.counts.0[i], Ordering::Relaxed) + self.counts.0[i];
         }
-        let c = Counts::from_array(total);
         eprintln!(
-            "interp_suite totals after {} test threads: one-instruction runs: {} inline, {} \
-             through the helper, {} interpreted by the dispatcher, {} on the interpreter only \
-             (not encodable or pc out of reach), {} errors compared, {} run without fields no \
-             program can carry; programs: {} runs, {} \
-             instructions inline, {} through the helper, {} interpreted; {} units compiled",
-            c.threads,
-            c.inline,
-            c.helper,
-            c.dispatched,
-            c.reference_only,
-            c.errors,
-            c.normalised,
-            c.programs,
-            c.prog_inline,
-            c.prog_helper,
-            c.prog_dispatched,
-            c.units
+            "interp_suite totals after {} test threads: instructions: {} inline, {} through \
+             the helper, {} interpreted by the dispatcher, {} JIT errors compared, {} on the \
+             interpreter only ({} run without fields no program can carry; {} extra runs of \
+             the unit for any EXEC); GCN programs: {} runs, {} instructions inline, {} through \
+             the helper, {} interpreted; {} units compiled; VP1: {} programs, {} words",
+            c.get(C::Threads),
+            c.get(C::Inline),
+            c.get(C::Helper),
+            c.get(C::Dispatched),
+            c.get(C::Errors),
+            c.get(C::ReferenceOnly),
+            c.get(C::Normalised),
+            c.get(C::Masked),
+            c.get(C::Programs),
+            c.get(C::ProgInline),
+            c.get(C::ProgHelper),
+            c.get(C::ProgDispatched),
+            c.get(C::Units),
+            c.get(C::Vp1Programs),
+            c.get(C::Vp1Words),
         );
     }
 }
 
 thread_local! {
     static JIT: RefCell<Option<ThreadJit>> = const { RefCell::new(None) };
+    /// Set by the suite's self-test before this thread's first instruction: its JIT
+    /// lowers `v_xor_b32` wrongly (`JitConfig::plant_xor_bug`), which the checks must see.
+    pub static PLANT_XOR_BUG: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn with_jit<R>(f: impl FnOnce(&mut ThreadJit) -> R) -> R {
@@ -477,7 +473,9 @@ pub fn exec_one(
                     && differ((&rw, &rl, &snapshot(&rm)), (&nw, &nl, &snapshot(&nm))).is_none();
                 if same {
                     run_inst = Some(n);
-                    with_jit(|j| j.counts.normalised += 1);
+                    with_jit(|j| j.counts.add(C::Normalised, 1));
+                } else if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
+                    eprintln!("interp_suite: {what}: without unused fields {n:?} runs differently");
                 }
             }
             None => {}
@@ -487,7 +485,7 @@ pub fn exec_one(
     let Some(prog) = prog else {
         if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
             eprintln!(
-                "interp_suite: interpreter only: {what}: {:?}",
+                "interp_suite: interpreter only: {what}: as program {as_program}, {:?}",
                 wavejit_isa::gcn::encode(wave.gen, inst).err()
             );
         }
@@ -497,10 +495,7 @@ pub fn exec_one(
         for (base, bytes) in snapshot(&rm) {
             mem.write(base, &bytes).expect("write back a mapped region");
         }
-        with_jit(|j| {
-            j.counts.reference_only += 1;
-            j.counts.errors += want.is_err() as u64;
-        });
+        with_jit(|j| j.counts.add(C::ReferenceOnly, 1));
         return want;
     };
     let pc = wave.pc;
@@ -508,23 +503,73 @@ pub fn exec_one(
         .slot_index(pc)
         .and_then(|i| prog.slots.get(i))
         .map_or(0, |s| s.size);
-    let (r, helpers) = with_jit(|j| {
-        let (r, h) = j.step_unit(&mut Ctx { wave, lds, mem }, &prog, 16, &|| what.clone());
-        match &r {
-            Ok(u) if u.compiled => match h {
-                Some(0) => j.counts.inline += 1,
-                Some(_) => j.counts.helper += 1,
-                None => panic!("{what}: compiled code ran but its unit was never seen"),
-            },
-            Ok(_) => j.counts.dispatched += 1,
-            Err(_) => {
-                j.counts.errors += 1;
-                j.counts.dispatched += 1;
-            }
+    let want_state = (&*rw, &rl, snapshot(&rm));
+    // With EXEC all ones the dispatcher picks the unit compiled for that case; the
+    // general (lane-masked) unit is checked too, from a copy of the same state.
+    if wave.exec == u64::MAX {
+        let mut mw = Box::new(wave.clone());
+        let mut ml = lds.clone();
+        let mm = rebuild(&snapshot(mem));
+        let spec = Spec {
+            pc,
+            mode: wave.mode,
+            exec_all: false,
+            max_len: 0,
+        };
+        let r = with_jit(|j| {
+            let f = j.jit.compile_detached(&prog, spec)?;
+            j.counts.add(C::Masked, 1);
+            Some(j.jit.call_unit(
+                &mut Ctx {
+                    wave: &mut mw,
+                    lds: &mut ml,
+                    mem: &mm,
+                },
+                &prog,
+                f,
+                16,
+            ))
+        });
+        if let Some(r) = r {
+            let what = format!("{what} [unit compiled for any EXEC]");
+            let got = outcome(&what, r, &mut mw, pc, size, advances_pc);
+            check(
+                &what,
+                &want,
+                &got,
+                want_state.clone(),
+                (&mw, &ml, snapshot(&mm)),
+            );
         }
-        (r, h)
+    }
+    let r = with_jit(|j| {
+        let (r, h) = j.step_unit(&mut Ctx { wave, lds, mem }, &prog, 16, &|| what.clone());
+        match (&r, h) {
+            (Ok(u), Some(0)) if u.compiled => j.counts.add(C::Inline, 1),
+            (Ok(u), Some(_)) if u.compiled => j.counts.add(C::Helper, 1),
+            (Ok(u), None) if u.compiled => {
+                panic!("{what}: compiled code ran but its unit was never seen")
+            }
+            (Ok(_), _) => j.counts.add(C::Dispatched, 1),
+            (Err(_), _) => j.counts.add(C::Errors, 1),
+        }
+        r
     });
-    let _ = helpers;
+    let got = outcome(&what, r, wave, pc, size, advances_pc);
+    check(&what, &want, &got, want_state, (wave, lds, snapshot(mem)));
+    got
+}
+
+/// The instruction's outcome from a unit's run (and the pc put back when the harness's
+/// reference does not move it, once it is checked to be just past the instruction).
+fn outcome(
+    what: &str,
+    r: Result<UnitStep, ExecError>,
+    wave: &mut Wave,
+    pc: u32,
+    size: u32,
+    advances_pc: bool,
+) -> Result<Step, ExecErrorKind> {
     let got = match r {
         Ok(u) => Ok(inst_step(&u)),
         Err(e) => {
@@ -545,15 +590,26 @@ pub fn exec_one(
         }
         wave.pc = pc;
     }
+    got
+}
+
+type StateRef<'a> = (&'a Wave, &'a Lds, Vec<(u64, Vec<u8>)>);
+
+/// Panic unless the JIT's outcome and state equal the interpreter's.
+fn check(
+    what: &str,
+    want: &Result<Step, ExecErrorKind>,
+    got: &Result<Step, ExecErrorKind>,
+    a: StateRef<'_>,
+    b: StateRef<'_>,
+) {
     assert_eq!(
         got, want,
         "{what}: JIT outcome (left) differs from the interpreter's"
     );
-    let (sa, sb) = (snapshot(&rm), snapshot(mem));
-    if let Some(d) = differ((&rw, &rl, &sa), (wave, lds, &sb)) {
+    if let Some(d) = differ((a.0, a.1, &a.2), (b.0, b.1, &b.2)) {
         panic!("{what}: after the instruction, {d}");
     }
-    got
 }
 
 /// Run `prog` on the JIT (compiled on first use, blocks chained), checked against
@@ -591,12 +647,13 @@ pub fn run(
             after.failures, before.failures,
             "{what}: Cranelift refused a unit"
         );
-        j.counts.units += after.blocks - before.blocks;
-        j.counts.programs += 1;
+        j.counts.add(C::Units, after.blocks - before.blocks);
+        j.counts.add(C::Programs, 1);
         if let Ok((_, st)) = &r {
-            j.counts.prog_inline += st.insts - st.interpreted - st.helper_steps;
-            j.counts.prog_helper += st.helper_steps;
-            j.counts.prog_dispatched += st.interpreted;
+            let inline = st.insts - st.interpreted - st.helper_steps;
+            j.counts.add(C::ProgInline, inline);
+            j.counts.add(C::ProgHelper, st.helper_steps);
+            j.counts.add(C::ProgDispatched, st.interpreted);
         }
         r.map(|(s, st)| (s, RunStats { insts: st.insts }))
     });
@@ -634,13 +691,10 @@ pub fn step(ctx: &mut Ctx<'_>, prog: &Program) -> Result<Step, ExecError> {
         // A budget of one: a longer unit does not run, the dispatcher interprets.
         let (r, h) = j.step_unit(ctx, prog, 1, &|| what.clone());
         match (&r, h) {
-            (Ok(u), Some(0)) if u.compiled => j.counts.inline += 1,
-            (Ok(u), Some(_)) if u.compiled => j.counts.helper += 1,
-            (Err(_), _) => {
-                j.counts.errors += 1;
-                j.counts.dispatched += 1;
-            }
-            _ => j.counts.dispatched += 1,
+            (Ok(u), Some(0)) if u.compiled => j.counts.add(C::Inline, 1),
+            (Ok(u), Some(_)) if u.compiled => j.counts.add(C::Helper, 1),
+            (Err(_), _) => j.counts.add(C::Errors, 1),
+            _ => j.counts.add(C::Dispatched, 1),
         }
         r.map(|u| u.stop.unwrap_or(Step::Continue))
     });
@@ -653,4 +707,56 @@ pub fn step(ctx: &mut Ctx<'_>, prog: &Program) -> Result<Step, ExecError> {
         panic!("{what}: after the step, {d}");
     }
     got
+}
+
+// ---- VP1 ---------------------------------------------------------------------------------------
+
+/// A VP1 program (bytes) compiled by the VP1 JIT, checked against
+/// `wavejit_interp::vp1::run` on a copy: same result or error, same state.
+pub fn vp1_run(s: &mut State, code: &[u8]) -> Result<Vp1Stats, ExecError> {
+    let mut rs = s.clone();
+    let want = wavejit_interp::vp1::run(&mut rs, code);
+    let got = match wavejit_jit::vp1::run(s, code) {
+        Ok(st) => Ok(st),
+        Err(wavejit_jit::vp1::Vp1RunError::Exec(e)) => Err(e),
+        Err(e) => panic!("VP1 program {code:02x?}: the JIT failed: {e}"),
+    };
+    vp1_check(&format!("VP1 program {code:02x?}"), &want, &got, &rs, s);
+    got
+}
+
+/// VP1 words (undecoded, as `wavejit_interp::vp1::run_words` runs them) compiled by the
+/// VP1 JIT, checked against the interpreter on a copy.
+pub fn vp1_run_words(s: &mut State, words: &[u32]) -> Result<Vp1Stats, ExecError> {
+    let mut rs = s.clone();
+    let want = wavejit_interp::vp1::run_words(&mut rs, words);
+    let code = match wavejit_jit::vp1::compile(words, s.variant) {
+        Ok(c) => c,
+        Err(e) => panic!("VP1 words {words:08x?}: the JIT failed: {e}"),
+    };
+    let got = code.run(s);
+    vp1_check(&format!("VP1 words {words:08x?}"), &want, &got, &rs, s);
+    got
+}
+
+fn vp1_check(
+    what: &str,
+    want: &Result<Vp1Stats, ExecError>,
+    got: &Result<Vp1Stats, ExecError>,
+    a: &State,
+    b: &State,
+) {
+    with_jit(|j| {
+        j.counts.add(C::Vp1Programs, 1);
+        j.counts
+            .add(C::Vp1Words, got.as_ref().map_or(0, |st| st.insts));
+    });
+    assert_eq!(
+        got, want,
+        "{what}: JIT result (left) differs from the interpreter's"
+    );
+    assert!(
+        a == b,
+        "{what}: states differ:\ninterpreter {a:?}\nJIT         {b:?}"
+    );
 }
