@@ -546,7 +546,12 @@ pub fn exec_one(
         let (r, h) = j.step_unit(&mut Ctx { wave, lds, mem }, &prog, 16, &|| what.clone());
         match (&r, h) {
             (Ok(u), Some(0)) if u.compiled => j.counts.add(C::Inline, 1),
-            (Ok(u), Some(_)) if u.compiled => j.counts.add(C::Helper, 1),
+            (Ok(u), Some(_)) if u.compiled => {
+                j.counts.add(C::Helper, 1);
+                if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
+                    eprintln!("interp_suite: through the helper: {what}");
+                }
+            }
             (Ok(u), None) if u.compiled => {
                 panic!("{what}: compiled code ran but its unit was never seen")
             }
