@@ -172,19 +172,20 @@ impl Drop for ThreadJit {
             c.0[i] = t.fetch_add(self.counts.0[i], Ordering::Relaxed) + self.counts.0[i];
         }
         eprintln!(
-            "interp_suite totals after {} test threads: instructions: {} inline, {} through \
-             the helper, {} interpreted by the dispatcher, {} JIT errors compared, {} on the \
-             interpreter only ({} run without fields no program can carry; {} extra runs of \
-             the unit for any EXEC); GCN programs: {} runs, {} instructions inline, {} through \
-             the helper, {} interpreted; {} units compiled; VP1: {} programs, {} words",
+            "interp_suite totals after {} test threads: one instruction at a time on the JIT: \
+             {} lowered inline, {} through the helper, {} interpreted by the dispatcher, {} \
+             ended in an error (compared); {} of these without fields no program can carry; \
+             plus {} runs of the unit compiled for any EXEC; {} on the interpreter only (not \
+             encodable); GCN programs: {} runs, {} instructions inline, {} through the helper, \
+             {} interpreted; {} units compiled; VP1 programs: {} runs, {} words",
             c.get(C::Threads),
             c.get(C::Inline),
             c.get(C::Helper),
             c.get(C::Dispatched),
             c.get(C::Errors),
-            c.get(C::ReferenceOnly),
             c.get(C::Normalised),
             c.get(C::Masked),
+            c.get(C::ReferenceOnly),
             c.get(C::Programs),
             c.get(C::ProgInline),
             c.get(C::ProgHelper),
