@@ -1,26 +1,37 @@
 //! The JIT as the engine of the interpreter's test list (`jit/tests/interp_suite.rs`).
 //!
-//! The interpreter's harnesses call `crate::engine::{exec_one, run, step}` (see
-//! `interp/tests/engine/mod.rs`, the interpreter's version of this module). Here each call:
+//! The interpreter's harnesses call `crate::engine::exec_one` for each hand-built
+//! instruction (see `interp/tests/engine/mod.rs`, the interpreter's version of this
+//! module). Here each call:
 //! 1. runs the interpreter's reference code on a copy of the state (wave, LDS, memory);
 //! 2. runs the same instruction on the real state through the JIT's dispatcher: the
-//!    hand-built instruction is encoded into a program (padding `s_endpgm`s up to
-//!    `wave.pc`, the instruction, `s_endpgm`), and one compiled unit runs there (the
-//!    instruction and the `s_endpgm`, or the instruction alone when it jumps);
-//! 3. requires the same outcome (same step or same error kind) and the same final state,
-//!    bit for bit: every VGPR lane, SGPR slot, EXEC, VCC, M0, SCC, MODE, pc, LDS byte and
-//!    memory dword; a difference panics naming the instruction, the register and lane and
-//!    both values;
+//!    instruction is encoded into a program (padding `s_endpgm`s up to `wave.pc`, the
+//!    instruction, `s_endpgm`), and the one unit there runs (compiled: the instruction and
+//!    the `s_endpgm`, or the instruction alone when it jumps); when EXEC is all ones the
+//!    unit compiled for any EXEC also runs, from a copy;
+//! 3. requires the same outcome (same step, or the same error kind at the instruction's
+//!    pc) and the same final state, bit for bit: every VGPR lane, SGPR slot, EXEC, VCC,
+//!    M0, SCC, MODE, pc, LDS byte and memory dword; a difference panics naming the
+//!    instruction, the register and lane and both values;
 //! 4. leaves the JIT's state in the machine, so the test's own hand-worked assertions then
 //!    check the JIT.
 //!
-//! An instruction that does not encode to itself (a test's deliberately impossible fields)
-//! or sits at a pc a program cannot reach runs on the interpreter only, and is counted.
-//! Each test thread has its own `Jit` (tests run in parallel); the counts of how the
-//! instructions ran (lowered inline, through the interpreter helper in compiled code, or
-//! interpreted by the dispatcher because nothing in the unit is worth compiling) are
-//! summed over the binary and printed when each test's thread ends: the last line is the
-//! binary's total.
+//! `run` and `step` (whole GCN programs, `exec_run.rs`) and `vp1_run`/`vp1_run_words`
+//! (`vp1_semantics.rs`, through the VP1 JIT) check the same way.
+//!
+//! Instructions no program can hold run on the interpreter only, and are counted: a test's
+//! deliberately impossible fields (reserved selections, operations in an encoding they do
+//! not have), a pc a program cannot reach, a scalar instruction handed to the vector unit.
+//! Fields a program cannot carry but the operation ignores (a literal no source reads, an
+//! operand field the operation lacks) are cleared first, if the interpreter's result from
+//! this state does not change by it.
+//!
+//! Each test thread has its own `Jit` (tests run in parallel). How the instructions ran
+//! (lowered inline, through the interpreter helper in compiled code, or interpreted by the
+//! dispatcher because nothing in the unit is worth compiling) is summed over the binary and
+//! printed when each test's thread ends: the last line is the binary's total.
+//! `WAVEJIT_SUITE_DEBUG=1` (with `--nocapture`) names the instructions that ran through the
+//! helper or on the interpreter only.
 #![allow(dead_code)]
 
 use std::cell::RefCell;
@@ -128,8 +139,8 @@ impl ThreadJit {
         }
     }
 
-    /// Run the one unit at `ctx.wave.pc`; `None` for `.compiled` units whose helper count
-    /// is unknown never happens (each compile is seen here).
+    /// Run the one unit at `ctx.wave.pc`, and say how many helper calls it holds when
+    /// compiled code ran (every compile of this thread's `Jit` is seen here).
     fn step_unit(
         &mut self,
         ctx: &mut Ctx<'_>,
