@@ -43,6 +43,9 @@ const OPS: &[Op] = &[
     Op::VCvtFlrI32F32,
     Op::VCvtRpiI32F32,
     Op::VCvtOffF32I4,
+    Op::VRcpClampF32,
+    Op::VRcpLegacyF32,
+    Op::VRcpClampF64,
 ];
 
 fn wave_with(gen: Gen, mode: u32) -> Box<Wave> {
@@ -186,7 +189,14 @@ fn run3(gen: Gen, op: Op, mode: u32, ins: &[[u32; 3]]) -> Vec<u32> {
         op,
         Op::VCvtPkU8F32 | Op::VPermB32 | Op::VMsadU8 | Op::VMadLegacyF32
     );
-    let one = matches!(op, Op::VCvtFlrI32F32 | Op::VCvtRpiI32F32 | Op::VCvtOffF32I4);
+    let one = matches!(
+        op,
+        Op::VCvtFlrI32F32
+            | Op::VCvtRpiI32F32
+            | Op::VCvtOffF32I4
+            | Op::VRcpClampF32
+            | Op::VRcpLegacyF32
+    );
     let inst = if one {
         vop1(op, 10, v(0))
     } else {
@@ -434,6 +444,39 @@ fn legacy_and_floor_by_hand() {
         ),
         [f(-0.5), f(0.4375), f(0.1875)]
     );
+    // 1/±0 = ±inf becomes ±max finite (clamp) or ±0 (legacy), as does 1/denormal (kept
+    // by MODE 0xF0); 1/2 and 1/4 are exact; NaN stays NaN (canonical).
+    let rcp_in = [
+        [0, 0, 0],
+        [f(-0.0), 0, 0],
+        [f(2.0), 0, 0],
+        [1, 0, 0],
+        [nan, 0, 0],
+    ];
+    assert_eq!(
+        run3(gen, Op::VRcpClampF32, 0xF0, &rcp_in),
+        [0x7f7f_ffff, 0xff7f_ffff, f(0.5), 0x7f7f_ffff, 0x7fc0_0000]
+    );
+    assert_eq!(
+        run3(gen, Op::VRcpLegacyF32, 0xF0, &rcp_in),
+        [0, 0x8000_0000, f(0.5), 0, 0x7fc0_0000]
+    );
+    let prog = program(gen, &[vop1(Op::VRcpClampF64, 4, v(0)), endpgm()]);
+    let mut w = wave_with(gen, 0xF0);
+    for l in 0..64 {
+        // -0.0, 4.0
+        let x: u64 = if l % 2 == 0 {
+            1 << 63
+        } else {
+            0x4010_0000_0000_0000
+        };
+        w.vgpr[0][l] = x as u32;
+        w.vgpr[1][l] = (x >> 32) as u32;
+    }
+    let out = check(&jit(), &prog, &w, "rcp_clamp_f64");
+    let d = |l: usize| out.wave.vgpr[4][l] as u64 | (out.wave.vgpr[5][l] as u64) << 32;
+    assert_eq!((d(0), d(1)), (0xffef_ffff_ffff_ffff, 0x3fd0_0000_0000_0000));
+
     // V_NOP and V_CLREXCP change nothing and need no helper.
     let prog = program(
         gen,
@@ -551,6 +594,7 @@ fn lowered_without_helper() {
                         | Op::VMqsadPkU16U8
                         | Op::VQsadU8
                         | Op::VMqsadU8
+                        | Op::VRcpClampF64
                 );
                 if wide && matches!(i.enc, Enc::Sdwa { .. } | Enc::Dpp { .. }) {
                     continue;

@@ -2,7 +2,7 @@
 //! cover: the class compares (`class.rs`), the packing conversions and the floor
 //! conversions `v_cvt_flr/rpi_i32_f32` (`pack.rs`), the byte permute and masked/quad SADs
 //! (`bytes.rs`), and here the 64-bit multiply-add `v_mad_u64_u32`/`v_mad_i64_i32`, the
-//! legacy min/max/mad/mac and `v_cvt_off_f32_i4`. `ops.rs` fetches their operands (modifiers,
+//! legacy min/max/mad/mac, `v_cvt_off_f32_i4` and `v_rcp_clamp_f32/f64`/`v_rcp_legacy_f32`. `ops.rs` fetches their operands (modifiers,
 //! SDWA/DPP) as for every operation and writes what `lower` returns.
 //!
 //! The semantics are the interpreter's (`wavejit_interp::valu::{vopc, vop2, vop3}`).
@@ -12,7 +12,7 @@ use cranelift_codegen::ir::{InstBuilder, Value};
 use wavejit_isa::gcn::Op;
 
 use super::ops::{Fmt, Opnd, Shape};
-use crate::block::{Cx, F32X4, I32X4, I64X2};
+use crate::block::{Cx, F32X4, F64X2, I32X4, I64X2};
 
 /// The float format a class compare tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +49,9 @@ pub enum XOp {
     CvtFloor(bool),
     /// `v_cvt_off_f32_i4`: `i4(S0[3:0]) / 16`.
     CvtOffI4,
+    /// `v_rcp_clamp_f32/f64` (`false`: an infinite result becomes the largest finite
+    /// value of its sign) and `v_rcp_legacy_f32` (`true`: it becomes 0 of its sign).
+    RcpClamp(Fmt, bool),
 }
 
 /// The operation `op` names, if it is in this group.
@@ -81,6 +84,9 @@ pub fn sem(op: Op) -> Option<XOp> {
         VCvtFlrI32F32 => XOp::CvtFloor(false),
         VCvtRpiI32F32 => XOp::CvtFloor(true),
         VCvtOffF32I4 => XOp::CvtOffI4,
+        VRcpClampF32 => XOp::RcpClamp(Fmt::F32, false),
+        VRcpClampF64 => XOp::RcpClamp(Fmt::F64, false),
+        VRcpLegacyF32 => XOp::RcpClamp(Fmt::F32, true),
         _ => return None,
     })
 }
@@ -139,6 +145,15 @@ pub fn shape(op: XOp, s: &mut Shape) {
             s.nsrc = 1;
             s.float = Some(Fmt::F32);
         }
+        XOp::RcpClamp(f, _) => {
+            s.nsrc = 1;
+            s.src_float = true;
+            s.float = Some(f);
+            if f == Fmt::F64 {
+                s.w64 = [true, false, false];
+                s.w64_dst = true;
+            }
+        }
     }
 }
 
@@ -192,7 +207,48 @@ pub(super) fn lower(cx: &mut Cx, op: XOp, v: &[Opnd; 3]) -> XOut {
             // Exact: -0.5 … 0.4375.
             XOut::Float(Opnd::W32(cx.b.ins().fmul(f, k)))
         }
+        XOp::RcpClamp(f, legacy) => XOut::Float(match f {
+            Fmt::F32 => Opnd::W32(rcp_clamp(cx, f, legacy, v[0].v32())),
+            Fmt::F64 => Opnd::W64([
+                rcp_clamp(cx, f, legacy, v[0].v64(0)),
+                rcp_clamp(cx, f, legacy, v[0].v64(1)),
+            ]),
+        }),
     }
+}
+
+/// `1 / x` correctly rounded (`vop1::rcp`), then an infinite result replaced by the
+/// largest finite value of its sign, or (`legacy`) by 0 of its sign — an infinite
+/// reciprocal has the sign of x, as `vop1::v_rcp_legacy_f32`'s zero does.
+fn rcp_clamp(cx: &mut Cx, f: Fmt, legacy: bool, x: Value) -> Value {
+    let a = cx.fin(f, x);
+    let (one, sign, mag, inf, max) = match f {
+        Fmt::F32 => (
+            cx.splat32(1.0f32.to_bits()),
+            cx.splat32(0x8000_0000),
+            cx.splat32(0x7fff_ffff),
+            cx.splat32(0x7f80_0000),
+            cx.splat32(0x7f7f_ffff),
+        ),
+        Fmt::F64 => (
+            cx.splat64(1.0f64.to_bits()),
+            cx.splat64(0x8000_0000_0000_0000),
+            cx.splat64(0x7fff_ffff_ffff_ffff),
+            cx.splat64(0x7ff0_0000_0000_0000),
+            cx.splat64(0x7fef_ffff_ffff_ffff),
+        ),
+    };
+    let ity = if f == Fmt::F64 { I64X2 } else { I32X4 };
+    let fty = if f == Fmt::F64 { F64X2 } else { F32X4 };
+    let one = cx.cast(fty, one);
+    let r = cx.b.ins().fdiv(one, a);
+    let r = cx.fout(f, r);
+    let r = cx.cast(ity, r);
+    let m = cx.b.ins().band(r, mag);
+    let is_inf = cx.b.ins().icmp(IntCC::Equal, m, inf);
+    let s = cx.b.ins().band(r, sign);
+    let repl = if legacy { s } else { cx.b.ins().bor(s, max) };
+    cx.b.ins().bitselect(is_inf, repl, r)
 }
 
 /// `S0 < S1 ? S0 : S1` (`>` for max) on inputs flushed per MODE, the result as any f32
