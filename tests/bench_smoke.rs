@@ -7,12 +7,13 @@ use wavejit::bench::engines::{self, Exec, Matmul};
 use wavejit::bench::suite::{self, Shape, KERNELS};
 use wavejit::bench::{native, reference};
 
-/// Small runs: enough iterations for the tiered engine (threshold 16) to compile the loop.
+/// Small runs: enough iterations for the tiered engine (its default threshold) to compile
+/// the loop (divergent: two outer iterations enter the inner loop 17-80 times each).
 fn small(name: &str) -> u32 {
     match name {
         "divergent" => 2,
         "lds_matmul" => 32,
-        _ => 40,
+        _ => wavejit_jit::DEFAULT_TIER_THRESHOLD + 8,
     }
 }
 
@@ -49,6 +50,17 @@ fn every_wave_kernel_matches_its_reference_on_every_engine() {
                         }
                     }
                     Err(e) => failures.push(format!("{} x{size} on {name}: {e}", k.name)),
+                }
+                // The tiered engine really ran compiled code on the small size, so its
+                // result checks the JIT too.
+                if let (Some(j), "tiered", false) = (&j, name, size == 1) {
+                    let blocks = j.stats().blocks;
+                    if j.broken().is_none() && blocks == 0 {
+                        failures.push(format!(
+                            "{} x{size} on tiered: {blocks} blocks compiled",
+                            k.name
+                        ));
+                    }
                 }
             }
         }

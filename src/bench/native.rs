@@ -3,10 +3,16 @@
 //! (`[[u32; 64]; N]`: one register is 64 consecutive lanes), one lane loop per loop
 //! iteration that loads the registers it reads and stores every register the kernel
 //! writes (the kernel's observable result), as a careful Rust programmer would write it
-//! for speed. Each is compiled twice: for the baseline x86-64 target and with
+//! for speed. Each is compiled for the baseline x86-64 target and with
 //! `#[target_feature(enable = "avx2,fma")]`, chosen at run time when the host has them, so
 //! the lane loops vectorise to 256-bit AVX2 and `mul_add` is one `vfmadd` (see
 //! `docs/bench/RESULTS.md` for the inspected assembly).
+//!
+//! A second build of the same source (`*_128`: extra information, not a target) runs the
+//! lane loop in 16-byte chunks (4 lanes of 32 bits, 2 of an f64 kernel) whose index LLVM
+//! cannot see through, so it vectorises within a chunk only: 128-bit `xmm` code with the
+//! same AVX2/FMA instructions, the vector width Cranelift's x86-64 back end emits. The
+//! JIT's time over this one is its lowering cost with the width difference taken out.
 //!
 //! They are also the independent computation the valu, sdwa and f64 results are checked
 //! against: nothing here shares code with the interpreter or the JIT.
@@ -34,6 +40,15 @@ pub fn isa() -> &'static str {
     }
 }
 
+/// Which instruction set the 128-bit builds (`*_128`) run with on this host.
+pub fn isa_128() -> &'static str {
+    if wide() {
+        "x86-64 + AVX2 + FMA, 128-bit vectors (lane loop in 16-byte chunks)"
+    } else {
+        "baseline target, lane loop in 16-byte chunks"
+    }
+}
+
 fn wide() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -45,10 +60,33 @@ fn wide() -> bool {
     }
 }
 
+/// The lane loop of the baselines: `f(l)` for every lane. `W = 64`: one loop over all
+/// lanes, vectorised as wide as the target allows. `W < 64`: chunks of `W` lanes; the
+/// chunk index goes through `black_box`, so LLVM cannot merge chunks into wider vectors
+/// and vectorises each chunk of `W` lanes on its own (`W` = 16 bytes / lane size gives
+/// 128-bit code).
+#[inline(always)]
+fn lanes<const W: usize>(mut f: impl FnMut(usize)) {
+    if W >= 64 {
+        for l in 0..64 {
+            f(l)
+        }
+    } else {
+        for c in 0..64 / W {
+            // The modulo keeps the index provably in range (no bounds checks).
+            let c = std::hint::black_box(c) % (64 / W);
+            for l in c * W..c * W + W {
+                f(l)
+            }
+        }
+    }
+}
+
 /// Defines `pub fn $name(iters) -> NativeOut<N>` that runs `$body` with the widest
-/// instruction set the host has.
+/// instruction set the host has, and `pub fn $narrow(iters)` that runs it with the same
+/// instruction set in chunks of `$w` lanes (128-bit vectors).
 macro_rules! multiversion {
-    ($name:ident, $wide:ident, $body:ident, $n:expr) => {
+    ($name:ident, $wide:ident, $narrow:ident, $narrow_wide:ident, $body:ident, $n:expr, $w:expr) => {
         pub fn $name(iters: u32) -> NativeOut<$n> {
             let mut v: Box<[[u32; 64]; $n]> = Box::new([[0; 64]; $n]);
             let vcc;
@@ -60,21 +98,50 @@ macro_rules! multiversion {
                     return NativeOut { v, vcc };
                 }
             }
-            vcc = $body(&mut v, iters);
+            vcc = $body::<64>(&mut v, iters);
+            NativeOut { v, vcc }
+        }
+
+        pub fn $narrow(iters: u32) -> NativeOut<$n> {
+            let mut v: Box<[[u32; 64]; $n]> = Box::new([[0; 64]; $n]);
+            let vcc;
+            #[cfg(target_arch = "x86_64")]
+            {
+                if wide() {
+                    // SAFETY: AVX2 and FMA were detected on this CPU just now.
+                    vcc = unsafe { $narrow_wide(&mut v, iters) };
+                    return NativeOut { v, vcc };
+                }
+            }
+            vcc = $body::<$w>(&mut v, iters);
             NativeOut { v, vcc }
         }
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         unsafe fn $wide(v: &mut [[u32; 64]; $n], iters: u32) -> u64 {
-            $body(v, iters)
+            $body::<64>(v, iters)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn $narrow_wide(v: &mut [[u32; 64]; $n], iters: u32) -> u64 {
+            $body::<$w>(v, iters)
         }
     };
 }
 
-multiversion!(valu, valu_wide, valu_body, 29);
-multiversion!(sdwa, sdwa_wide, sdwa_body, 25);
-multiversion!(f64_chain, f64_wide, f64_body, 22);
+multiversion!(valu, valu_wide, valu_128, valu_128_avx2, valu_body, 29, 4);
+multiversion!(sdwa, sdwa_wide, sdwa_128, sdwa_128_avx2, sdwa_body, 25, 4);
+multiversion!(
+    f64_chain,
+    f64_wide,
+    f64_chain_128,
+    f64_128_avx2,
+    f64_body,
+    22,
+    2
+);
 
 /// Pack per-lane carry flags into a 64-bit lane mask.
 #[inline(always)]
@@ -121,20 +188,20 @@ fn med3i(a: i32, b: i32, c: i32) -> i32 {
 
 /// benches/kernels/valu.s, line by line (the numbers are the kernel's).
 #[inline(always)]
-fn valu_body(r: &mut [[u32; 64]; 29], iters: u32) -> u64 {
+fn valu_body<const W: usize>(r: &mut [[u32; 64]; 29], iters: u32) -> u64 {
     let [v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24, v25, v26, v27, v28] =
         r;
-    for l in 0..64 {
+    lanes::<W>(|l| {
         v0[l] = l as u32;
         let x = 2.0 - (v0[l] as f32) * f(0x3d80_0000);
         v1[l] = x.to_bits();
         v2[l] = (x * -0.5 + 1.0).to_bits();
         v3[l] = v0[l].wrapping_mul(0x9e37_79b9);
         v4[l] = v0[l].wrapping_mul(0x85eb_ca6b) ^ v3[l];
-    }
+    });
     let mut carry = [0u32; 64];
     for _ in 0..iters {
-        for l in 0..64 {
+        lanes::<W>(|l| {
             let (x, y, a, b) = (f(v1[l]), f(v2[l]), v3[l], v4[l]);
             let t = 0.5 * x; // 1
             let u = t + y; // 2
@@ -192,7 +259,7 @@ fn valu_body(r: &mut [[u32; 64]; 29], iters: u32) -> u64 {
             v4[l] = b2;
             v28[l] = (ti as i32 as f32).to_bits(); // 32
             carry[l] = cy as u32;
-        }
+        });
     }
     if iters == 0 {
         0
@@ -208,18 +275,18 @@ fn byte(x: u32, i: u32) -> u32 {
 
 /// benches/kernels/sdwa.s, line by line.
 #[inline(always)]
-fn sdwa_body(r: &mut [[u32; 64]; 25], iters: u32) -> u64 {
+fn sdwa_body<const W: usize>(r: &mut [[u32; 64]; 25], iters: u32) -> u64 {
     let [v0, v1, v2, _, _, _, _, _, _, _, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24] =
         r;
-    for l in 0..64 {
+    lanes::<W>(|l| {
         v0[l] = l as u32;
         v1[l] = v0[l].wrapping_mul(0x9e37_79b9);
         v2[l] = v0[l].wrapping_mul(0x7feb_352d) ^ v1[l];
         v22[l] = 0;
-    }
+    });
     let mut carry = [0u32; 64];
     for _ in 0..iters {
-        for l in 0..64 {
+        lanes::<W>(|l| {
             let (p, q, old22) = (v1[l], v2[l], v22[l]);
             let (b0, b1, b2, b3) = (byte(p, 0), byte(p, 1), byte(p, 2), byte(p, 3));
             let (w0, w1) = (q & 0xffff, q >> 16);
@@ -256,7 +323,7 @@ fn sdwa_body(r: &mut [[u32; 64]; 25], iters: u32) -> u64 {
             v1[l] = p.rotate_right(7) ^ p23;
             v2[l] = q.rotate_right(13) ^ q24;
             carry[l] = cy as u32;
-        }
+        });
     }
     if iters == 0 {
         0
@@ -272,10 +339,10 @@ fn d(lo: u32, hi: u32) -> f64 {
 
 /// benches/kernels/f64.s, line by line.
 #[inline(always)]
-fn f64_body(r: &mut [[u32; 64]; 22], iters: u32) -> u64 {
+fn f64_body<const W: usize>(r: &mut [[u32; 64]; 22], iters: u32) -> u64 {
     let [v0, _, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, _, _, _, _, v20, v21] =
         r;
-    for l in 0..64 {
+    lanes::<W>(|l| {
         v0[l] = l as u32;
         let x = (l as f64 - 32.0) * (1.0 / 64.0);
         let k1 = (l as f64).mul_add(1.0 / 128.0, 0.5);
@@ -284,9 +351,9 @@ fn f64_body(r: &mut [[u32; 64]; 22], iters: u32) -> u64 {
         (v14[l], v15[l]) = (0, 0xbfd0_0000);
         (v20[l], v21[l]) = (0, 0x3f80_0000);
         (v4[l], v5[l], v6[l], v7[l], v8[l], v9[l], v10[l], v11[l]) = (0, 0, 0, 0, 0, 0, 0, 0);
-    }
+    });
     for _ in 0..iters {
-        for l in 0..64 {
+        lanes::<W>(|l| {
             let x = d(v2[l], v3[l]);
             let k1 = d(v12[l], v13[l]);
             let k2 = d(v14[l], v15[l]);
@@ -306,7 +373,7 @@ fn f64_body(r: &mut [[u32; 64]; 22], iters: u32) -> u64 {
             (v6[l], v7[l]) = (b.to_bits() as u32, (b.to_bits() >> 32) as u32);
             (v8[l], v9[l]) = (c.to_bits() as u32, (c.to_bits() >> 32) as u32);
             (v10[l], v11[l]) = (e.to_bits() as u32, (e.to_bits() >> 32) as u32);
-        }
+        });
     }
     0
 }
@@ -330,6 +397,17 @@ mod tests {
         assert_eq!(cvt_i32(2_147_483_520.0), 2_147_483_520);
         assert_eq!(cvt_i32(-3e9), i32::MIN);
         assert_eq!(cvt_i32(f32::NAN), 0);
+    }
+
+    #[test]
+    fn the_128_bit_builds_compute_the_same() {
+        for n in [0, 1, 3] {
+            let (a, b) = (valu(n), valu_128(n));
+            assert!(a.v == b.v && a.vcc == b.vcc, "valu x{n}");
+            let (a, b) = (sdwa(n), sdwa_128(n));
+            assert!(a.v == b.v && a.vcc == b.vcc, "sdwa x{n}");
+            assert!(f64_chain(n).v == f64_chain_128(n).v, "f64 x{n}");
+        }
     }
 
     #[test]

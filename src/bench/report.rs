@@ -24,6 +24,9 @@ pub struct Host {
     pub profile: String,
     /// Instruction set of the native baselines.
     pub native_isa: String,
+    /// Instruction set and vector width of the 128-bit build of the native baselines.
+    #[serde(default)]
+    pub native128_isa: String,
     /// Load average (1 minute) before and after: other work on the host disturbs timings.
     pub load_before: f64,
     pub load_after: f64,
@@ -109,6 +112,7 @@ impl Host {
                 "release".into()
             },
             native_isa: super::native::isa().into(),
+            native128_isa: super::native::isa_128().into(),
             load_before: loadavg(),
             load_after: -1.0,
             clock: super::clock::name().into(),
@@ -141,6 +145,9 @@ pub struct KernelResult {
     /// Fresh tiered engine (includes interpreting cold blocks and compiling hot ones).
     pub tiered_ips: f64,
     pub native_ips: Option<f64>,
+    /// The native baseline built for 128-bit vectors (the JIT's vector width).
+    #[serde(default)]
+    pub native128_ips: Option<f64>,
     pub interp_lops: f64,
     pub jit_lops: f64,
     pub tiered_lops: f64,
@@ -151,6 +158,8 @@ pub struct KernelResult {
     pub jit_cold_s: f64,
     pub tiered_s: f64,
     pub native_s: Option<f64>,
+    #[serde(default)]
+    pub native128_s: Option<f64>,
     pub compiled_blocks: u64,
     pub compiled_insts: u64,
     /// Instructions compiled as calls of the interpreter helper.
@@ -172,6 +181,10 @@ pub struct KernelResult {
     pub jit_over_interp: f64,
     /// JIT time / native time (1.0: as fast as native Rust).
     pub jit_time_over_native: Option<f64>,
+    /// JIT time / time of the 128-bit native build: the JIT's cost with the vector width
+    /// difference taken out (information; the target is against `native`).
+    #[serde(default)]
+    pub jit_time_over_native128: Option<f64>,
     /// Tiered time / JIT time, both from a cold cache.
     pub tiered_time_over_jit: f64,
 }
@@ -184,6 +197,7 @@ pub struct Times {
     pub jit_cold: f64,
     pub tiered: f64,
     pub native: Option<f64>,
+    pub native128: Option<f64>,
 }
 
 impl KernelResult {
@@ -204,6 +218,7 @@ impl KernelResult {
             jit_cold: t_jit_cold,
             tiered: t_tiered,
             native: t_native,
+            native128: t_native128,
         } = t;
         let (insts, lops) = (counts.0 as f64, counts.1 as f64);
         let (iinsts, ilops) = (interp_counts.0 as f64, interp_counts.1 as f64);
@@ -232,6 +247,7 @@ impl KernelResult {
             jit_cold_ips: insts / t_jit_cold,
             tiered_ips: insts / t_tiered,
             native_ips: t_native.map(|t| insts / t),
+            native128_ips: t_native128.map(|t| insts / t),
             interp_lops: ilops / t_interp,
             jit_lops: lops / t_jit,
             tiered_lops: lops / t_tiered,
@@ -241,6 +257,7 @@ impl KernelResult {
             jit_cold_s: t_jit_cold,
             tiered_s: t_tiered,
             native_s: t_native,
+            native128_s: t_native128,
             compiled_blocks: cs.blocks,
             compiled_insts: cs.insts,
             helper_insts: cs.helper_insts,
@@ -260,6 +277,7 @@ impl KernelResult {
                 .then(|| compile_cpu_us_per_inst * 1e3 / gain_ns),
             jit_over_interp: jit_ips / interp_ips,
             jit_time_over_native: t_native.map(|t| t_jit / t),
+            jit_time_over_native128: t_native128.map(|t| t_jit / t),
             tiered_time_over_jit: t_tiered / t_jit_cold,
         }
     }
@@ -288,6 +306,15 @@ pub struct Sweep {
     pub twenty_s: f64,
     /// The valu kernel, 1000 iterations.
     pub valu_1000_s: f64,
+    /// 100 blocks, each a loop run 100 times.
+    #[serde(default)]
+    pub hundred_s: Option<f64>,
+    /// The valu kernel at `valu_full_iters` iterations (the suite's size; not run on the
+    /// interpreter).
+    #[serde(default)]
+    pub valu_full_s: Option<f64>,
+    #[serde(default)]
+    pub valu_full_iters: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -302,6 +329,23 @@ pub struct ScalingPoint {
     /// the host's other load.
     #[serde(default)]
     pub wait_s: f64,
+    /// Seconds the workers ran on a CPU (summed over workers; the process's CPU time
+    /// without the main thread's).
+    #[serde(default)]
+    pub run_s: f64,
+}
+
+impl ScalingPoint {
+    /// Wave-instructions per second of CPU the workers ran: equal on 1 and N threads when
+    /// nothing slows the threads down when they run together (shared data, memory
+    /// bandwidth, a lower all-core clock).
+    pub fn ips_per_cpu(&self) -> f64 {
+        if self.run_s > 0.0 {
+            self.ips * self.seconds / self.run_s
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Independent waves on 1..=N threads.
@@ -322,6 +366,18 @@ pub struct Scaling {
     #[serde(default)]
     pub speedup_unloaded: f64,
     pub points: Vec<ScalingPoint>,
+    /// Calibration: the native valu baseline (`native::valu`, AVX2) run the same way,
+    /// `waves` runs of `native_iters_per_wave` iterations (about as long as one wave of
+    /// the JIT) on 1..=N threads. Pure compute on private data, nothing shared: the
+    /// speedup this host itself gives to N threads.
+    #[serde(default)]
+    pub native_iters_per_wave: u32,
+    #[serde(default)]
+    pub native_speedup: f64,
+    #[serde(default)]
+    pub native_speedup_unloaded: f64,
+    #[serde(default)]
+    pub native_points: Vec<ScalingPoint>,
 }
 
 /// A target of issue 6, judged on this run.
@@ -355,6 +411,19 @@ pub struct Report {
     pub targets: Vec<Target>,
     /// Wall time of the whole benchmark.
     pub seconds: f64,
+}
+
+impl Report {
+    /// The largest tier threshold that keeps the tiered engine within 1.1x of the JIT on
+    /// the valu loop, from this run's figures: the tiered engine interprets the loop
+    /// `threshold` times before compiling it, each time losing (interpreter - JIT) time
+    /// per iteration, against the cold JIT's whole run.
+    pub fn tier_bound(&self) -> Option<f64> {
+        let k = self.kernels.iter().find(|k| k.name == "valu")?;
+        let interp = k.interp_s / k.interp_size.max(1) as f64;
+        let jit = k.jit_s / k.size.max(1) as f64;
+        (interp > jit && k.jit_cold_s > 0.0).then(|| 0.1 * k.jit_cold_s / (interp - jit))
+    }
 }
 
 fn target(what: String, measured: f64, cmp: &str, goal: f64) -> Target {
@@ -425,14 +494,24 @@ pub fn targets(r: &Report) -> Vec<Target> {
             ">=",
             0.9 * r.scaling.threads as f64,
         );
+        let mut notes = Vec::new();
         if let Some(p) = r.scaling.points.last() {
             let cores = p.cpu_s / p.seconds;
             if p.cpu_s > 0.0 && cores < 0.9 * p.threads as f64 {
-                s.note = Some(format!(
+                notes.push(format!(
                     "the host gave the process {cores:.2} CPUs during the {}-thread run (other load), so this measures the host; without the waits for a CPU the speedup would be {:.2}",
                     p.threads, r.scaling.speedup_unloaded
                 ));
             }
+        }
+        if r.scaling.native_speedup > 0.0 {
+            notes.push(format!(
+                "the host's own ceiling in this run (native baseline, nothing shared): {:.2} ({:.2} without the waits for a CPU)",
+                r.scaling.native_speedup, r.scaling.native_speedup_unloaded
+            ));
+        }
+        if !notes.is_empty() {
+            s.note = Some(notes.join("; "));
         }
         t.push(s);
     }
@@ -466,6 +545,7 @@ pub fn table(r: &Report, markdown: bool) -> String {
         "jit lane-op/s",
         "JIT/interp",
         "JIT/native (time)",
+        "JIT/native-128 (time)",
         "tiered/JIT (time)",
         "compile µs/inst",
         "compile ms/block",
@@ -484,6 +564,7 @@ pub fn table(r: &Report, markdown: bool) -> String {
                 m(k.jit_lops),
                 format!("{:.1}×", k.jit_over_interp),
                 opt(k.jit_time_over_native, |x| format!("{x:.2}")),
+                opt(k.jit_time_over_native128, |x| format!("{x:.2}")),
                 format!("{:.2}", k.tiered_time_over_jit),
                 format!("{:.0}", k.compile_cpu_us_per_inst),
                 format!("{:.1}", k.compile_cpu_us_per_block / 1e3),
@@ -529,26 +610,47 @@ pub fn summary(r: &Report, markdown: bool) -> String {
     let mut s = String::new();
     let b = if markdown { "- " } else { "" };
     let sc = &r.scaling;
-    let per = sc
-        .points
-        .iter()
-        .map(|p| {
-            format!(
-                "{} thread{}: {} inst/s ({:.0}% CPU, {:.0}% waiting for one)",
-                p.threads,
-                if p.threads == 1 { "" } else { "s" },
-                m(p.ips),
-                100.0 * p.cpu_s / p.seconds,
-                100.0 * p.wait_s / (p.seconds * p.threads as f64)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
+    let per = |points: &[ScalingPoint]| {
+        points
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} thread{}: {} inst/s ({:.0}% CPU, {:.0}% waiting for one, {} inst per CPU-second)",
+                    p.threads,
+                    if p.threads == 1 { "" } else { "s" },
+                    m(p.ips),
+                    100.0 * p.cpu_s / p.seconds,
+                    100.0 * p.wait_s / (p.seconds * p.threads as f64),
+                    m(p.ips_per_cpu())
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let _ = writeln!(
         s,
-        "{b}Scaling ({} waves of {} x {} iterations, one shared code cache): {per}; N-core/1-core = {:.2} on {} threads ({:.0}% efficiency)",
-        sc.waves, sc.kernel, sc.iters_per_wave, sc.speedup, sc.threads, 100.0 * sc.efficiency
+        "{b}Scaling ({} waves of {} x {} iterations, one shared code cache): {}; N-core/1-core = {:.2} on {} threads ({:.0}% efficiency)",
+        sc.waves,
+        sc.kernel,
+        sc.iters_per_wave,
+        per(&sc.points),
+        sc.speedup,
+        sc.threads,
+        100.0 * sc.efficiency
     );
+    if sc.native_speedup > 0.0 {
+        let _ = writeln!(
+            s,
+            "{b}Host calibration (native {} baseline, {} waves x {} iterations, nothing shared): {}; N-core/1-core = {:.2} on {} threads; wavejit's scaling / the host's = {:.2}",
+            sc.kernel,
+            sc.waves,
+            sc.native_iters_per_wave,
+            per(&sc.native_points),
+            sc.native_speedup,
+            sc.threads,
+            sc.speedup / sc.native_speedup
+        );
+    }
     let o = &r.tiered_once;
     if o.interp_s > 0.0 {
         let _ = writeln!(
@@ -564,33 +666,35 @@ pub fn summary(r: &Report, markdown: bool) -> String {
         );
     }
     if !r.tier_sweep.is_empty() {
-        let name = |t: u32| match t {
-            0 => "interpreter".to_string(),
-            1 => "eager JIT".to_string(),
-            k => format!("tiered, {k}"),
-        };
-        let _ = writeln!(s, "{b}Tier threshold sweep (ms): 300 blocks run once / 300 blocks run 20 times / valu 1000 iterations:");
-        if markdown {
-            let _ = writeln!(s);
-            let _ = writeln!(
-                s,
-                "| engine, threshold | run once | run 20 times | valu 1000 |"
-            );
-            let _ = writeln!(s, "|---|---|---|---|");
-        }
-        for w in &r.tier_sweep {
-            let (a, b2, c) = (w.once_s * 1e3, w.twenty_s * 1e3, w.valu_1000_s * 1e3);
-            if markdown {
-                let _ = writeln!(s, "| {} | {a:.2} | {b2:.2} | {c:.2} |", name(w.threshold));
-            } else {
-                let _ = writeln!(s, "  {:>14}: {a:9.2} {b2:9.2} {c:9.2}", name(w.threshold));
-            }
-        }
-        if markdown {
-            let _ = writeln!(s);
-        }
+        s.push_str(&sweep_table(&r.tier_sweep, markdown));
     }
-    let _ = writeln!(s, "{b}Tier threshold of this build: {}", r.tier_threshold);
+    let mut why = Vec::new();
+    if let Some((k, be)) = r
+        .kernels
+        .iter()
+        .filter_map(|k| Some((k, k.break_even_runs?)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+    {
+        why.push(format!(
+            "largest break-even of this run: {be:.0} ({})",
+            k.name
+        ));
+    }
+    if let Some(t) = r.tier_bound() {
+        why.push(format!(
+            "the 1.1x bound on the valu loop allows at most {t:.0} (0.1 x the cold JIT's time / the time an interpreted iteration loses)"
+        ));
+    }
+    let _ = writeln!(
+        s,
+        "{b}Tier threshold of this build: {}{}",
+        r.tier_threshold,
+        if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", why.join("; "))
+        }
+    );
     let _ = writeln!(s);
     let _ = writeln!(
         s,
@@ -614,6 +718,103 @@ pub fn summary(r: &Report, markdown: bool) -> String {
                 .as_ref()
                 .map_or_else(String::new, |n| format!(" — note: {n}"))
         );
+    }
+    s
+}
+
+/// The tier threshold sweep: milliseconds per workload and threshold, and each row's
+/// worst ratio to the better of the interpreter and the eager JIT on the same workload
+/// (the price of not knowing in advance how often a block runs).
+pub fn sweep_table(sweep: &[Sweep], markdown: bool) -> String {
+    let mut s = String::new();
+    let name = |t: u32| match t {
+        0 => "interpreter".to_string(),
+        1 => "eager JIT".to_string(),
+        k => format!("tiered, {k}"),
+    };
+    let of = |t: u32| sweep.iter().find(|w| w.threshold == t);
+    let (interp, jit) = (of(0), of(1));
+    // Per row: the workloads' times, in the order of the columns.
+    let cells = |w: &Sweep| -> [Option<f64>; 5] {
+        [
+            Some(w.once_s),
+            Some(w.twenty_s),
+            w.hundred_s,
+            Some(w.valu_1000_s),
+            w.valu_full_s,
+        ]
+    };
+    let best: Vec<Option<f64>> = (0..5)
+        .map(|i| {
+            let a = interp.and_then(|w| cells(w)[i]);
+            let b = jit.and_then(|w| cells(w)[i]);
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        })
+        .collect();
+    let full = sweep.first().map_or(0, |w| w.valu_full_iters);
+    let head = [
+        "engine, threshold".to_string(),
+        "run once".into(),
+        "run 20 times".into(),
+        "run 100 times".into(),
+        "valu 1000".into(),
+        format!("valu {full} (/ eager JIT)"),
+        "worst / better engine".into(),
+    ];
+    let b = if markdown { "- " } else { "" };
+    let _ = writeln!(
+        s,
+        "{b}Tier threshold sweep (ms): 300 blocks run once / 300 blocks run 20 times / 100 blocks run 100 times / valu 1000 iterations / valu {full} iterations; worst ratio of the row to the better of interpreter and eager JIT:"
+    );
+    let rows: Vec<Vec<String>> = sweep
+        .iter()
+        .map(|w| {
+            let c = cells(w);
+            let worst = c
+                .iter()
+                .zip(&best)
+                .filter_map(|(t, b)| Some(t.as_ref()? / b.as_ref()?))
+                .fold(0.0, f64::max);
+            let mut row = vec![name(w.threshold)];
+            for (i, t) in c.iter().enumerate() {
+                row.push(match (t, i) {
+                    (None, _) => "-".into(),
+                    (Some(t), 4) => match jit.and_then(|j| j.valu_full_s) {
+                        Some(j) => format!("{:.2} ({:.2})", t * 1e3, t / j),
+                        None => format!("{:.2}", t * 1e3),
+                    },
+                    (Some(t), _) => format!("{:.2}", t * 1e3),
+                });
+            }
+            row.push(format!("{worst:.2}"));
+            row
+        })
+        .collect();
+    if markdown {
+        let _ = writeln!(s);
+        let _ = writeln!(s, "| {} |", head.join(" | "));
+        let _ = writeln!(s, "|{}", head.iter().map(|_| "---|").collect::<String>());
+        for r in &rows {
+            let _ = writeln!(s, "| {} |", r.join(" | "));
+        }
+        let _ = writeln!(s);
+    } else {
+        let w: Vec<usize> = (0..head.len())
+            .map(|i| {
+                rows.iter()
+                    .map(|r| r[i].chars().count())
+                    .chain([head[i].chars().count()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for r in std::iter::once(&head.to_vec()).chain(&rows) {
+            let line: Vec<String> = r.iter().zip(&w).map(|(c, w)| format!("{c:>w$}")).collect();
+            let _ = writeln!(s, "  {}", line.join("  "));
+        }
     }
     s
 }
@@ -673,6 +874,7 @@ mod tests {
             jit_cold_ips: 1e6 * speedup,
             tiered_ips: 1e6 * speedup,
             native_ips: native.map(|n| 1e6 * speedup * n),
+            native128_ips: native.map(|n| 1e6 * speedup * n / 2.0),
             interp_lops: 6.4e7,
             jit_lops: 6.4e7 * speedup,
             tiered_lops: 6.4e7 * speedup,
@@ -682,6 +884,7 @@ mod tests {
             jit_cold_s: 1.0 / speedup,
             tiered_s: 1.05 / speedup,
             native_s: native.map(|n| 1.0 / speedup / n),
+            native128_s: native.map(|n| 2.0 / speedup / n),
             compiled_blocks: 1,
             compiled_insts: 10,
             helper_insts: 0,
@@ -692,6 +895,7 @@ mod tests {
             break_even_runs: Some(12.0),
             jit_over_interp: speedup,
             jit_time_over_native: native,
+            jit_time_over_native128: native.map(|n| n / 2.0),
             tiered_time_over_jit: 1.05,
         };
         Report {
@@ -718,6 +922,7 @@ mod tests {
                         ips: 1e6,
                         cpu_s: 1.0,
                         wait_s: 0.0,
+                        run_s: 1.0,
                     },
                     ScalingPoint {
                         threads: 2,
@@ -725,8 +930,13 @@ mod tests {
                         ips: 1.5e6,
                         cpu_s: 1.0,
                         wait_s: 0.3,
+                        run_s: 1.0,
                     },
                 ],
+                native_iters_per_wave: 30,
+                native_speedup: 1.7,
+                native_speedup_unloaded: 1.98,
+                native_points: Vec::new(),
             },
             tiered_once: Once {
                 blocks: 1,
@@ -755,6 +965,24 @@ mod tests {
         assert!(!s.met); // 1.5 < 1.8
                          // 1.0 CPU s in 0.66 s on 2 threads: the host gave 1.5 CPUs, which is noted.
         assert!(s.note.as_deref().is_some_and(|n| n.contains("1.95")));
+        // The native calibration is named beside it.
+        assert!(s
+            .note
+            .as_deref()
+            .is_some_and(|n| n.contains("ceiling") && n.contains("1.70")));
+    }
+
+    #[test]
+    fn tier_bound_is_where_the_interpreted_iterations_cost_a_tenth() {
+        let r = sample();
+        // valu: 10 interpreted iterations in 1 s, 10 JIT iterations in 1/31 s (cold too).
+        let (interp_iter, jit_iter, cold) = (0.1, 1.0 / 310.0, 1.0 / 31.0);
+        let t = r.tier_bound().expect("valu is in the sample");
+        assert!(
+            (t * (interp_iter - jit_iter) - 0.1 * cold).abs() < 1e-12,
+            "{t}"
+        );
+        assert!(summary(&r, false).contains("largest break-even of this run: 12 ("));
     }
 
     #[test]
@@ -770,6 +998,9 @@ mod tests {
         assert_eq!(svg.matches("<title>").count(), 11);
         let md = markdown(&back);
         assert!(md.contains("| valu |"));
+        // JIT/native 1.3 and JIT/native-128 0.65 (the 128-bit build takes twice as long).
+        assert!(md.contains("JIT/native-128 (time)") && md.contains("| 1.30 | 0.65 |"));
+        assert!(md.contains("Host calibration"));
         assert!(md.contains("[MISSED]"));
     }
 }

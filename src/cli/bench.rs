@@ -38,10 +38,12 @@ pub struct Args {
     #[arg(short, long)]
     verbose: bool,
     /// Profiling aid: run only this kernel on `--engine`, `--repeat` times, and print the
-    /// time (for `perf record wavejit bench --run valu --engine jit`).
+    /// time (for `perf record wavejit bench --run valu --engine jit`). `once`: the program
+    /// whose blocks run once; `scaling`: the scaling workload on `--threads` threads
+    /// (`--engine jit` or `native`).
     #[arg(long, value_name = "KERNEL")]
     run: Option<String>,
-    /// Engine of `--run`: interp, jit (code cache warmed first), tiered, native.
+    /// Engine of `--run`: interp, jit (code cache warmed first), tiered, native, native128.
     #[arg(long, default_value = "jit")]
     engine: String,
     /// Size of `--run` (iterations; N for lds_matmul; default: the full suite's).
@@ -67,7 +69,7 @@ pub fn run(a: Args) -> CmdResult {
         }
     }
     if let Some(name) = &a.run {
-        let t = bench::measure::run_one(name, &a.engine, a.size, a.repeat)?;
+        let t = bench::measure::run_one(name, &a.engine, a.size, a.repeat, a.threads)?;
         println!("{t}");
         return Ok(ExitCode::SUCCESS);
     }
