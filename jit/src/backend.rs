@@ -18,7 +18,13 @@ use crate::error::JitError;
 /// How hard Cranelift works on each function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BackendOpts {
-    /// `opt_level=speed` (else `none`).
+    /// `opt_level=speed` (else `none`). Off by default: the lowering emits each chunk's
+    /// instructions in the order they should run (`gcn::emit_segment`) and does its own
+    /// value numbering where it matters (constants, splats, NaN tests, 64-bit zips);
+    /// Cranelift's e-graph pass re-places pure instructions at their first use by a
+    /// store, which evaluates a chain of register overwrites whole and early and spills
+    /// the intermediate values. `WAVEJIT_JIT_OPT=speed` (or `none`) overrides the default
+    /// for measurements.
     pub optimize: bool,
     /// Run the CLIF verifier on every function (slow; on in debug builds).
     pub verify: bool,
@@ -26,8 +32,12 @@ pub struct BackendOpts {
 
 impl Default for BackendOpts {
     fn default() -> Self {
+        let optimize = match std::env::var("WAVEJIT_JIT_OPT") {
+            Ok(v) => v == "speed",
+            Err(_) => false,
+        };
         BackendOpts {
-            optimize: true,
+            optimize,
             verify: cfg!(debug_assertions),
         }
     }

@@ -132,6 +132,13 @@ pub struct Cx<'a> {
     /// Values that may hold non-canonical NaNs, viewed as f32 (`false`) or f64 (`true`)
     /// lanes: results of `fout` while `lazy_nan` is set.
     pub raw_vals: HashSet<(Value, bool)>,
+    /// `i32x4` values known to be below 2^n in every lane (unsigned): `n` (< 32).
+    pub ubits: HashMap<Value, u8>,
+    /// Shifts and masks by constants already emitted: (kind, value, amount) → result
+    /// (one instruction per value, as Cranelift's optimiser — off — would merge them).
+    imm_ops: HashMap<(u8, Value, u32), Value>,
+    /// NaN tests (`fcmp uno x, x`) of float values, one per value.
+    pub nan_tests: HashMap<Value, Value>,
     /// `fout` leaves NaNs as they are (the operation being lowered writes a raw result).
     pub lazy_nan: bool,
     /// Store only the last write of a VGPR in a segment (`WAVEJIT_NO_DSE` turns it off,
@@ -187,6 +194,9 @@ impl<'a> Cx<'a> {
             canon64_of: HashMap::new(),
             raw_vals: HashSet::new(),
             lazy_nan: false,
+            nan_tests: HashMap::new(),
+            ubits: HashMap::new(),
+            imm_ops: HashMap::new(),
             dse: std::env::var_os("WAVEJIT_NO_DSE").is_none(),
         }
     }
@@ -268,6 +278,71 @@ impl<'a> Cx<'a> {
             self.const_bits.insert(r, b);
         }
         r
+    }
+
+    // ---- known bits of integer lanes ----------------------------------------------------
+
+    /// How many low bits of each lane of the `i32x4` value `v` may be set (32: unknown).
+    pub fn ubits_of(&self, v: Value) -> u32 {
+        if let Some(&n) = self.ubits.get(&v) {
+            return n as u32;
+        }
+        match self.const_bits.get(&v) {
+            Some(&b) if self.b.func.dfg.value_type(v) == I32X4 => (0..4)
+                .map(|i| 32 - ((b >> (32 * i)) as u32).leading_zeros())
+                .max()
+                .unwrap_or(32),
+            _ => 32,
+        }
+    }
+
+    /// Record that every lane of `v` is below 2^n.
+    pub fn set_ubits(&mut self, v: Value, n: u32) {
+        if n < 32 && n < self.ubits_of(v) {
+            self.ubits.insert(v, n as u8);
+        }
+    }
+
+    /// The low `n` bits of each lane of the `i32x4` `x` (no instruction when `x` is known
+    /// to fit).
+    pub fn low_bits(&mut self, x: Value, n: u32) -> Value {
+        if n >= 32 || self.ubits_of(x) <= n {
+            return x;
+        }
+        if let Some(&v) = self.imm_ops.get(&(0, x, n)) {
+            return v;
+        }
+        let m = self.splat32(((1u64 << n) - 1) as u32);
+        let v = self.b.ins().band(x, m);
+        self.set_ubits(v, n);
+        self.imm_ops.insert((0, x, n), v);
+        v
+    }
+
+    /// Lanes of the `i32x4` `x` shifted by the constant `k` (0-31): `kind` 0 left,
+    /// 1 logical right, 2 arithmetic right; one instruction per (value, shift).
+    pub fn shift_k(&mut self, x: Value, k: u32, kind: u8) -> Value {
+        let k = k & 31;
+        if k == 0 {
+            return x;
+        }
+        if let Some(&v) = self.imm_ops.get(&(1 + kind, x, k)) {
+            return v;
+        }
+        let n = self.ubits_of(x);
+        let v = match kind {
+            0 => self.b.ins().ishl_imm_u(x, k as i64),
+            1 => self.b.ins().ushr_imm_u(x, k as i64),
+            _ => self.b.ins().sshr_imm_u(x, k as i64),
+        };
+        match kind {
+            0 => self.set_ubits(v, n + k),
+            1 => self.set_ubits(v, n.min(32) - k.min(n)),
+            _ if n < 32 => self.set_ubits(v, n - k.min(n)),
+            _ => {}
+        }
+        self.imm_ops.insert((1 + kind, x, k), v);
+        v
     }
 
     // ---- VGPRs ----------------------------------------------------------------------
@@ -359,21 +434,34 @@ impl<'a> Cx<'a> {
         (lo, hi)
     }
 
+    /// The lanes of `x` that are NaNs (as `f64x2` lanes if `f64`, else `f32x4`), as a
+    /// mask of that type; one compare per value (Cranelift's optimiser, which would merge
+    /// repeated ones, is off).
+    pub fn nan_mask(&mut self, f64: bool, x: Value) -> Value {
+        let ty = if f64 { F64X2 } else { F32X4 };
+        let x = self.cast(ty, x);
+        if let Some(&m) = self.nan_tests.get(&x) {
+            return m;
+        }
+        let m = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+        let m = self.cast(ty, m);
+        self.nan_tests.insert(x, m);
+        m
+    }
+
     /// NaN lanes of an `f32x4` become the canonical quiet NaN.
     fn canon_f32(&mut self, r: Value) -> Value {
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let nan = self.nan_mask(false, r);
         let q = self.splat32(0x7fc0_0000);
         let q = self.cast(F32X4, q);
-        let nan = self.cast(F32X4, nan);
         self.b.ins().bitselect(nan, q, r)
     }
 
     /// NaN lanes of an `f64x2` become the canonical quiet NaN.
     fn canon_f64(&mut self, r: Value) -> Value {
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let nan = self.nan_mask(true, r);
         let q = self.splat64(0x7ff8_0000_0000_0000);
         let q = self.cast(F64X2, q);
-        let nan = self.cast(F64X2, nan);
         self.b.ins().bitselect(nan, q, r)
     }
 

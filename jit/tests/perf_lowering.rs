@@ -165,7 +165,11 @@ fn raw_nans_never_become_visible() {
         assert_eq!(o.sgpr[30], QNAN32, "{name} s30");
         for (l, want) in [(0, QNAN32), (1, QNAN32), (2, 3.5f32.to_bits())] {
             let b = &out.lds.bytes[4 * l..4 * l + 4];
-            assert_eq!(u32::from_le_bytes([b[0], b[1], b[2], b[3]]), want, "{name} LDS {l}");
+            assert_eq!(
+                u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                want,
+                "{name} LDS {l}"
+            );
         }
     }
 }
@@ -227,7 +231,7 @@ fn random_nan_chains() {
         0xfff8_0000_0000_0abc,
         0x7ff4_0000_dead_beef,
     ];
-    for case in 0..300 {
+    for case in 0..600 {
         let mut w = random_wave(gen, &mut rng, if case % 3 == 0 { 0 } else { 0xF0 });
         if case % 4 != 3 {
             w.exec = u64::MAX;
@@ -252,7 +256,23 @@ fn random_nan_chains() {
         for _ in 0..rng.random_range(4..24) {
             let (a, b, d) = (r32(&mut rng), r32(&mut rng), r32(&mut rng));
             let (x, y, z) = (r64(&mut rng), r64(&mut rng), r64(&mut rng));
-            let i = match rng.random_range(0..22) {
+            // An inline constant: 0, small integers (denormals as floats), -1..-16 (NaNs),
+            // ±0.5, ±1, ±2, ±4, 1/(2π).
+            let k = |rng: &mut rand::rngs::StdRng| {
+                Src(match rng.random_range(0..3) {
+                    0 => rng.random_range(128..=208),
+                    _ => rng.random_range(240..=248),
+                })
+            };
+            let lit =
+                |rng: &mut rand::rngs::StdRng| SPECIAL32[rng.random_range(0..SPECIAL32.len())];
+            let i = match rng.random_range(0..28) {
+                22 => vop3(Op::VMed3F32, d, [v(a), k(&mut rng), k(&mut rng)]),
+                23 => vop3(Op::VMed3F32, d, [k(&mut rng), v(a), k(&mut rng)]),
+                24 => vop3(Op::VMed3F32, d, [v(a), v(b), k(&mut rng)]),
+                25 => with_lit(vop2(Op::VMaxF32, d, Src::LITERAL, a), lit(&mut rng)),
+                26 => vop3(Op::VMinF64, x, [v(y), k(&mut rng), Src(0)]),
+                27 => vop3(Op::VMed3F32, d, [v(a), v(b), v(d)]),
                 0 => vop2(Op::VAddF32, d, v(a), b),
                 1 => vop2(Op::VMulF32, d, v(a), b),
                 2 => vop2(Op::VSubF32, d, v(a), b),

@@ -786,14 +786,43 @@ impl Cx<'_> {
         if self.known_notnan(f, r) {
             return r;
         }
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let nan = self.isnan(f, r);
         let q = match f {
             Fmt::F32 => self.splat32(0x7fc0_0000),
             Fmt::F64 => self.splat64(0x7ff8_0000_0000_0000),
         };
         let q = self.cast(ftype(f), q);
-        let nan = self.cast(ftype(f), nan);
         self.b.ins().bitselect(nan, q, r)
+    }
+
+    /// The lanes of `x` (format `f`) that are NaNs, as a float-typed mask (one compare
+    /// per value: Cranelift's optimiser, which would merge repeated ones, is off).
+    pub(super) fn isnan(&mut self, f: Fmt, x: Value) -> Value {
+        self.nan_mask(f == Fmt::F64, x)
+    }
+
+    /// Whether `v` is a constant whose lanes (format `f`) are all numbers other than ±0:
+    /// x86's `minps`/`maxps` against it are then exactly minNum/maxNum (a NaN operand
+    /// gives the constant, and equal values have equal bits).
+    fn nonzero_number(&self, f: Fmt, v: Value) -> bool {
+        let (exp, sign) = match f {
+            Fmt::F32 => (0x7f80_0000u64, 0x8000_0000u64),
+            Fmt::F64 => (0x7ff0_0000_0000_0000, 0x8000_0000_0000_0000),
+        };
+        self.const_lane(f, v, |x| {
+            x & !sign == 0 || (x & exp == exp && x & !(exp | sign) != 0)
+        }) == Some(false)
+    }
+
+    /// minNum/maxNum of two operands known not to be NaNs: the `minps` pair, -0 < +0.
+    fn fminmax_num(&mut self, a: Value, b: Value, min: bool) -> Value {
+        let m1 = self.pminmax(a, b, min);
+        let m2 = self.pminmax(b, a, min);
+        if min {
+            self.b.ins().bor(m1, m2)
+        } else {
+            self.b.ins().band(m1, m2)
+        }
     }
 
     /// IEEE minimumNumber / maximumNumber of the interpreter (`float::min_num`): a NaN
@@ -809,6 +838,17 @@ impl Cx<'_> {
         let a = self.cast(ty, a);
         let b = self.cast(ty, b);
         let clean = self.noden.contains(&a) && self.noden.contains(&b);
+        // Against a constant number other than ±0: one `minps` (NaN → the constant).
+        for (x, k) in [(a, b), (b, a)] {
+            if self.nonzero_number(f, k) {
+                let r = self.pminmax(x, k, min);
+                self.notnan.insert((r, f == Fmt::F64));
+                if clean {
+                    self.noden.insert(r);
+                }
+                return r;
+            }
+        }
         let (a_num, b_num) = (self.known_notnan(f, a), self.known_notnan(f, b));
         let m1 = self.pminmax(a, b, min);
         let m2 = self.pminmax(b, a, min);
@@ -818,13 +858,11 @@ impl Cx<'_> {
             self.b.ins().band(m1, m2)
         };
         if !a_num {
-            let an = self.b.ins().fcmp(FloatCC::Unordered, a, a);
-            let an = self.cast(ty, an);
+            let an = self.isnan(f, a);
             r = self.b.ins().bitselect(an, m1, r);
         }
         if !b_num {
-            let bn = self.b.ins().fcmp(FloatCC::Unordered, b, b);
-            let bn = self.cast(ty, bn);
+            let bn = self.isnan(f, b);
             r = self.b.ins().bitselect(bn, m2, r);
         }
         if !a_num && !b_num {
@@ -834,6 +872,108 @@ impl Cx<'_> {
             self.notnan.insert((r, f == Fmt::F64));
         }
         if clean {
+            self.noden.insert(r);
+        }
+        r
+    }
+
+    /// V_MED3 (`vop3::med3`) of flushed operands: the median (-0 < +0), or with any NaN
+    /// operand the minimum of the others (MIN3; all three NaN: the canonical NaN).
+    ///
+    /// With two constant numbers other than ±0 it is a clamp between their minimum `lo`
+    /// and maximum `hi`: `minps(maxps(x, lo), hi)` (a NaN `x` gives `lo`, as MIN3 does).
+    /// Otherwise NaN operands are replaced by +inf, which makes the MIN3 of the others the
+    /// minimum of all three, so both candidates come from NaN-free minNum/maxNum pairs.
+    fn med3(&mut self, f: Fmt, x: [Value; 3]) -> Value {
+        let ty = ftype(f);
+        let x = x.map(|v| self.cast(ty, v));
+        let consts: Vec<usize> = (0..3).filter(|&i| self.nonzero_number(f, x[i])).collect();
+        if consts.len() >= 2 {
+            let (k1, k2) = (x[consts[0]], x[consts[1]]);
+            let v = x[(0..3).find(|i| !consts[..2].contains(i)).unwrap_or(0)];
+            let b1 = self.const_bits.get(&k1).copied().unwrap_or(0);
+            let b2 = self.const_bits.get(&k2).copied().unwrap_or(0);
+            let (lanes, width) = match f {
+                Fmt::F32 => (4, 32),
+                Fmt::F64 => (2, 64),
+            };
+            let (mut lo, mut hi) = (0u128, 0u128);
+            for i in 0..lanes {
+                let m = if width == 32 {
+                    0xffff_ffffu128
+                } else {
+                    u64::MAX as u128
+                };
+                let (p, q) = ((b1 >> (width * i)) & m, (b2 >> (width * i)) & m);
+                let less = match f {
+                    Fmt::F32 => f32::from_bits(p as u32) < f32::from_bits(q as u32),
+                    Fmt::F64 => f64::from_bits(p as u64) < f64::from_bits(q as u64),
+                };
+                let (l, h) = if less { (p, q) } else { (q, p) };
+                lo |= l << (width * i);
+                hi |= h << (width * i);
+            }
+            let lo = self.vconst(ty, lo);
+            let hi = self.vconst(ty, hi);
+            let t = self.pminmax(v, lo, false);
+            let r = self.pminmax(t, hi, true);
+            self.notnan.insert((r, f == Fmt::F64));
+            if self.noden.contains(&v) {
+                self.noden.insert(r);
+            }
+            return r;
+        }
+        let inf = match f {
+            Fmt::F32 => self.splat32(0x7f80_0000),
+            Fmt::F64 => self.splat64(0x7ff0_0000_0000_0000),
+        };
+        let inf = self.cast(ty, inf);
+        let mut any: Option<Value> = None;
+        let mut all: Option<Value> = None;
+        let mut n_unknown = 0;
+        let mut y = x;
+        for v in y.iter_mut() {
+            if self.known_notnan(f, *v) {
+                continue;
+            }
+            n_unknown += 1;
+            let n = self.isnan(f, *v);
+            *v = self.b.ins().bitselect(n, inf, *v);
+            any = Some(match any {
+                None => n,
+                Some(m) => self.b.ins().bor(m, n),
+            });
+            all = Some(match all {
+                None => n,
+                Some(m) => self.b.ins().band(m, n),
+            });
+        }
+        let lo = self.fminmax_num(y[0], y[1], true);
+        let hi = self.fminmax_num(y[0], y[1], false);
+        let t = self.fminmax_num(hi, y[2], true);
+        let med = self.fminmax_num(lo, t, false);
+        let r = match any {
+            None => med,
+            Some(n) => {
+                let m3 = self.fminmax_num(lo, y[2], true);
+                let r = self.b.ins().bitselect(n, m3, med);
+                match all {
+                    Some(all) if n_unknown == 3 => {
+                        let q = match f {
+                            Fmt::F32 => self.splat32(0x7fc0_0000),
+                            Fmt::F64 => self.splat64(0x7ff8_0000_0000_0000),
+                        };
+                        let q = self.cast(ty, q);
+                        self.b.ins().bitselect(all, q, r)
+                    }
+                    _ => r,
+                }
+            }
+        };
+        if n_unknown < 3 {
+            self.notnan.insert((r, f == Fmt::F64));
+        }
+        if x.iter().all(|v| self.noden.contains(v)) {
             self.noden.insert(r);
         }
         r
@@ -1096,7 +1236,15 @@ fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>, uni: 
             }
         };
         let pair = if modifiers_apply {
-            pair.map(|v| sign_mods(cx, v, p.abs >> i & 1 != 0, p.neg >> i & 1 != 0, true))
+            let (abs, neg) = (p.abs >> i & 1 != 0, p.neg >> i & 1 != 0);
+            if neg && !abs && fma_operand(p) {
+                pair.map(|v| {
+                    let x = cx.cast(F64X2, v);
+                    cx.b.ins().fneg(x)
+                })
+            } else {
+                pair.map(|v| sign_mods(cx, v, abs, neg, true))
+            }
         } else {
             pair
         };
@@ -1135,9 +1283,22 @@ fn fetch(cx: &mut Cx, p: &VPlan, i: usize, c: usize, g: Option<&Gathered>, uni: 
         return Opnd::W32(v);
     }
     if modifiers_apply {
-        v = sign_mods(cx, v, p.abs >> i & 1 != 0, p.neg >> i & 1 != 0, false);
+        let (abs, neg) = (p.abs >> i & 1 != 0, p.neg >> i & 1 != 0);
+        if neg && !abs && fma_operand(p) {
+            let x = cx.cast(F32X4, v);
+            v = cx.b.ins().fneg(x);
+        } else {
+            v = sign_mods(cx, v, abs, neg, false);
+        }
     }
     Opnd::W32(v)
+}
+
+/// Whether the sources of `p` feed a fused multiply-add directly: a NEG modifier is then
+/// an `fneg` (the same sign-bit flip) that the x64 back end folds into `vfnmadd`/`vfmsub`
+/// (with input denormal flushes in between it stays a separate `xor`).
+fn fma_operand(p: &VPlan) -> bool {
+    matches!(p.sem, Sem::Float(_, FOp::Fma, _))
 }
 
 /// ABS then NEG on bit 15 of 16-bit operands (`i32x4` lanes).
@@ -1210,8 +1371,17 @@ impl Cx<'_> {
     }
 
     fn zext24(&mut self, x: Value) -> Value {
-        let m = self.splat32(0x00ff_ffff);
-        self.b.ins().band(x, m)
+        self.low_bits(x, 24)
+    }
+
+    /// `x * y` of 24-bit unsigned lanes (the product's width is known for later masks).
+    fn mul_u24(&mut self, a: Value, b: Value) -> Value {
+        let x = self.zext24(a);
+        let y = self.zext24(b);
+        let n = self.ubits_of(x) + self.ubits_of(y);
+        let r = self.b.ins().imul(x, y);
+        self.set_ubits(r, n);
+        r
     }
 
     /// Shift every lane of `x` by its own amount (`amt & 31`; `bits.rs`).
@@ -1249,12 +1419,7 @@ impl Uni {
 /// Shift `x` by the uniform amount `amt` (`& 31`, as Cranelift's vector shifts do).
 fn shift_uni(cx: &mut Cx, x: Value, amt: Uni, kind: u8) -> Value {
     if let Uni::K(k) = amt {
-        let k = (k & 31) as i64;
-        return match kind {
-            0 => cx.b.ins().ishl_imm_u(x, k),
-            1 => cx.b.ins().ushr_imm_u(x, k),
-            _ => cx.b.ins().sshr_imm_u(x, k),
-        };
+        return cx.shift_k(x, k & 31, kind);
     }
     let a = amt.value(cx);
     match kind {
@@ -1293,11 +1458,7 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
             let y = cx.sext24(b);
             cx.mulhi(x, y, true)
         }
-        MulU24 => {
-            let x = cx.zext24(a);
-            let y = cx.zext24(b);
-            cx.b.ins().imul(x, y)
-        }
+        MulU24 => cx.mul_u24(a, b),
         MulHiU24 => {
             let x = cx.zext24(a);
             let y = cx.zext24(b);
@@ -1305,8 +1466,18 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
         }
         MinI => cx.b.ins().smin(a, b),
         MaxI => cx.b.ins().smax(a, b),
-        MinU => cx.b.ins().umin(a, b),
-        MaxU => cx.b.ins().umax(a, b),
+        MinU => {
+            let n = cx.ubits_of(a).min(cx.ubits_of(b));
+            let r = cx.b.ins().umin(a, b);
+            cx.set_ubits(r, n);
+            r
+        }
+        MaxU => {
+            let n = cx.ubits_of(a).max(cx.ubits_of(b));
+            let r = cx.b.ins().umax(a, b);
+            cx.set_ubits(r, n);
+            r
+        }
         Lshr | Ashr | Lshl | Lshrrev | Ashrrev | Lshlrev => {
             let kind = match op {
                 Lshl | Lshlrev => 0,
@@ -1320,9 +1491,22 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
                 None => cx.shift_lanes(x, amt, kind),
             }
         }
-        And => cx.b.ins().band(a, b),
-        Or => cx.b.ins().bor(a, b),
-        Xor => cx.b.ins().bxor(a, b),
+        And => {
+            let n = cx.ubits_of(a).min(cx.ubits_of(b));
+            let r = cx.b.ins().band(a, b);
+            cx.set_ubits(r, n);
+            r
+        }
+        Or | Xor => {
+            let n = cx.ubits_of(a).max(cx.ubits_of(b));
+            let r = if op == Or {
+                cx.b.ins().bor(a, b)
+            } else {
+                cx.b.ins().bxor(a, b)
+            };
+            cx.set_ubits(r, n);
+            r
+        }
         Bfm => {
             // ((1 << (S0 & 31)) - 1) << (S1 & 31)
             let p = cx.pow2_32(a);
@@ -1368,9 +1552,7 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
             cx.b.ins().iadd(m, d)
         }
         MadU24 => {
-            let x = cx.zext24(a);
-            let y = cx.zext24(b);
-            let m = cx.b.ins().imul(x, y);
+            let m = cx.mul_u24(a, b);
             cx.b.ins().iadd(m, d)
         }
         BfeU | BfeI if matches!((u[1], u[2]), (Some(Uni::K(_)), Some(Uni::K(_)))) => {
@@ -1439,8 +1621,8 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
             if k == 0 {
                 b
             } else {
-                let hi = cx.b.ins().ishl_imm_u(a, 32 - k);
-                let lo = cx.b.ins().ushr_imm_u(b, k);
+                let hi = cx.shift_k(a, 32 - k as u32, 0);
+                let lo = cx.shift_k(b, k as u32, 1);
                 cx.b.ins().bor(hi, lo)
             }
         }
@@ -1528,13 +1710,8 @@ fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> 
             cx.b.ins().iadd(s, d)
         }
         CvtF32Ubyte(k) => {
-            let t = if k == 0 {
-                a
-            } else {
-                cx.b.ins().ushr_imm_u(a, 8 * k as i64)
-            };
-            let m = cx.splat32(0xff);
-            let t = cx.b.ins().band(t, m);
+            let t = cx.shift_k(a, 8 * k as u32, 1);
+            let t = cx.low_bits(t, 8);
             let f = cx.b.ins().fcvt_from_sint(F32X4, t);
             cx.cast(I32X4, f)
         }
@@ -1807,39 +1984,7 @@ fn float_lanes(cx: &mut Cx, f: Fmt, op: FOp, raw: &[Value]) -> Value {
             let a = cx.fminmax_in(f, raw[0]);
             let b = cx.fminmax_in(f, raw[1]);
             let d = cx.fminmax_in(f, raw[2]);
-            let lo = cx.fminmax(f, a, b, true);
-            let hi = cx.fminmax(f, a, b, false);
-            let m3 = cx.fminmax(f, lo, d, true);
-            let t = cx.fminmax(f, hi, d, true);
-            let med = cx.fminmax(f, lo, t, false);
-            let ty = ftype(f);
-            // Any NaN operand: MIN3 (tests of operands known to be numbers skipped).
-            let mut n: Option<Value> = None;
-            for x in [a, b, d] {
-                if cx.known_notnan(f, x) {
-                    continue;
-                }
-                let x = cx.cast(ty, x);
-                let t = cx.b.ins().fcmp(FloatCC::Unordered, x, x);
-                n = Some(match n {
-                    None => t,
-                    Some(m) => cx.b.ins().bor(m, t),
-                });
-            }
-            let med = cx.cast(ty, med);
-            match n {
-                None => med,
-                Some(n) => {
-                    let n = cx.cast(ty, n);
-                    let m3 = cx.cast(ty, m3);
-                    let r = cx.b.ins().bitselect(n, m3, med);
-                    let known = cx.known_notnan(f, m3) && cx.known_notnan(f, med);
-                    if known {
-                        cx.notnan.insert((r, f == Fmt::F64));
-                    }
-                    r
-                }
-            }
+            cx.med3(f, [a, b, d])
         }
         Min | Max | Min3 | Max3 => {
             let min = matches!(op, Min | Min3);

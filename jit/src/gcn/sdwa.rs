@@ -47,27 +47,19 @@ pub fn place(r: u32, old: u32, sel: u8, unused: u8) -> u32 {
 }
 
 impl Cx<'_> {
-    /// Source selection on an `i32x4`.
+    /// Source selection on an `i32x4` (shifts and masks shared with other selections of
+    /// the same value; masks of values known to fit left out: `Cx::low_bits`).
     pub fn sdwa_select(&mut self, x: Value, sel: u8, sext: bool) -> Value {
         let (sh, w) = sel_part(sel);
         if w == 32 {
             return x;
         }
         if sext {
-            let l = self.b.ins().ishl_imm_u(x, (32 - w - sh) as i64);
-            self.b.ins().sshr_imm_u(l, (32 - w) as i64)
+            let l = self.shift_k(x, 32 - w - sh, 0);
+            self.shift_k(l, 32 - w, 2)
         } else {
-            let v = if sh == 0 {
-                x
-            } else {
-                self.b.ins().ushr_imm_u(x, sh as i64)
-            };
-            if sh + w == 32 {
-                v
-            } else {
-                let m = self.splat32(((1u64 << w) - 1) as u32);
-                self.b.ins().band(v, m)
-            }
+            let v = self.shift_k(x, sh, 1);
+            self.low_bits(v, w)
         }
     }
 
@@ -78,27 +70,21 @@ impl Cx<'_> {
             return r;
         }
         match unused {
+            // Sign-extended from the field's top bit: a field ending at bit 31 is just
+            // shifted up.
+            1 if sh + w == 32 => self.shift_k(r, sh, 0),
             1 => {
-                let l = self.b.ins().ishl_imm_u(r, (32 - w) as i64);
-                let s = self.b.ins().sshr_imm_u(l, (32 - w) as i64);
-                if sh == 0 {
-                    s
-                } else {
-                    self.b.ins().ishl_imm_u(s, sh as i64)
-                }
+                let l = self.shift_k(r, 32 - w, 0);
+                let s = self.shift_k(l, 32 - w, 2);
+                self.shift_k(s, sh, 0)
             }
             _ => {
                 let m = ((1u64 << w) - 1) as u32;
                 let part = if sh + w == 32 {
-                    self.b.ins().ishl_imm_u(r, sh as i64)
+                    self.shift_k(r, sh, 0)
                 } else {
-                    let mv = self.splat32(m);
-                    let t = self.b.ins().band(r, mv);
-                    if sh == 0 {
-                        t
-                    } else {
-                        self.b.ins().ishl_imm_u(t, sh as i64)
-                    }
+                    let t = self.low_bits(r, w);
+                    self.shift_k(t, sh, 0)
                 };
                 match (unused, old) {
                     (2, Some(old)) => {
