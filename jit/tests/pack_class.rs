@@ -46,6 +46,7 @@ const OPS: &[Op] = &[
     Op::VRcpClampF32,
     Op::VRcpLegacyF32,
     Op::VRcpClampF64,
+    Op::VFmaF16,
 ];
 
 fn wave_with(gen: Gen, mode: u32) -> Box<Wave> {
@@ -187,7 +188,7 @@ fn multiply_add_64_by_hand() {
 fn run3(gen: Gen, op: Op, mode: u32, ins: &[[u32; 3]]) -> Vec<u32> {
     let three = matches!(
         op,
-        Op::VCvtPkU8F32 | Op::VPermB32 | Op::VMsadU8 | Op::VMadLegacyF32
+        Op::VCvtPkU8F32 | Op::VPermB32 | Op::VMsadU8 | Op::VMadLegacyF32 | Op::VFmaF16
     );
     let one = matches!(
         op,
@@ -500,6 +501,62 @@ fn legacy_and_floor_by_hand() {
     };
     let (_, st) = jit.run_with_stats(&mut ctx, &prog, 10).expect("runs");
     assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
+}
+
+#[test]
+fn fma_f16_rounds_once() {
+    let gen = Gen::Gfx8;
+    // (1 + 2^-10) × 1.5 = 1.5 + 2^-10 + 2^-11: halfway between 0x3e01 and 0x3e02. Adding
+    // ∓2^-24 (an f16 denormal) decides the direction: 0x3e01 below, 0x3e02 above — where
+    // a product or sum rounded first would tie to the even 0x3e02 both times.
+    let (a, b) = (0x3c01, 0x3e00);
+    let cases = [
+        [a, b, 0x8001],
+        [a, b, 0x0001],
+        [a, b, 0],
+        // 1 + 2^-24 → 1; inf × 0 → NaN; NaN payloads → 0x7e00; -0 × 1 + 0 = +0;
+        // 65504 × 2 - 65504 = 65504 (no intermediate overflow).
+        [0x3c00, 0x3c00, 0x0001],
+        [0x7c00, 0, 0x3c00],
+        [0x7c01, 0x3c00, 0x3c00],
+        [0x8000, 0x3c00, 0],
+        [0x7bff, 0x4000, 0xfbff],
+    ];
+    assert_eq!(
+        run3(gen, Op::VFmaF16, 0xF0, &cases),
+        [0x3e01, 0x3e02, 0x3e02, 0x3c00, 0x7e00, 0x7e00, 0, 0x7bff]
+    );
+    // MODE flushing f16 denormals: ∓2^-24 is ±0, the tie goes to the even 0x3e02.
+    assert_eq!(run3(gen, Op::VFmaF16, 0x30, &cases[..1]), [0x3e02]);
+}
+
+/// Many f16 triples against the interpreter: random bits, and products with a tiny or
+/// nearly cancelling addend (where a second rounding would show).
+#[test]
+fn fma_f16_random_lanes() {
+    let gen = Gen::Gfx8;
+    let prog = program(gen, &[vop3(Op::VFmaF16, 10, [v(0), v(1), v(2)]), endpgm()]);
+    let jit = jit();
+    let mut rng = rng(0xf16);
+    for k in 0..400 {
+        let mode = [0xF0, 0x30, 0xB0, 0x70][k % 4];
+        let mut w = wave_with(gen, mode);
+        for l in 0..64 {
+            let a: u32 = rng.random_range(0..0x10000);
+            let b: u32 = rng.random_range(0..0x10000);
+            let c: u32 = match rng.random_range(0..4) {
+                // Tiny (denormal or near the smallest normals), either sign.
+                0 => rng.random_range(0..0x0800) | rng.random_range(0..2) << 15,
+                // Close to -(a × b) in magnitude: cancellation.
+                1 => (a ^ 0x8000).wrapping_add(rng.random_range(0..4)) & 0xffff,
+                _ => rng.random_range(0..0x10000),
+            };
+            w.vgpr[0][l] = a | rng.random::<u32>() << 16;
+            w.vgpr[1][l] = b;
+            w.vgpr[2][l] = c;
+        }
+        check(&jit, &prog, &w, &format!("round {k} MODE {mode:#x}"));
+    }
 }
 
 /// A source for op `op`'s operand `i`: VGPRs (pairs for 64-bit operands), SGPR pairs,

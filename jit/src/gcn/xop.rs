@@ -2,7 +2,8 @@
 //! cover: the class compares (`class.rs`), the packing conversions and the floor
 //! conversions `v_cvt_flr/rpi_i32_f32` (`pack.rs`), the byte permute and masked/quad SADs
 //! (`bytes.rs`), and here the 64-bit multiply-add `v_mad_u64_u32`/`v_mad_i64_i32`, the
-//! legacy min/max/mad/mac, `v_cvt_off_f32_i4` and `v_rcp_clamp_f32/f64`/`v_rcp_legacy_f32`. `ops.rs` fetches their operands (modifiers,
+//! legacy min/max/mad/mac, `v_cvt_off_f32_i4`, `v_rcp_clamp_f32/f64`/`v_rcp_legacy_f32` and
+//! `v_fma_f16`. `ops.rs` fetches their operands (modifiers,
 //! SDWA/DPP) as for every operation and writes what `lower` returns.
 //!
 //! The semantics are the interpreter's (`wavejit_interp::valu::{vopc, vop2, vop3}`).
@@ -52,6 +53,8 @@ pub enum XOp {
     /// `v_rcp_clamp_f32/f64` (`false`: an infinite result becomes the largest finite
     /// value of its sign) and `v_rcp_legacy_f32` (`true`: it becomes 0 of its sign).
     RcpClamp(Fmt, bool),
+    /// `v_fma_f16`: `S0 × S1 + S2` rounded once to f16.
+    FmaF16,
 }
 
 /// The operation `op` names, if it is in this group.
@@ -87,6 +90,7 @@ pub fn sem(op: Op) -> Option<XOp> {
         VRcpClampF32 => XOp::RcpClamp(Fmt::F32, false),
         VRcpClampF64 => XOp::RcpClamp(Fmt::F64, false),
         VRcpLegacyF32 => XOp::RcpClamp(Fmt::F32, true),
+        VFmaF16 => XOp::FmaF16,
         _ => return None,
     })
 }
@@ -144,6 +148,12 @@ pub fn shape(op: XOp, s: &mut Shape) {
         XOp::CvtOffI4 => {
             s.nsrc = 1;
             s.float = Some(Fmt::F32);
+        }
+        XOp::FmaF16 => {
+            s.nsrc = 3;
+            s.src16 = true;
+            s.f16 = true;
+            s.src_float = true;
         }
         XOp::RcpClamp(f, _) => {
             s.nsrc = 1;
@@ -207,6 +217,7 @@ pub(super) fn lower(cx: &mut Cx, op: XOp, v: &[Opnd; 3]) -> XOut {
             // Exact: -0.5 … 0.4375.
             XOut::Float(Opnd::W32(cx.b.ins().fmul(f, k)))
         }
+        XOp::FmaF16 => XOut::Float(Opnd::W32(fma16(cx, v))),
         XOp::RcpClamp(f, legacy) => XOut::Float(match f {
             Fmt::F32 => Opnd::W32(rcp_clamp(cx, f, legacy, v[0].v32())),
             Fmt::F64 => Opnd::W64([
@@ -329,4 +340,68 @@ fn mad64(cx: &mut Cx, signed: bool, v: &[Opnd; 3]) -> ([Value; 2], Value) {
     }
     let (m, _) = cx.unzip64(carry);
     (out, m)
+}
+
+/// `fma(S0, S1, S2)` of f16 values rounded once (`float::fma` with MODE's f16 controls).
+///
+/// In f64 the product of two f16 values is exact (22 bits) and so is its sum with the
+/// third unless the two terms are more than 2^31 apart — then the larger is S2 (an f16
+/// value the exact sum also rounds to; a product that large overflows f16 either way), or
+/// the smaller survives as f64 bits below f32's precision. That f64 value is rounded to
+/// f32 *to odd* (truncated, the last bit set when inexact), which has 13 bits more than
+/// f16: rounding it to f16 (nearest even, `half::f2h`) gives the correctly rounded result.
+fn fma16(cx: &mut Cx, v: &[Opnd; 3]) -> Value {
+    let (fin, fout) = cx.f16_flags();
+    let x: Vec<Value> = (0..3).map(|i| cx.h2f(v[i].v32(), fin)).collect();
+    let hi_lanes = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+    let mut sums = [Value::from_u32(0); 2];
+    for (h, sum) in sums.iter_mut().enumerate() {
+        let d: Vec<Value> = x
+            .iter()
+            .map(|&f| {
+                let f = if h == 0 {
+                    f
+                } else {
+                    let t = cx.shuffle(f, f, hi_lanes);
+                    cx.cast(F32X4, t)
+                };
+                cx.b.ins().fvpromote_low(f)
+            })
+            .collect();
+        let p = cx.b.ins().fmul(d[0], d[1]);
+        *sum = cx.b.ins().fadd(p, d[2]);
+    }
+    // f64 → f32 to odd: the nearest f32, one step toward zero where it is above the
+    // exact magnitude, the last bit set where it is inexact.
+    let mut near = [Value::from_u32(0); 2];
+    let mut above = [Value::from_u32(0); 2];
+    let mut inexact = [Value::from_u32(0); 2];
+    for h in 0..2 {
+        let s = sums[h];
+        let r = cx.b.ins().fvdemote(s);
+        let back = cx.b.ins().fvpromote_low(r);
+        let ab = cx.b.ins().fabs(back);
+        let asum = cx.b.ins().fabs(s);
+        let gt = cx.b.ins().fcmp(FloatCC::GreaterThan, ab, asum);
+        let ne = cx.b.ins().fcmp(FloatCC::NotEqual, back, s);
+        near[h] = cx.cast(I32X4, r);
+        above[h] = cx.cast(I64X2, gt);
+        inexact[h] = cx.cast(I64X2, ne);
+    }
+    // The two f32 results (lanes 0-1 of each) side by side; the masks' low dwords.
+    let r = cx.shuffle(
+        near[0],
+        near[1],
+        [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23],
+    );
+    let r = cx.cast(I32X4, r);
+    let (gt, _) = cx.unzip64(above);
+    let (ne, _) = cx.unzip64(inexact);
+    // `gt` lanes are -1: adding them steps the magnitude down by one.
+    let r = cx.b.ins().iadd(r, gt);
+    let one = cx.splat32(1);
+    let sticky = cx.b.ins().band(ne, one);
+    let odd = cx.b.ins().bor(r, sticky);
+    let odd = cx.cast(F32X4, odd);
+    cx.f2h(odd, fout)
 }
