@@ -47,6 +47,9 @@ const OPS: &[Op] = &[
     Op::VRcpLegacyF32,
     Op::VRcpClampF64,
     Op::VFmaF16,
+    Op::VLdexpF16,
+    Op::VFrexpMantF16,
+    Op::VFrexpExpI16F16,
 ];
 
 fn wave_with(gen: Gen, mode: u32) -> Box<Wave> {
@@ -197,6 +200,8 @@ fn run3(gen: Gen, op: Op, mode: u32, ins: &[[u32; 3]]) -> Vec<u32> {
             | Op::VCvtOffF32I4
             | Op::VRcpClampF32
             | Op::VRcpLegacyF32
+            | Op::VFrexpMantF16
+            | Op::VFrexpExpI16F16
     );
     let inst = if one {
         vop1(op, 10, v(0))
@@ -528,6 +533,43 @@ fn fma_f16_rounds_once() {
     );
     // MODE flushing f16 denormals: ∓2^-24 is ±0, the tie goes to the even 0x3e02.
     assert_eq!(run3(gen, Op::VFmaF16, 0x30, &cases[..1]), [0x3e02]);
+}
+
+#[test]
+fn ldexp_frexp_f16_by_hand() {
+    let gen = Gen::Gfx8;
+    let cases = [
+        [0x3c00, 3, 0],
+        // 2^-25: halfway between 0 and the smallest denormal → 0 (even).
+        [0x3c00, (-25i32) as u32, 0],
+        // 1.5 × 2^-24: halfway between 1 and 2 denormal steps → 2 (even).
+        [0x3e00, (-24i32) as u32, 0],
+        [0x7bff, 1, 0],
+        [0x3c00, 0x8000, 0],
+        [0x3c00, 0x7fff, 0],
+        [0x7e01, 1, 0],
+        // Only S1's low 16 bits count: 3.
+        [0x3c00, 0xffff_0003, 0],
+    ];
+    assert_eq!(
+        run3(gen, Op::VLdexpF16, 0xF0, &cases),
+        [0x4800, 0, 0x0002, 0x7c00, 0, 0x7c00, 0x7e00, 0x4800]
+    );
+    // MODE flushing f16 results: the denormal 2 × 2^-24 becomes 0.
+    assert_eq!(run3(gen, Op::VLdexpF16, 0x30, &cases[2..3]), [0]);
+    // 6 = 0.75 × 2^3; -2^-24 = -0.5 × 2^-23; ±inf: the infinity (exponent 0); 0: 0.
+    let cases = [[0x4600, 0, 0], [0x8001, 0, 0], [0xfc00, 0, 0], [0, 0, 0]];
+    assert_eq!(
+        run3(gen, Op::VFrexpMantF16, 0xF0, &cases),
+        [0x3a00, 0xb800, 0xfc00, 0]
+    );
+    assert_eq!(
+        run3(gen, Op::VFrexpExpI16F16, 0xF0, &cases),
+        [3, 0xffe9, 0, 0]
+    );
+    // MODE flushing f16 inputs: the denormal is -0.
+    assert_eq!(run3(gen, Op::VFrexpExpI16F16, 0x30, &cases[1..2]), [0]);
+    assert_eq!(run3(gen, Op::VFrexpMantF16, 0x30, &cases[1..2]), [0x8000]);
 }
 
 /// Many f16 triples against the interpreter: random bits, and products with a tiny or

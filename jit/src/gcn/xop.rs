@@ -2,8 +2,8 @@
 //! cover: the class compares (`class.rs`), the packing conversions and the floor
 //! conversions `v_cvt_flr/rpi_i32_f32` (`pack.rs`), the byte permute and masked/quad SADs
 //! (`bytes.rs`), and here the 64-bit multiply-add `v_mad_u64_u32`/`v_mad_i64_i32`, the
-//! legacy min/max/mad/mac, `v_cvt_off_f32_i4`, `v_rcp_clamp_f32/f64`/`v_rcp_legacy_f32` and
-//! `v_fma_f16`. `ops.rs` fetches their operands (modifiers,
+//! legacy min/max/mad/mac, `v_cvt_off_f32_i4`, `v_rcp_clamp_f32/f64`/`v_rcp_legacy_f32`,
+//! `v_fma_f16`, `v_ldexp_f16` and `v_frexp_mant_f16`/`v_frexp_exp_i16_f16`. `ops.rs` fetches their operands (modifiers,
 //! SDWA/DPP) as for every operation and writes what `lower` returns.
 //!
 //! The semantics are the interpreter's (`wavejit_interp::valu::{vopc, vop2, vop3}`).
@@ -55,6 +55,10 @@ pub enum XOp {
     RcpClamp(Fmt, bool),
     /// `v_fma_f16`: `S0 × S1 + S2` rounded once to f16.
     FmaF16,
+    /// `v_ldexp_f16`: `S0 × 2^i16(S1)` rounded once.
+    LdexpF16,
+    /// `v_frexp_mant_f16` (`true`) / `v_frexp_exp_i16_f16`.
+    FrexpF16(bool),
 }
 
 /// The operation `op` names, if it is in this group.
@@ -91,6 +95,9 @@ pub fn sem(op: Op) -> Option<XOp> {
         VRcpClampF64 => XOp::RcpClamp(Fmt::F64, false),
         VRcpLegacyF32 => XOp::RcpClamp(Fmt::F32, true),
         VFmaF16 => XOp::FmaF16,
+        VLdexpF16 => XOp::LdexpF16,
+        VFrexpMantF16 => XOp::FrexpF16(true),
+        VFrexpExpI16F16 => XOp::FrexpF16(false),
         _ => return None,
     })
 }
@@ -148,6 +155,18 @@ pub fn shape(op: XOp, s: &mut Shape) {
         XOp::CvtOffI4 => {
             s.nsrc = 1;
             s.float = Some(Fmt::F32);
+        }
+        XOp::LdexpF16 => {
+            s.src16 = true;
+            s.f16 = true;
+            s.src_float = true;
+            s.int_srcs = 2;
+        }
+        XOp::FrexpF16(mant) => {
+            s.nsrc = 1;
+            s.src16 = true;
+            s.f16 = mant;
+            s.src_float = true;
         }
         XOp::FmaF16 => {
             s.nsrc = 3;
@@ -218,6 +237,22 @@ pub(super) fn lower(cx: &mut Cx, op: XOp, v: &[Opnd; 3]) -> XOut {
             XOut::Float(Opnd::W32(cx.b.ins().fmul(f, k)))
         }
         XOp::FmaF16 => XOut::Float(Opnd::W32(fma16(cx, v))),
+        XOp::LdexpF16 => XOut::Float(Opnd::W32(ldexp16(cx, v))),
+        XOp::FrexpF16(mant) => {
+            // Through the f32 lowering (`mixed::frexp`): an f16 value is an f32 normal
+            // (never flushed there), its mantissa exact in f16.
+            let (fin, fout) = cx.f16_flags();
+            let x = cx.h2f(v[0].v32(), fin);
+            let z = Opnd::W32(x);
+            let r = super::mixed::frexp(cx, Fmt::F32, mant, &[z, z, z]).v32();
+            if mant {
+                XOut::Float(Opnd::W32(cx.f2h(r, fout)))
+            } else {
+                let r = cx.cast(I32X4, r);
+                let m = cx.splat32(0xffff);
+                XOut::W32(cx.b.ins().band(r, m))
+            }
+        }
         XOp::RcpClamp(f, legacy) => XOut::Float(match f {
             Fmt::F32 => Opnd::W32(rcp_clamp(cx, f, legacy, v[0].v32())),
             Fmt::F64 => Opnd::W64([
@@ -404,4 +439,25 @@ fn fma16(cx: &mut Cx, v: &[Opnd; 3]) -> Value {
     let odd = cx.b.ins().bor(r, sticky);
     let odd = cx.cast(F32X4, odd);
     cx.f2h(odd, fout)
+}
+
+/// `S0 × 2^i16(S1)` of an f16 value rounded once (`f16::v_ldexp_f16`): in f32 with the
+/// exponent clamped to ±50 the product is exact (an f16 value times 2^50 overflows f16,
+/// times 2^-50 is below half its smallest denormal either way), then rounded to f16.
+fn ldexp16(cx: &mut Cx, v: &[Opnd; 3]) -> Value {
+    let (fin, fout) = cx.f16_flags();
+    let x = cx.h2f(v[0].v32(), fin);
+    let n = cx.cast(I32X4, v[1].v32());
+    let n = cx.b.ins().ishl_imm_u(n, 16);
+    let n = cx.b.ins().sshr_imm_u(n, 16);
+    let hi = cx.splat32(50);
+    let lo = cx.splat32((-50i32) as u32);
+    let n = cx.b.ins().smin(n, hi);
+    let n = cx.b.ins().smax(n, lo);
+    let bias = cx.splat32(127);
+    let e = cx.b.ins().iadd(n, bias);
+    let e = cx.b.ins().ishl_imm_u(e, 23);
+    let p = cx.cast(F32X4, e);
+    let y = cx.b.ins().fmul(x, p);
+    cx.f2h(y, fout)
 }
