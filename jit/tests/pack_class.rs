@@ -50,6 +50,7 @@ const OPS: &[Op] = &[
     Op::VLdexpF16,
     Op::VFrexpMantF16,
     Op::VFrexpExpI16F16,
+    Op::VMqsadU32U8,
 ];
 
 fn wave_with(gen: Gen, mode: u32) -> Box<Wave> {
@@ -353,6 +354,44 @@ fn bytes_by_hand() {
     assert_eq!(d(10, 1), 0x0010_000b_0002_0001);
     // Masked: n=0: 0; n=1: |2-1| + |4-3| + |5-4| = 3; n=2: 6; n=3: 9.
     assert_eq!(d(12, 0), 0x000d_0009_0005_0001);
+
+    // V_MQSAD_U32_U8: the same four masked SADs added to whole dwords of a VGPR quad
+    // (0xffffffff + 9 wraps to 8) or an SGPR quad; EXEC 0 lanes keep their values.
+    let prog = program(
+        gen,
+        &[
+            vop3(Op::VMqsadU32U8, 20, [v(0), v(3), v(4)]),
+            vop3(Op::VMqsadU32U8, 24, [v(0), v(3), s(8)]),
+            endpgm(),
+        ],
+    );
+    let mut w = wave_with(gen, 0xF0);
+    w.exec = 0x5555_5555_5555_5555;
+    for l in 0..64 {
+        w.vgpr[0][l] = 0x0403_0201;
+        w.vgpr[1][l] = 0x0807_0605;
+        w.vgpr[3][l] = 0x0403_0001;
+        for (i, x) in [1, 2, 3, u32::MAX].into_iter().enumerate() {
+            w.vgpr[4 + i][l] = x;
+        }
+    }
+    w.sgpr[8..12].copy_from_slice(&[10, 20, 30, 40]);
+    let jit = jit();
+    let out = check(&jit, &prog, &w, "mqsad_u32");
+    let x = &out.wave;
+    let q = |r: usize, l: usize| [0, 1, 2, 3].map(|i| x.vgpr[r + i][l]);
+    assert_eq!(q(20, 0), [1, 5, 9, 8]);
+    assert_eq!(q(24, 2), [10, 23, 36, 49]);
+    assert_eq!(q(20, 1), [0, 0, 0, 0]);
+    let (mut wj, mut lds) = (w.clone(), Lds::new(0));
+    let mem = MemInit::default().build();
+    let mut ctx = Ctx {
+        wave: &mut wj,
+        lds: &mut lds,
+        mem: &mem,
+    };
+    let (_, st) = jit.run_with_stats(&mut ctx, &prog, 10).expect("runs");
+    assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
 }
 
 #[test]
@@ -680,7 +719,7 @@ fn lowered_without_helper() {
     let mut rng = rng(11);
     let mut checked = 0;
     for gen in [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8] {
-        for &op in OPS {
+        for &op in OPS.iter().filter(|&&o| o != Op::VMqsadU32U8) {
             let forms = op_forms(gen, &mut rng, op, 20, &pick);
             for i in forms.into_iter().filter(|i| encodable(gen, i)) {
                 let wide = matches!(

@@ -4,13 +4,20 @@
 //! `v_qsad_pk_u16_u8`/`v_mqsad_pk_u16_u8` (four SADs of S0's 64 bits shifted by 0-3 bytes
 //! against S1, each added to a 16-bit half of S2).
 //!
+//! `v_mqsad_u32_u8` (four such SADs, each added to a whole dword of a four-register S2,
+//! into four registers) is planned and emitted as a whole instruction (`lanes.rs`).
+//!
 //! `v_perm_b32` is two byte `swizzle`s (`pshufb`) per chunk with indices computed from the
 //! selectors (an index of 0x80 reads 0), a sign spread by an arithmetic shift, and selects.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
+use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::operand::{src_kind, SrcKind};
+use wavejit_isa::gcn::{Enc, Fields, Inst};
 
-use crate::block::{Cx, I16X8, I32X4, I8X16};
+use super::salu::{src32, src64, SOpnd};
+use crate::block::{Cx, CHUNKS, I16X8, I32X4, I8X16};
 
 fn splat8(cx: &mut Cx, x: u8) -> Value {
     cx.vconst(I8X16, u128::from_le_bytes([x; 16]))
@@ -124,4 +131,154 @@ pub(super) fn qsad(
         *out = cx.b.ins().bor(l, u);
     }
     cx.zip64(halves[0], halves[1])
+}
+
+/// A 32- or 64-bit source: a VGPR (pair) or a uniform scalar operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QSrc {
+    V(u8),
+    S(SOpnd),
+}
+
+/// A planned `v_mqsad_u32_u8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mqsad {
+    vdst: u8,
+    a: QSrc,
+    b: QSrc,
+    /// S2: four VGPRs from `V(n)`, or four scalar slots from `S(Slot(n))`.
+    c: QSrc,
+    abs: u8,
+    neg: u8,
+}
+
+/// Plan `v_mqsad_u32_u8` (VOP3) as `lanes::v_mqsad_u32_u8` reads it; `None` for what the
+/// interpreter refuses (a quad past v255 or s103, other S2 codes).
+pub fn plan_mqsad(gen: Gen, inst: &Inst) -> Option<Mqsad> {
+    let (
+        Enc::Vop3,
+        Fields::Vop3 {
+            vdst,
+            src,
+            abs,
+            neg,
+            ..
+        },
+    ) = (inst.enc, inst.fields)
+    else {
+        return None;
+    };
+    if inst.literal.is_some() || vdst > 252 {
+        return None;
+    }
+    let a = match src_kind(gen, src[0]) {
+        SrcKind::Vgpr(n) if n < 255 => QSrc::V(n),
+        SrcKind::Vgpr(_) => return None,
+        _ => QSrc::S(src64(gen, src[0], None)?),
+    };
+    let b = match src_kind(gen, src[1]) {
+        SrcKind::Vgpr(n) => QSrc::V(n),
+        _ => QSrc::S(src32(gen, src[1], None)?),
+    };
+    let c = match src_kind(gen, src[2]) {
+        SrcKind::Vgpr(n) if n <= 252 => QSrc::V(n),
+        _ if src[2].0 < 104 => QSrc::S(SOpnd::Slot(src[2].0 as u8)),
+        _ => return None,
+    };
+    Some(Mqsad {
+        vdst,
+        a,
+        b,
+        c,
+        abs,
+        neg,
+    })
+}
+
+/// `D.d[n] = S2.d[n] + MSAD(S0[8n+31:8n], S1)` for n in 0..4, under EXEC
+/// (`vop3::v_mqsad_u32_u8`; VOP3's ABS/NEG on the sign bits of S0 and S1).
+pub fn emit_mqsad(cx: &mut Cx, q: &Mqsad) {
+    let a_uni = match q.a {
+        QSrc::S(o) => {
+            let mut x = cx.read_s64(o);
+            if q.abs & 1 != 0 {
+                x = cx.b.ins().band_imm_u(x, i64::MAX);
+            }
+            if q.neg & 1 != 0 {
+                x = cx.b.ins().bxor_imm_u(x, i64::MIN);
+            }
+            let (lo, hi) = cx.split64(x);
+            Some((cx.splat(I32X4, lo), cx.splat(I32X4, hi)))
+        }
+        QSrc::V(_) => None,
+    };
+    let b_uni = match q.b {
+        QSrc::S(o) => {
+            let x = cx.read_s32(o);
+            Some(cx.splat(I32X4, x))
+        }
+        QSrc::V(_) => None,
+    };
+    let c_uni: Option<Vec<Value>> = match q.c {
+        QSrc::S(SOpnd::Slot(n)) => Some(
+            (0..4u8)
+                .map(|i| {
+                    let x = cx.sreg((n + i) & 127);
+                    cx.splat(I32X4, x)
+                })
+                .collect(),
+        ),
+        _ => None,
+    };
+    for ch in 0..CHUNKS {
+        let (alo, mut ahi) = match (q.a, a_uni) {
+            (_, Some(u)) => u,
+            (QSrc::V(n), None) => (cx.vreg(n, ch), cx.vreg(n + 1, ch)),
+            _ => return,
+        };
+        let mut b = match (q.b, b_uni) {
+            (_, Some(u)) => u,
+            (QSrc::V(n), None) => cx.vreg(n, ch),
+            _ => return,
+        };
+        if a_uni.is_none() {
+            if q.abs & 1 != 0 {
+                let m = cx.splat32(0x7fff_ffff);
+                ahi = cx.b.ins().band(ahi, m);
+            }
+            if q.neg & 1 != 0 {
+                let m = cx.splat32(0x8000_0000);
+                ahi = cx.b.ins().bxor(ahi, m);
+            }
+        }
+        if q.abs & 2 != 0 {
+            let m = cx.splat32(0x7fff_ffff);
+            b = cx.b.ins().band(b, m);
+        }
+        if q.neg & 2 != 0 {
+            let m = cx.splat32(0x8000_0000);
+            b = cx.b.ins().bxor(b, m);
+        }
+        let mut out = [Value::from_u32(0); 4];
+        for (n, o) in out.iter_mut().enumerate() {
+            let s = if n == 0 {
+                alo
+            } else {
+                let l = cx.b.ins().ushr_imm_u(alo, 8 * n as i64);
+                let h = cx.b.ins().ishl_imm_u(ahi, 32 - 8 * n as i64);
+                cx.b.ins().bor(l, h)
+            };
+            let sad = sad4(cx, s, b, true);
+            let acc = match (&c_uni, q.c) {
+                (Some(u), _) => u[n],
+                (None, QSrc::V(r)) => cx.vreg(r + n as u8, ch),
+                _ => return,
+            };
+            *o = cx.b.ins().iadd(acc, sad);
+        }
+        // Every source of the chunk is read before any destination register is written.
+        for (n, o) in out.into_iter().enumerate() {
+            cx.write_vreg(q.vdst + n as u8, ch, o);
+        }
+    }
 }

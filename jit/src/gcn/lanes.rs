@@ -16,6 +16,9 @@
 //!   any register), and the 16 chunks are copied with plain loads and stores at the
 //!   computed addresses, EXEC-masked.
 //!
+//! `v_mqsad_u32_u8` (four result registers, `bytes.rs`) is planned and emitted here too: like
+//! the others it is a whole instruction emitted outside the chunk-by-chunk segments.
+//!
 //! VOP3's ABS/NEG act on bit 31 of the 32-bit value, as the interpreter's `modifiers` does
 //! for `B32` operands; OMOD/CLAMP do nothing to an integer result. The SDWA and DPP forms
 //! stay with the interpreter helper.
@@ -75,6 +78,8 @@ pub enum LPlan {
         abs: bool,
         neg: bool,
     },
+    /// `v_mqsad_u32_u8`: four dwords out, a four-dword S2 (`bytes::mqsad_u32`).
+    Mqsad(super::bytes::Mqsad),
 }
 
 /// Whether `op` is lowered here.
@@ -87,6 +92,7 @@ pub fn known(op: Op) -> bool {
             | Op::VMovrelsB32
             | Op::VMovreldB32
             | Op::VMovrelsdB32
+            | Op::VMqsadU32U8
     )
 }
 
@@ -103,6 +109,9 @@ fn lsrc(gen: Gen, s: Src, lit: Option<u32>) -> Option<LSrc> {
 pub fn plan(gen: Gen, inst: &Inst) -> Option<LPlan> {
     if !known(inst.op) {
         return None;
+    }
+    if inst.op == Op::VMqsadU32U8 {
+        return super::bytes::plan_mqsad(gen, inst).map(LPlan::Mqsad);
     }
     let lit = inst.literal;
     // (vdst field, src0, src1, abs, neg)
@@ -296,6 +305,7 @@ pub fn emit(cx: &mut Cx, p: &LPlan, pc: u32) {
             abs,
             neg,
         } => emit_movrel(cx, kind, src, vdst, abs, neg, pc),
+        LPlan::Mqsad(q) => super::bytes::emit_mqsad(cx, &q),
     }
 }
 
