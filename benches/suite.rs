@@ -1,6 +1,7 @@
 //! Criterion benchmarks over the kernel suite of `benches/kernels/` (issue 6): each
 //! kernel on the interpreter, the JIT (warm code cache), the tiered engine (fresh engine
-//! per run: includes its warm-up) and, for valu/sdwa/f64, the native Rust baseline.
+//! per run: includes its warm-up) and, for valu/sdwa/f64, the native Rust baseline and its
+//! 128-bit build.
 //! Throughput is in wave-instructions. `wavejit bench` measures the same kernels with
 //! ratios and targets; these are for tracking one engine over time
 //! (`cargo bench --bench suite -- valu/jit`).
@@ -63,6 +64,15 @@ fn suite(c: &mut Criterion) {
                         _ => |n| native::f64_chain(n).v[4][0] as u64,
                     };
                     g.bench_function(BenchmarkId::new("native", fast), |b| {
+                        b.iter(|| std::hint::black_box(f(std::hint::black_box(fast))))
+                    });
+                    // The same baseline built for 128-bit vectors (Cranelift's width).
+                    let f: fn(u32) -> u64 = match k.name {
+                        "valu" => |n| native::valu_128(n).vcc,
+                        "sdwa" => |n| native::sdwa_128(n).vcc,
+                        _ => |n| native::f64_chain_128(n).v[4][0] as u64,
+                    };
+                    g.bench_function(BenchmarkId::new("native128", fast), |b| {
                         b.iter(|| std::hint::black_box(f(std::hint::black_box(fast))))
                     });
                 }

@@ -119,16 +119,19 @@ pub struct JitConfig {
 }
 
 /// The default tier threshold, chosen by the benchmarks (issue 6; docs/bench/RESULTS.md,
-/// "Tier threshold"). Measured with `wavejit bench` on the 2-core Xeon (2026-11-22):
-/// compiling a block pays for itself after 75-227 runs (break-even column; divergent is
-/// the largest), so thresholds near that bound the worst case at ~2x the better engine;
-/// but the issue wants the tiered engine within 1.1x of the JIT on the 100k-iteration
-/// valu loop, which interprets the loop `threshold` times at ~57 us each against a
-/// ~51 ms JIT run: at most ~90 on that build, and less as the JIT gets faster. 48 keeps
-/// that loop at 1.03-1.08x with room for a 1.6x faster JIT, and stays well above the
-/// run-20-times cliff (16 compiled 300 blocks that each ran 20 times: 5x slower than the
-/// interpreter; 24 and up ran them at interpreter speed).
-pub const DEFAULT_TIER_THRESHOLD: u32 = 48;
+/// "Tier threshold"), from `wavejit bench` sweeps on the 2-core Xeon (2026-11-22):
+/// - the issue wants the tiered engine within 1.1x of the JIT on the 100k-iteration valu
+///   loop, which it interprets `threshold` times (~57 us each) before compiling: that
+///   allows at most ~55-68 against this build's 31-42 ms JIT run, and ~40 once the JIT
+///   runs the loop at the native baseline's speed (~20 ms), which is where it is heading;
+/// - at 16 and below, 300 blocks that each ran 20 times were all compiled: 3-5x slower
+///   than the interpreter; from 24 up they ran at interpreter speed;
+/// - within that range, higher is safer for blocks that run just past the threshold
+///   (compiling pays off after 40-230 runs, break-even column of the suite).
+///
+/// 32: the largest power of two under the 1.1x bound with a JIT at native speed
+/// (measured: valu 100k at 1.01x the eager JIT; 48 gave 1.03-1.08x, 96 1.10-1.13x).
+pub const DEFAULT_TIER_THRESHOLD: u32 = 32;
 
 impl Default for JitConfig {
     fn default() -> Self {
