@@ -81,6 +81,13 @@ struct Pending {
     /// First scalar slot of the pair (the second is `lo + 1`, wrapping at 128).
     lo: u8,
     lanes: [Option<Value>; CHUNKS],
+    /// The 4 bits of each written chunk (`vhigh_bits`), taken when the chunk is written:
+    /// the scalar form then needs no vector value kept to the end (16 of them would be
+    /// spilled).
+    bits: [Option<Value>; CHUNKS],
+    /// The bits of the chunks in `folded`, shifted into place, per half.
+    acc: [Option<Value>; 2],
+    folded: u16,
     /// The pair's scalar halves before the first lane write (for chunks not yet written).
     old: (Value, Value),
 }
@@ -119,6 +126,10 @@ pub struct Cx<'a> {
     /// lanes (results of minNum/maxNum with a number operand…): NaN tests of these are
     /// skipped.
     pub notnan: HashSet<(Value, bool)>,
+    /// Float vectors whose lanes (f32: `false`, f64: `true`) are all numbers in
+    /// `[lo, hi]` (infinite bounds allowed): no NaN tests, and conversions to integers
+    /// without their saturation where the range fits.
+    pub frange: HashMap<(Value, bool), (f64, f64)>,
     /// The bits of vector constants (and of casts of them).
     pub const_bits: HashMap<Value, u128>,
     /// 64-bit lanes as written: the (low dwords, high dwords) chunk pair a 64-bit result
@@ -188,6 +199,7 @@ impl<'a> Cx<'a> {
             noden: HashSet::new(),
             flushed: HashMap::new(),
             notnan: HashSet::new(),
+            frange: HashMap::new(),
             const_bits: HashMap::new(),
             zips: HashMap::new(),
             canon_of: HashMap::new(),
@@ -272,6 +284,9 @@ impl<'a> Cx<'a> {
         for w in [false, true] {
             if self.notnan.contains(&(v, w)) {
                 self.notnan.insert((r, w));
+            }
+            if let Some(&x) = self.frange.get(&(v, w)) {
+                self.frange.insert((r, w), x);
             }
         }
         if let Some(&b) = self.const_bits.get(&v) {
@@ -697,8 +712,23 @@ impl<'a> Cx<'a> {
     /// `i32x4` of all-ones/zero lanes).
     pub fn set_lanes(&mut self, lo: u8, c: usize, mask: Value) {
         let lo = lo & 127;
-        if let Some(p) = self.pending.iter_mut().find(|p| p.lo == lo) {
+        let bits = self.b.ins().vhigh_bits(types::I32, mask);
+        if let Some(i) = self.pending.iter().position(|p| p.lo == lo) {
+            if self.pending[i].folded & (1 << c) != 0 {
+                // Written again after its chunk was folded: take it out of the fold.
+                let (h, n) = (c / 8, c % 8);
+                if let Some(a) = self.pending[i].acc[h] {
+                    let a = self
+                        .b
+                        .ins()
+                        .band_imm_u(a, !(15i64 << (4 * n)) & 0xffff_ffff);
+                    self.pending[i].acc[h] = Some(a);
+                }
+                self.pending[i].folded &= !(1 << c);
+            }
+            let p = &mut self.pending[i];
             p.lanes[c] = Some(mask);
+            p.bits[c] = Some(bits);
             return;
         }
         // Another pending pair overlapping this one is complete (the planner ends a
@@ -710,7 +740,16 @@ impl<'a> Cx<'a> {
         let old = (self.sreg(lo), self.sreg(hi_slot));
         let mut lanes = [None; CHUNKS];
         lanes[c] = Some(mask);
-        self.pending.push(Pending { lo, lanes, old });
+        let mut bs = [None; CHUNKS];
+        bs[c] = Some(bits);
+        self.pending.push(Pending {
+            lo,
+            lanes,
+            bits: bs,
+            acc: [None; 2],
+            folded: 0,
+            old,
+        });
         // The scalar cache of both halves is superseded by the lane form.
         self.sregs[lo as usize] = None;
         self.sregs[hi_slot as usize] = None;
@@ -728,19 +767,33 @@ impl<'a> Cx<'a> {
         let mut halves = [p.old.0, p.old.1];
         for (h, half) in halves.iter_mut().enumerate() {
             let old = *half;
-            let mut acc: Option<Value> = None;
+            let mut acc: Option<Value> = p.acc[h];
+            let mut unwritten = 0i64;
             for n in 0..8usize {
-                let part = match p.lanes[h * 8 + n] {
-                    Some(m) => {
-                        let bits = self.b.ins().vhigh_bits(types::I32, m);
-                        if n == 0 {
-                            bits
-                        } else {
-                            self.b.ins().ishl_imm_u(bits, (4 * n) as i64)
-                        }
+                let c = h * 8 + n;
+                if p.folded & (1 << c) != 0 {
+                    continue;
+                }
+                let bits = match (p.bits[c], p.lanes[c]) {
+                    (Some(bits), _) => bits,
+                    (None, Some(m)) => self.b.ins().vhigh_bits(types::I32, m),
+                    (None, None) => {
+                        unwritten |= 15i64 << (4 * n);
+                        continue;
                     }
-                    None => self.b.ins().band_imm_u(old, (15i64) << (4 * n)),
                 };
+                let part = if n == 0 {
+                    bits
+                } else {
+                    self.b.ins().ishl_imm_u(bits, (4 * n) as i64)
+                };
+                acc = Some(match acc {
+                    None => part,
+                    Some(a) => self.b.ins().bor(a, part),
+                });
+            }
+            if unwritten != 0 {
+                let part = self.b.ins().band_imm_u(old, unwritten);
                 acc = Some(match acc {
                     None => part,
                     Some(a) => self.b.ins().bor(a, part),
@@ -751,6 +804,33 @@ impl<'a> Cx<'a> {
             }
         }
         (halves[0], halves[1])
+    }
+
+    /// The end of chunk `c`: fold the bits of chunk `c` of each pending mask into its
+    /// running scalar halves (one value per half stays live instead of one per chunk).
+    fn fold_pending(&mut self, c: usize) {
+        let (h, n) = (c / 8, c % 8);
+        for i in 0..self.pending.len() {
+            let Some(bits) = self.pending[i].bits[c] else {
+                continue;
+            };
+            if self.pending[i].folded & (1 << c) != 0 {
+                continue;
+            }
+            let part = if n == 0 {
+                bits
+            } else {
+                self.b.ins().ishl_imm_u(bits, (4 * n) as i64)
+            };
+            let acc = match self.pending[i].acc[h] {
+                None => part,
+                Some(a) => self.b.ins().bor(a, part),
+            };
+            let p = &mut self.pending[i];
+            p.acc[h] = Some(acc);
+            p.folded |= 1 << c;
+            p.bits[c] = None;
+        }
     }
 
     /// Turn pending mask `i` into its scalar form (cached; its lanes stay cached too).
@@ -844,6 +924,7 @@ impl<'a> Cx<'a> {
             self.vregs[r].val[c] = None;
             self.vregs[r].raw[c] = Raw::No;
         }
+        self.fold_pending(c);
         self.const_cache.clear();
     }
 

@@ -231,7 +231,7 @@ fn random_nan_chains() {
         0xfff8_0000_0000_0abc,
         0x7ff4_0000_dead_beef,
     ];
-    for case in 0..600 {
+    for case in 0..800 {
         let mut w = random_wave(gen, &mut rng, if case % 3 == 0 { 0 } else { 0xF0 });
         if case % 4 != 3 {
             w.exec = u64::MAX;
@@ -264,9 +264,31 @@ fn random_nan_chains() {
                     _ => rng.random_range(240..=248),
                 })
             };
-            let lit =
-                |rng: &mut rand::rngs::StdRng| SPECIAL32[rng.random_range(0..SPECIAL32.len())];
-            let i = match rng.random_range(0..28) {
+            let lit = |rng: &mut rand::rngs::StdRng| match rng.random_range(0..3) {
+                0 => rng.random_range(-70.0f32..70.0).exp2().to_bits(),
+                _ => SPECIAL32[rng.random_range(0..SPECIAL32.len())],
+            };
+            // ±0.5, ±1, ±2, ±4, 1/(2π).
+            let with_k = |rng: &mut rand::rngs::StdRng| Src(rng.random_range(240..=248));
+            let i = match rng.random_range(0..36) {
+                // Conversions and chains whose value ranges the lowering tracks (small
+                // integers, clamps, products and sums of them, overflow to infinity).
+                28 => vop1(Op::VCvtF32U32, d, v(a)),
+                29 => vop1(Op::VCvtF32I32, d, v(a)),
+                30 => vop3(
+                    Op::VBfeU32,
+                    d,
+                    [
+                        v(a),
+                        ic(rng.random_range(0..24)),
+                        ic(rng.random_range(0..16)),
+                    ],
+                ),
+                31 => with_lit(vop2(Op::VMulF32, d, Src::LITERAL, a), lit(&mut rng)),
+                32 => vop1(Op::VCvtU32F32, d, v(a)),
+                33 => vop3(Op::VMed3F32, d, [v(a), with_k(&mut rng), with_k(&mut rng)]),
+                34 => vop1(Op::VTruncF32, d, v(a)),
+                35 => with_lit(vop2(Op::VAddF32, d, Src::LITERAL, a), lit(&mut rng)),
                 22 => vop3(Op::VMed3F32, d, [v(a), k(&mut rng), k(&mut rng)]),
                 23 => vop3(Op::VMed3F32, d, [k(&mut rng), v(a), k(&mut rng)]),
                 24 => vop3(Op::VMed3F32, d, [v(a), v(b), k(&mut rng)]),
@@ -325,6 +347,154 @@ fn random_nan_chains() {
         let prog = program(gen, &insts);
         for (name, jit) in jits() {
             check(&jit, &prog, &w, &format!("case {case} {name}"));
+        }
+    }
+}
+
+/// A lane mask written chunk by chunk is kept as scalar bits folded at each chunk's end;
+/// writing it again in a later segment (after a DPP instruction ends the first) takes the
+/// old chunks out of the fold. By hand: VCC = (lane < v1) then (v2 > lane) over the lanes
+/// whose EXEC bit is set (0 elsewhere), read by V_CNDMASK and as scalars.
+#[test]
+fn lane_masks_written_twice() {
+    let gen = Gen::Gfx8;
+    let prog = program(
+        gen,
+        &[
+            vopc(Op::VCmpLtU32, v(0), 1),
+            vop2(Op::VCndmaskB32, 3, ic(5), 4),
+            // row_shr:1 (DPP_CTRL 0x111), all rows/banks: a cross-lane segment.
+            dpp(Op::VMovB32, VopBase::Vop1, 5, 0, 0, 0x111, true, 0xf, 0xf),
+            vopc(Op::VCmpGtU32, v(2), 0),
+            vop2(Op::VCndmaskB32, 6, ic(7), 4),
+            sop1(Op::SMovB32, 10, Src(106)),
+            sop1(Op::SMovB32, 11, Src(107)),
+            endpgm(),
+        ],
+    );
+    let mut w = Wave::new(gen);
+    w.exec = 0xf0f0_ffff_0000_ff0f;
+    for l in 0..64u32 {
+        w.vgpr[0][l as usize] = l;
+        w.vgpr[1][l as usize] = (l * 7) % 64;
+        w.vgpr[2][l as usize] = (l * 13 + 5) % 64;
+        w.vgpr[4][l as usize] = 100 + l;
+    }
+    for (name, jit) in jits() {
+        let out = check(&jit, &prog, &w, name);
+        let mut vcc = 0u64;
+        for l in 0..64u32 {
+            let on = w.exec >> l & 1 != 0;
+            let first = l < (l * 7) % 64;
+            let second = (l * 13 + 5) % 64 > l;
+            let v3 = if on {
+                if first {
+                    100 + l
+                } else {
+                    5
+                }
+            } else {
+                0
+            };
+            let v6 = if on {
+                if second {
+                    100 + l
+                } else {
+                    7
+                }
+            } else {
+                0
+            };
+            assert_eq!(out.wave.vgpr[3][l as usize], v3, "{name} v3 lane {l}");
+            assert_eq!(out.wave.vgpr[6][l as usize], v6, "{name} v6 lane {l}");
+            if on && second {
+                vcc |= 1 << l;
+            }
+        }
+        assert_eq!(out.wave.vcc, vcc, "{name} vcc");
+        assert_eq!(out.wave.sgpr[10], vcc as u32, "{name} s10");
+        assert_eq!(out.wave.sgpr[11], (vcc >> 32) as u32, "{name} s11");
+    }
+}
+
+/// Value ranges (`block::Cx::frange`) skip NaN canonicalisations and integer saturation
+/// only where no NaN and no out-of-range value can occur: products overflowing to
+/// infinity, an infinity of each sign added, infinity times zero. By hand, with
+/// x = f32(v0): v2 = x · 2^100, v3 = x · -2^100, v4 = v2 + v3, v6 = 0 · v2, and their
+/// conversions to i32 (NaN → 0).
+#[test]
+fn ranges_with_infinities_by_hand() {
+    let gen = Gen::Gfx8;
+    let prog = program(
+        gen,
+        &[
+            vop1(Op::VCvtF32U32, 1, v(0)),
+            with_lit(vop2(Op::VMulF32, 2, Src::LITERAL, 1), 0x7180_0000),
+            with_lit(vop2(Op::VMulF32, 3, Src::LITERAL, 1), 0xf180_0000),
+            vop2(Op::VAddF32, 4, v(2), 3),
+            vop1(Op::VCvtI32F32, 5, v(4)),
+            vop2(Op::VMulF32, 6, ic(0), 2),
+            vop1(Op::VCvtI32F32, 7, v(6)),
+            // A clamp into [-4, 4] converts without saturation: -4 .. 4.
+            vop3(Op::VMed3F32, 8, [v(3), Src(247), Src(246)]),
+            vop1(Op::VCvtI32F32, 9, v(8)),
+            // Zero inside the range of one factor, infinity at the end of the other's.
+            vop1(Op::VCvtF32I32, 12, v(13)),
+            vop2(Op::VMulF32, 11, v(12), 2),
+            endpgm(),
+        ],
+    );
+    let mut w = Wave::new(gen);
+    w.mode = 0xF0;
+    let xs = [0u32, 0xffff_ffff, 0x1000_0000, 1];
+    for l in 0..64 {
+        w.vgpr[0][l] = xs[l % 4];
+        w.vgpr[13][l] = if l % 4 == 1 { 0 } else { -3i32 as u32 };
+    }
+    const INF: u32 = 0x7f80_0000;
+    let p100 = 2f32.powi(100);
+    for (name, jit) in jits() {
+        let out = check(&jit, &prog, &w, name);
+        let o = &out.wave;
+        for l in 0..64 {
+            // (v2, v3, v4, v6, v8, v9) per input.
+            let want: [u32; 6] = match l % 4 {
+                0 => [0, 0x8000_0000, 0, 0, 0x8000_0000, 0],
+                1 | 2 => [
+                    INF,
+                    INF | 0x8000_0000,
+                    QNAN32,
+                    QNAN32,
+                    (-4f32).to_bits(),
+                    -4i32 as u32,
+                ],
+                _ => [
+                    p100.to_bits(),
+                    (-p100).to_bits(),
+                    0,
+                    0,
+                    (-4f32).to_bits(),
+                    -4i32 as u32,
+                ],
+            };
+            let got = [
+                o.vgpr[2][l],
+                o.vgpr[3][l],
+                o.vgpr[4][l],
+                o.vgpr[6][l],
+                o.vgpr[8][l],
+                o.vgpr[9][l],
+            ];
+            assert_eq!(got, want, "{name} lane {l}");
+            assert_eq!(o.vgpr[5][l], 0, "{name} v5 lane {l}");
+            assert_eq!(o.vgpr[7][l], 0, "{name} v7 lane {l}");
+            let v11 = match l % 4 {
+                0 => 0x8000_0000,
+                1 => QNAN32,
+                2 => INF | 0x8000_0000,
+                _ => (-3.0 * p100).to_bits(),
+            };
+            assert_eq!(o.vgpr[11][l], v11, "{name} v11 lane {l}");
         }
     }
 }

@@ -360,16 +360,36 @@ pub(super) fn cvt(cx: &mut Cx, k: Cvt, v: &[Opnd; 3]) -> Opnd {
         }
         Cvt::F32FromI32 | Cvt::F32FromU32 => {
             let a = cx.cast(I32X4, v[0].v32());
-            Opnd::W32(if k == Cvt::F32FromI32 {
+            // Integers of known width (`Cx::ubits_of`) are small non-negative numbers;
+            // rounding to f32 may reach 2^n.
+            let n = cx.ubits_of(a);
+            let r = if k == Cvt::F32FromI32 {
                 cx.b.ins().fcvt_from_sint(F32X4, a)
             } else {
                 cx.b.ins().fcvt_from_uint(F32X4, a)
-            })
+            };
+            let range = match (k, n) {
+                (_, n) if n < 32 => (0.0, (1u64 << n) as f64),
+                (Cvt::F32FromI32, _) => (-2147483648.0, 2147483648.0),
+                _ => (0.0, 4294967296.0),
+            };
+            cx.set_range(Fmt::F32, r, range);
+            Opnd::W32(r)
         }
         Cvt::I32FromF32 | Cvt::U32FromF32 => {
-            // Truncating and saturating, NaN → 0: Cranelift's saturating conversions.
+            // Truncating and saturating, NaN → 0: Cranelift's saturating conversions —
+            // or one `cvttps2dq` for numbers known to truncate into the range (it agrees
+            // with the saturating forms there; -1 < x < 0 truncates to 0).
             let x = cx.fin(Fmt::F32, v[0].v32());
-            Opnd::W32(if k == Cvt::I32FromF32 {
+            let fits = match cx.range_of(Fmt::F32, x) {
+                Some((lo, hi)) if k == Cvt::I32FromF32 => lo >= -2147483648.0 && hi < 2147483648.0,
+                Some((lo, hi)) => lo > -1.0 && hi < 2147483648.0,
+                None => false,
+            };
+            Opnd::W32(if fits {
+                let x = cx.cast(F32X4, x);
+                cx.b.ins().x86_cvtt2dq(I32X4, x)
+            } else if k == Cvt::I32FromF32 {
                 cx.b.ins().fcvt_to_sint_sat(I32X4, x)
             } else {
                 cx.b.ins().fcvt_to_uint_sat(I32X4, x)

@@ -716,7 +716,9 @@ impl Cx<'_> {
 
     /// Whether no lane of `v` (format `f`) can be a NaN.
     pub(super) fn known_notnan(&self, f: Fmt, v: Value) -> bool {
-        if self.notnan.contains(&(v, f == Fmt::F64)) {
+        if self.notnan.contains(&(v, f == Fmt::F64))
+            || self.frange.contains_key(&(v, f == Fmt::F64))
+        {
             return true;
         }
         let (exp, man) = match f {
@@ -724,6 +726,37 @@ impl Cx<'_> {
             Fmt::F64 => (0x7ff0_0000_0000_0000, 0x000f_ffff_ffff_ffff),
         };
         self.const_lane(f, v, |x| x & exp == exp && x & man != 0) == Some(false)
+    }
+
+    /// The range of the numbers in `v` (format `f`), if every lane is known to be one.
+    pub(super) fn range_of(&self, f: Fmt, v: Value) -> Option<(f64, f64)> {
+        if let Some(&r) = self.frange.get(&(v, f == Fmt::F64)) {
+            return Some(r);
+        }
+        let bits = *self.const_bits.get(&v)?;
+        let lanes: Vec<f64> = match f {
+            Fmt::F32 => (0..4)
+                .map(|i| f32::from_bits((bits >> (32 * i)) as u32) as f64)
+                .collect(),
+            Fmt::F64 => (0..2)
+                .map(|i| f64::from_bits((bits >> (64 * i)) as u64))
+                .collect(),
+        };
+        if lanes.iter().any(|x| x.is_nan()) {
+            return None;
+        }
+        let lo = lanes.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = lanes.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        Some((lo, hi))
+    }
+
+    /// Record that every lane of `v` is a number in `r` (ignored if `r` has a NaN bound).
+    pub(super) fn set_range(&mut self, f: Fmt, v: Value, r: (f64, f64)) {
+        if r.0.is_nan() || r.1.is_nan() {
+            return;
+        }
+        self.frange.insert((v, f == Fmt::F64), r);
+        self.notnan.insert((v, f == Fmt::F64));
     }
 
     /// `x` with denormal lanes flushed (once per value; values known clean pass).
@@ -743,10 +776,15 @@ impl Cx<'_> {
             return v;
         }
         let nn = self.known_notnan(f, x);
+        let range = self.range_of(f, x);
         let v = self.flush_den(f, x);
         self.noden.insert(v);
         if nn {
             self.notnan.insert((v, f == Fmt::F64));
+        }
+        if let Some((lo, hi)) = range {
+            // Denormals become ±0.
+            self.set_range(f, v, (lo.min(0.0), hi.max(0.0)));
         }
         self.flushed.insert(key, v);
         v
@@ -764,7 +802,16 @@ impl Cx<'_> {
     /// is known to hold no NaN; `block::Raw`).
     pub(super) fn fout(&mut self, f: Fmt, r: Value) -> Value {
         let (_, fo) = self.fp_flags(f);
-        let r = if fo { self.flush_den(f, r) } else { r };
+        let r = if fo {
+            let range = self.range_of(f, r);
+            let x = self.flush_den(f, r);
+            if let Some((lo, hi)) = range {
+                self.set_range(f, x, (lo.min(0.0), hi.max(0.0)));
+            }
+            x
+        } else {
+            r
+        };
         let r = if self.lazy_nan {
             let r = self.cast(ftype(f), r);
             if !self.known_notnan(f, r) {
@@ -839,9 +886,23 @@ impl Cx<'_> {
         let b = self.cast(ty, b);
         let clean = self.noden.contains(&a) && self.noden.contains(&b);
         // Against a constant number other than ±0: one `minps` (NaN → the constant).
+        let full = (f64::NEG_INFINITY, f64::INFINITY);
+        // The range of the result: a NaN operand gives the other one, so an unknown
+        // operand counts as any number.
+        let pick = |x: (f64, f64), y: (f64, f64)| {
+            if min {
+                (x.0.min(y.0), x.1.min(y.1))
+            } else {
+                (x.0.max(y.0), x.1.max(y.1))
+            }
+        };
         for (x, k) in [(a, b), (b, a)] {
             if self.nonzero_number(f, k) {
                 let r = self.pminmax(x, k, min);
+                let rx = self.range_of(f, x).unwrap_or(full);
+                if let Some(rk) = self.range_of(f, k) {
+                    self.set_range(f, r, pick(rx, rk));
+                }
                 self.notnan.insert((r, f == Fmt::F64));
                 if clean {
                     self.noden.insert(r);
@@ -849,6 +910,8 @@ impl Cx<'_> {
                 return r;
             }
         }
+        let ra = self.range_of(f, a).unwrap_or(full);
+        let rb = self.range_of(f, b).unwrap_or(full);
         let (a_num, b_num) = (self.known_notnan(f, a), self.known_notnan(f, b));
         let m1 = self.pminmax(a, b, min);
         let m2 = self.pminmax(b, a, min);
@@ -870,6 +933,7 @@ impl Cx<'_> {
             r = self.canon(f, r);
         } else {
             self.notnan.insert((r, f == Fmt::F64));
+            self.set_range(f, r, pick(ra, rb));
         }
         if clean {
             self.noden.insert(r);
@@ -917,6 +981,9 @@ impl Cx<'_> {
             let hi = self.vconst(ty, hi);
             let t = self.pminmax(v, lo, false);
             let r = self.pminmax(t, hi, true);
+            if let (Some(l), Some(h)) = (self.range_of(f, lo), self.range_of(f, hi)) {
+                self.set_range(f, r, (l.0, h.1));
+            }
             self.notnan.insert((r, f == Fmt::F64));
             if self.noden.contains(&v) {
                 self.noden.insert(r);
@@ -930,13 +997,13 @@ impl Cx<'_> {
         let inf = self.cast(ty, inf);
         let mut any: Option<Value> = None;
         let mut all: Option<Value> = None;
-        let mut n_unknown = 0;
+        let mut unknown = Vec::new();
         let mut y = x;
         for v in y.iter_mut() {
             if self.known_notnan(f, *v) {
                 continue;
             }
-            n_unknown += 1;
+            unknown.push(*v);
             let n = self.isnan(f, *v);
             *v = self.b.ins().bitselect(n, inf, *v);
             any = Some(match any {
@@ -947,6 +1014,15 @@ impl Cx<'_> {
                 None => n,
                 Some(m) => self.b.ins().band(m, n),
             });
+        }
+        let n_unknown = unknown.len();
+        if n_unknown == 2 {
+            // One compare for both (a compare result selects with one `blendv`).
+            let m = self
+                .b
+                .ins()
+                .fcmp(FloatCC::Unordered, unknown[0], unknown[1]);
+            any = Some(self.cast(ty, m));
         }
         let lo = self.fminmax_num(y[0], y[1], true);
         let hi = self.fminmax_num(y[0], y[1], false);
@@ -971,7 +1047,12 @@ impl Cx<'_> {
             }
         };
         if n_unknown < 3 {
-            self.notnan.insert((r, f == Fmt::F64));
+            // A median or minimum of the operands, NaN ones left out.
+            let full = (f64::NEG_INFINITY, f64::INFINITY);
+            let rs = x.map(|v| self.range_of(f, v).unwrap_or(full));
+            let lo = rs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
+            let hi = rs.iter().map(|r| r.1).fold(f64::NEG_INFINITY, f64::max);
+            self.set_range(f, r, (lo, hi));
         }
         if x.iter().all(|v| self.noden.contains(v)) {
             self.noden.insert(r);
@@ -2055,9 +2136,91 @@ fn float_lanes(cx: &mut Cx, f: Fmt, op: FOp, raw: &[Value]) -> Value {
                 }
                 Min | Max | Min3 | Max3 | Med3 => a,
             };
+            // The result's range, from the operands' (NaN-free results need no NaN
+            // canonicalisation; `mixed::cvt` uses ranges too).
+            let rng = |cx: &mut Cx, i: usize| {
+                let x = *raw.get(i)?;
+                let x = cx.fin(f, x);
+                cx.range_of(f, x)
+            };
+            let range = match op {
+                Add => range_add(f, rng(cx, 0), rng(cx, 1)),
+                Sub => range_add(f, rng(cx, 0), rng(cx, 1).map(neg_range)),
+                Subrev => range_add(f, rng(cx, 1), rng(cx, 0).map(neg_range)),
+                Mul => range_mul(f, rng(cx, 0), rng(cx, 1)),
+                Mad => {
+                    let m = range_mul(f, rng(cx, 0), rng(cx, 1))
+                        .map(|(lo, hi)| (lo.min(0.0), hi.max(0.0)));
+                    range_add(f, m, rng(cx, 2))
+                }
+                Fma => match (rng(cx, 0), rng(cx, 1), rng(cx, 2)) {
+                    // The exact product of numbers never overflows: a NaN needs a NaN or
+                    // infinite operand.
+                    (Some(x), Some(y), Some(z))
+                        if [x, y, z].iter().all(|r| r.0.is_finite() && r.1.is_finite()) =>
+                    {
+                        Some((f64::NEG_INFINITY, f64::INFINITY))
+                    }
+                    _ => None,
+                },
+                Trunc | Ceil | Floor | Rndne => rng(cx, 0).map(|(lo, hi)| (lo.floor(), hi.ceil())),
+                _ => None,
+            };
+            if let Some(x) = range {
+                cx.set_range(f, r, x);
+            }
             cx.fout(f, r)
         }
     }
+}
+
+/// `x` rounded to format `f`'s precision (range bounds of f32 results are f32 values).
+fn in_fmt(f: Fmt, x: f64) -> f64 {
+    match f {
+        Fmt::F32 => x as f32 as f64,
+        Fmt::F64 => x,
+    }
+}
+
+fn neg_range(r: (f64, f64)) -> (f64, f64) {
+    (-r.1, -r.0)
+}
+
+/// The range of `a + b` in format `f` (rounding is monotonic: the bounds' sums bound the
+/// sums), `None` if an infinity of each sign may meet (NaN) or a range is unknown.
+fn range_add(f: Fmt, a: Option<(f64, f64)>, b: Option<(f64, f64)>) -> Option<(f64, f64)> {
+    let (a, b) = (a?, b?);
+    let inf = f64::INFINITY;
+    if (a.1 == inf && b.0 == -inf) || (a.0 == -inf && b.1 == inf) {
+        return None;
+    }
+    let add = |x: f64, y: f64| match f {
+        Fmt::F32 => (x as f32 + y as f32) as f64,
+        Fmt::F64 => x + y,
+    };
+    Some((in_fmt(f, add(a.0, b.0)), in_fmt(f, add(a.1, b.1))))
+}
+
+/// The range of `a × b` in format `f` (the extremes are products of bounds), `None` if
+/// zero may meet an infinity (NaN) or a range is unknown.
+fn range_mul(f: Fmt, a: Option<(f64, f64)>, b: Option<(f64, f64)>) -> Option<(f64, f64)> {
+    let (a, b) = (a?, b?);
+    let zero = |r: (f64, f64)| r.0 <= 0.0 && r.1 >= 0.0;
+    let inf = |r: (f64, f64)| r.0.is_infinite() || r.1.is_infinite();
+    if (zero(a) && inf(b)) || (zero(b) && inf(a)) {
+        return None;
+    }
+    let mul = |x: f64, y: f64| match f {
+        Fmt::F32 => (x as f32 * y as f32) as f64,
+        Fmt::F64 => x * y,
+    };
+    let p = [mul(a.0, b.0), mul(a.0, b.1), mul(a.1, b.0), mul(a.1, b.1)];
+    if p.iter().any(|x| x.is_nan()) {
+        return None;
+    }
+    let lo = p.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = p.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some((lo, hi))
 }
 
 fn cond_cc(cond: Cond) -> Option<(FloatCC, IntCC)> {
