@@ -996,6 +996,7 @@ mod tests {
         let svg = super::super::svg::plot(&back);
         // One bar per engine with a figure: 3 kernels x (interp, jit, tiered) + 2 native.
         assert_eq!(svg.matches("<title>").count(), 11);
+        assert!(svg.contains("the host's own (native, nothing shared): 1.70"));
         let md = markdown(&back);
         assert!(md.contains("| valu |"));
         // JIT/native 1.3 and JIT/native-128 0.65 (the 128-bit build takes twice as long).

@@ -174,6 +174,14 @@ pub fn plot(r: &Report) -> String {
             r.scaling.speedup_unloaded
         );
     }
+    if r.scaling.native_speedup > 0.0 {
+        let _ = writeln!(
+            s,
+            r##"<text x="{lx}" y="{:.1}" font-size="11" fill="#555">the host's own (native, nothing shared): {:.2}</text>"##,
+            yy + 32.0,
+            r.scaling.native_speedup
+        );
+    }
     let _ = writeln!(s, "</svg>");
     s
 }
