@@ -25,6 +25,12 @@ use super::compare::{self, Diffs};
 use super::engine::{Interp, JitRunner, PlantedDpp, Runner};
 use super::{minimise, probe, repro};
 
+/// Tier threshold of the `tiered` campaigns: low, so that the generator's long loops
+/// (5-24 trips) get compiled part-way and the hand-over from interpreted to compiled
+/// iterations is what is tested. The engine's default (`DEFAULT_TIER_THRESHOLD`, 32) is a
+/// speed trade-off chosen by the benchmarks and would leave those loops interpreted.
+pub const TIERED_FUZZ_THRESHOLD: u32 = 8;
+
 /// The engine compared with the interpreter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Against {
@@ -175,7 +181,7 @@ fn engine_b(against: Against) -> Box<dyn Runner + Send> {
     match against {
         Against::Jit => Box::new(JitRunner::default()),
         Against::Tiered => Box::new(JitRunner::new(JitConfig {
-            tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
+            tier_threshold: TIERED_FUZZ_THRESHOLD,
             ..JitConfig::default()
         })),
         Against::Interp => Box::new(Interp),
@@ -452,7 +458,7 @@ fn jit_stats(sum: &mut Summary, gen: Gen, cfg: &Config, against: Against) {
     }
     let mut j = match against {
         Against::Tiered => JitRunner::new(JitConfig {
-            tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
+            tier_threshold: TIERED_FUZZ_THRESHOLD,
             ..JitConfig::default()
         }),
         _ => JitRunner::default(),
