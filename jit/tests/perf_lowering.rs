@@ -16,6 +16,16 @@ use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
 use wavejit_isa::state::Wave;
 
+/// The usual engines (chunk-major and op-major emission) and chunk-major emission with
+/// Cranelift's optimiser off (`WAVEJIT_JIT_OPT=none`: instructions stay in emission order).
+fn engines() -> Vec<(&'static str, wavejit_jit::Jit)> {
+    let mut v = jits();
+    let mut cfg = wavejit_jit::JitConfig::default();
+    cfg.backend.optimize = false;
+    v.push(("opt-none", wavejit_jit::Jit::new(cfg)));
+    v
+}
+
 const ONE: u32 = 0x3f80_0000;
 const QNAN32: u32 = 0x7fc0_0000;
 const QNAN64: u64 = 0x7ff8_0000_0000_0000;
@@ -129,7 +139,7 @@ fn raw_nans_never_become_visible() {
         ],
     );
     let w = nan_wave(gen);
-    for (name, jit) in jits() {
+    for (name, jit) in engines() {
         let out = check(&jit, &prog, &w, name);
         let o = &out.wave;
         for l in 0..3 {
@@ -189,7 +199,7 @@ fn dead_stores_keep_intermediate_reads() {
     let prog = program(gen, &insts);
     let mut w = Wave::new(gen);
     w.exec = 0xffff_0000_ffff_fff0;
-    for (name, jit) in jits() {
+    for (name, jit) in engines() {
         let out = check(&jit, &prog, &w, name);
         for l in 0..64 {
             let on = w.exec >> l & 1 != 0;
@@ -345,7 +355,7 @@ fn random_nan_chains() {
         insts.push(endpgm());
         let insts: Vec<Inst> = insts.into_iter().filter(|i| encodable(gen, i)).collect();
         let prog = program(gen, &insts);
-        for (name, jit) in jits() {
+        for (name, jit) in engines() {
             check(&jit, &prog, &w, &format!("case {case} {name}"));
         }
     }
@@ -380,7 +390,7 @@ fn lane_masks_written_twice() {
         w.vgpr[2][l as usize] = (l * 13 + 5) % 64;
         w.vgpr[4][l as usize] = 100 + l;
     }
-    for (name, jit) in jits() {
+    for (name, jit) in engines() {
         let out = check(&jit, &prog, &w, name);
         let mut vcc = 0u64;
         for l in 0..64u32 {
@@ -453,7 +463,7 @@ fn ranges_with_infinities_by_hand() {
     }
     const INF: u32 = 0x7f80_0000;
     let p100 = 2f32.powi(100);
-    for (name, jit) in jits() {
+    for (name, jit) in engines() {
         let out = check(&jit, &prog, &w, name);
         let o = &out.wave;
         for l in 0..64 {
