@@ -72,9 +72,12 @@ fn norm16(cx: &mut Cx, x: Value, scale: f64, lo: f64) -> Value {
         let src = cx.cast(F32X4, src);
         let d = cx.b.ins().fvpromote_low(src);
         let p = cx.b.ins().fmul(d, s);
+        // (Masks cast to the data's type: the CLIF verifier wants them alike.)
         let gt = cx.b.ins().fcmp(FloatCC::GreaterThan, p, s);
+        let gt = cx.cast(F64X2, gt);
         let p = cx.b.ins().bitselect(gt, s, p);
         let lt = cx.b.ins().fcmp(FloatCC::LessThan, p, l);
+        let lt = cx.cast(F64X2, lt);
         let p = cx.b.ins().bitselect(lt, l, p);
         // Adding 1.5 × 2^52 rounds to an integer (nearest even) in the low bits.
         let r = cx.b.ins().fadd(p, magic);
@@ -145,8 +148,10 @@ pub(super) fn pk_u8(cx: &mut Cx, a: Value, b: Value, d: Value) -> Value {
     let top = cx.cast(F32X4, top);
     // NaN and negatives (and -0) → 0, above 255 → 255.
     let pos = cx.b.ins().fcmp(FloatCC::GreaterThan, r, z);
+    let pos = cx.cast(F32X4, pos);
     let r = cx.b.ins().bitselect(pos, r, z);
     let gt = cx.b.ins().fcmp(FloatCC::GreaterThan, r, top);
+    let gt = cx.cast(F32X4, gt);
     let r = cx.b.ins().bitselect(gt, top, r);
     // An integer in 0..=255 plus 2^23: the integer is the low mantissa bits.
     let magic = cx.splat32(0x4b00_0000);
@@ -193,8 +198,10 @@ pub(super) fn floor_i32(cx: &mut Cx, half_up: bool, x: Value) -> Value {
         let d = if half_up { cx.b.ins().fadd(d, half) } else { d };
         let d = cx.b.ins().floor(d);
         let gt = cx.b.ins().fcmp(FloatCC::GreaterThan, d, hi);
+        let gt = cx.cast(F64X2, gt);
         let d = cx.b.ins().bitselect(gt, hi, d);
         let lt = cx.b.ins().fcmp(FloatCC::LessThan, d, lo);
+        let lt = cx.cast(F64X2, lt);
         let d = cx.b.ins().bitselect(lt, lo, d);
         let r = cx.b.ins().fadd(d, magic);
         *part = cx.cast(I64X2, r);

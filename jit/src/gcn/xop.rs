@@ -308,6 +308,8 @@ fn min_legacy(cx: &mut Cx, max: bool, v: &[Opnd; 3]) -> Value {
     } else {
         cx.b.ins().fcmp(FloatCC::LessThan, a, b)
     };
+    // The mask as f32x4: the CLIF verifier wants it typed like the data.
+    let c = cx.cast(F32X4, c);
     let r = cx.b.ins().bitselect(c, a, b);
     cx.fout(Fmt::F32, r)
 }
