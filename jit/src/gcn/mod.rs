@@ -56,6 +56,12 @@ pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
                 | Op::SCbranchExecnz
                 | Op::SNop
                 | Op::SWaitcnt
+                | Op::SSleep
+                | Op::SSetprio
+                | Op::SWakeup
+                | Op::SIcacheInv
+                | Op::SIncperflevel
+                | Op::SDecperflevel
                 | Op::VNop
                 | Op::VClrexcp
         )
