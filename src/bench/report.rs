@@ -614,14 +614,19 @@ pub fn summary(r: &Report, markdown: bool) -> String {
         points
             .iter()
             .map(|p| {
+                let per_cpu = p.ips_per_cpu();
                 format!(
-                    "{} thread{}: {} inst/s ({:.0}% CPU, {:.0}% waiting for one, {} inst per CPU-second)",
+                    "{} thread{}: {} inst/s ({:.0}% CPU, {:.0}% waiting for one{})",
                     p.threads,
                     if p.threads == 1 { "" } else { "s" },
                     m(p.ips),
                     100.0 * p.cpu_s / p.seconds,
                     100.0 * p.wait_s / (p.seconds * p.threads as f64),
-                    m(p.ips_per_cpu())
+                    if per_cpu > 0.0 {
+                        format!(", {} inst per CPU-second", m(per_cpu))
+                    } else {
+                        String::new()
+                    }
                 )
             })
             .collect::<Vec<_>>()
@@ -822,7 +827,7 @@ pub fn sweep_table(sweep: &[Sweep], markdown: bool) -> String {
 /// The host, one paragraph.
 pub fn host_line(h: &Host) -> String {
     format!(
-        "{} ({} cores, {}), {} {} {}, {}, Cranelift {}, {} build, native baselines: {}; timed on {}; load average {:.1} before, {:.1} after",
+        "{} ({} cores, {}), {} {} {}, {}, Cranelift {}, {} build, native baselines: {}{}; timed on {}; load average {:.1} before, {:.1} after",
         h.cpu,
         h.cores,
         h.features.join("/"),
@@ -833,6 +838,11 @@ pub fn host_line(h: &Host) -> String {
         h.cranelift,
         h.profile,
         h.native_isa,
+        if h.native128_isa.is_empty() {
+            String::new()
+        } else {
+            format!(" (and {})", h.native128_isa)
+        },
         h.clock,
         h.load_before,
         h.load_after
