@@ -184,6 +184,11 @@ impl Backend {
             .map_err(|e| JitError::Backend(format!("declare: {e}")))?;
         // Cranelift reports most problems as errors, but a lowering it lacks may panic:
         // treat that like an error (the block then runs in the interpreter).
+        if let Some(dir) = std::env::var_os("WAVEJIT_JIT_CLIF") {
+            let path = std::path::Path::new(&dir)
+                .join(format!("fn{}_{}.clif", self.functions, self.ctx.func.name));
+            let _ = std::fs::write(path, self.ctx.func.display().to_string());
+        }
         let ctx = &mut self.ctx;
         let r = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             module.define_function(id, ctx).map_err(Box::new)
