@@ -830,6 +830,20 @@ impl<'a> Cx<'a> {
             p.acc[h] = Some(acc);
             p.folded |= 1 << c;
             p.bits[c] = None;
+            // Written to the half's slot in the wave (a partial value: the complete one is
+            // stored when the mask is materialised or flushed, before anything reads the
+            // slot): the store anchors the compare and `vhigh_bits` of this chunk here —
+            // Cranelift's optimiser places pure instructions at their first use by a
+            // store, and the last use would keep this chunk's operands live (spilled) to
+            // the end of the unit.
+            let slot = if h == 0 {
+                p.lo
+            } else {
+                p.lo.wrapping_add(1) & 127
+            };
+            self.b
+                .ins()
+                .store(mflags(), acc, self.wave, wave_off::sreg(slot));
         }
     }
 
