@@ -10,24 +10,12 @@ mod common;
 use common::*;
 use rand::rngs::StdRng;
 use rand::Rng;
-use wavejit_interp::{Ctx, ExecErrorKind};
+use wavejit_interp::ExecErrorKind;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Inst, Op, Src};
-use wavejit_isa::state::{Lds, Wave};
-use wavejit_jit::{Jit, JitRunStats};
+use wavejit_isa::state::Wave;
 
 const M0: u8 = 124;
-
-fn jit_stats(jit: &Jit, prog: &wavejit_isa::ir::Program, w: &Wave) -> JitRunStats {
-    let (mut wj, mut lds) = (Box::new(w.clone()), Lds::new(0));
-    let mem = MemInit::default().build();
-    let mut ctx = Ctx {
-        wave: &mut wj,
-        lds: &mut lds,
-        mem: &mem,
-    };
-    jit.run_with_stats(&mut ctx, prog, 1000).expect("runs").1
-}
 
 /// `v_readlane_b32 s[sdst], src, lane` in the generation's encoding (VOP2 with a scalar
 /// code in VSRC1 on GCN 1.0/1.1, VOP3 on 1.2).

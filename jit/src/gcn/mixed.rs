@@ -34,7 +34,7 @@ const QNAN64: u64 = 0x7ff8_0000_0000_0000;
 
 impl Cx<'_> {
     /// The four f32 lanes of `a` as two `f64x2` (exact).
-    fn widen_f32(&mut self, a: Value) -> [Value; 2] {
+    pub(super) fn widen_f32(&mut self, a: Value) -> [Value; 2] {
         let a = self.cast(F32X4, a);
         let lo = self.b.ins().fvpromote_low(a);
         let h = self.shuffle(a, a, HIGH_PAIR);

@@ -57,28 +57,10 @@ fn norm16(cx: &mut Cx, x: Value, scale: f64, lo: f64) -> Value {
     let s = cx.vconst(F64X2, splat64(scale.to_bits()));
     let l = cx.vconst(F64X2, splat64(lo.to_bits()));
     let magic = cx.vconst(F64X2, splat64(0x4338_0000_0000_0000));
-    let mut parts = [Value::from_u32(0); 2];
-    for (h, part) in parts.iter_mut().enumerate() {
-        // Lanes 2h, 2h + 1 as f64.
-        let src = if h == 0 {
-            xf
-        } else {
-            cx.shuffle(
-                xf,
-                xf,
-                [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15],
-            )
-        };
-        let src = cx.cast(F32X4, src);
-        let d = cx.b.ins().fvpromote_low(src);
-        let p = cx.b.ins().fmul(d, s);
-        // (Masks cast to the data's type: the CLIF verifier wants them alike.)
-        let gt = cx.b.ins().fcmp(FloatCC::GreaterThan, p, s);
-        let gt = cx.cast(F64X2, gt);
-        let p = cx.b.ins().bitselect(gt, s, p);
-        let lt = cx.b.ins().fcmp(FloatCC::LessThan, p, l);
-        let lt = cx.cast(F64X2, lt);
-        let p = cx.b.ins().bitselect(lt, l, p);
+    let mut parts = cx.widen_f32(xf);
+    for part in parts.iter_mut() {
+        let p = cx.b.ins().fmul(*part, s);
+        let p = clamp_f64(cx, p, l, s);
         // Adding 1.5 × 2^52 rounds to an integer (nearest even) in the low bits.
         let r = cx.b.ins().fadd(p, magic);
         *part = cx.cast(I64X2, r);
@@ -88,6 +70,17 @@ fn norm16(cx: &mut Cx, x: Value, scale: f64, lo: f64) -> Value {
     let v = cx.b.ins().band(lo_dw, m);
     let nan = cx.cast(I32X4, nan);
     cx.b.ins().band_not(v, nan)
+}
+
+/// `d` limited to `[lo, hi]` (`f64x2`; NaN lanes pass through: the callers select them).
+fn clamp_f64(cx: &mut Cx, d: Value, lo: Value, hi: Value) -> Value {
+    // (Masks cast to the data's type: the CLIF verifier wants them alike.)
+    let gt = cx.b.ins().fcmp(FloatCC::GreaterThan, d, hi);
+    let gt = cx.cast(F64X2, gt);
+    let d = cx.b.ins().bitselect(gt, hi, d);
+    let lt = cx.b.ins().fcmp(FloatCC::LessThan, d, lo);
+    let lt = cx.cast(F64X2, lt);
+    cx.b.ins().bitselect(lt, lo, d)
 }
 
 fn splat64(x: u64) -> u128 {
@@ -182,27 +175,12 @@ pub(super) fn floor_i32(cx: &mut Cx, half_up: bool, x: Value) -> Value {
     let hi = cx.vconst(F64X2, splat64((i32::MAX as f64).to_bits()));
     let lo = cx.vconst(F64X2, splat64((i32::MIN as f64).to_bits()));
     let magic = cx.vconst(F64X2, splat64(0x4338_0000_0000_0000));
-    let mut parts = [Value::from_u32(0); 2];
-    for (h, part) in parts.iter_mut().enumerate() {
-        let src = if h == 0 {
-            xf
-        } else {
-            cx.shuffle(
-                xf,
-                xf,
-                [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15],
-            )
-        };
-        let src = cx.cast(F32X4, src);
-        let d = cx.b.ins().fvpromote_low(src);
+    let mut parts = cx.widen_f32(xf);
+    for part in parts.iter_mut() {
+        let d = *part;
         let d = if half_up { cx.b.ins().fadd(d, half) } else { d };
         let d = cx.b.ins().floor(d);
-        let gt = cx.b.ins().fcmp(FloatCC::GreaterThan, d, hi);
-        let gt = cx.cast(F64X2, gt);
-        let d = cx.b.ins().bitselect(gt, hi, d);
-        let lt = cx.b.ins().fcmp(FloatCC::LessThan, d, lo);
-        let lt = cx.cast(F64X2, lt);
-        let d = cx.b.ins().bitselect(lt, lo, d);
+        let d = clamp_f64(cx, d, lo, hi);
         let r = cx.b.ins().fadd(d, magic);
         *part = cx.cast(I64X2, r);
     }

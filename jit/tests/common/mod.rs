@@ -190,6 +190,19 @@ pub fn run_jit(
 }
 
 /// The first difference between two outcomes, described.
+/// Run `prog` on the JIT alone from `w` (no memory, no LDS) and return its counters: how
+/// many instructions ran inline and how many through the interpreter helper.
+pub fn jit_stats(jit: &Jit, prog: &Program, w: &Wave) -> wavejit_jit::JitRunStats {
+    let (mut wj, mut lds) = (Box::new(w.clone()), Lds::new(0));
+    let mem = MemInit::default().build();
+    let mut ctx = Ctx {
+        wave: &mut wj,
+        lds: &mut lds,
+        mem: &mem,
+    };
+    jit.run_with_stats(&mut ctx, prog, 1000).expect("runs").1
+}
+
 pub fn compare(a: &Outcome, b: &Outcome) -> Option<String> {
     if a.result != b.result {
         return Some(format!("result: interp {:?}, jit {:?}", a.result, b.result));
