@@ -183,114 +183,128 @@ pub(super) fn ldexp(cx: &mut Cx, f: Fmt, v: &[Opnd; 3]) -> Opnd {
     }
 }
 
+/// The bit layout `frexp` works on: f32 in `i32x4` lanes or f64 in `i64x2` lanes.
+struct FrexpLayout {
+    wide: bool,
+    man_bits: u32,
+    exp_max: u64,
+    /// The exponent field minus this is a normal number's `frexp` exponent (126, 1022).
+    bias: u64,
+    /// A subnormal `m × 2^-k` has `frexp` exponent `E(m) - bias - k`: `bias + k` (275, 2096).
+    sub_bias: u64,
+    /// The exponent field of 0.5.
+    half: u64,
+    qnan: u64,
+}
+
+const FREXP_F32: FrexpLayout = FrexpLayout {
+    wide: false,
+    man_bits: 23,
+    exp_max: 0xff,
+    bias: 126,
+    sub_bias: 126 + 149,
+    half: 0x3f00_0000,
+    qnan: QNAN32 as u64,
+};
+
+const FREXP_F64: FrexpLayout = FrexpLayout {
+    wide: true,
+    man_bits: 52,
+    exp_max: 0x7ff,
+    bias: 1022,
+    sub_bias: 1022 + 1074,
+    half: 0x3fe0_0000_0000_0000,
+    qnan: QNAN64,
+};
+
+impl FrexpLayout {
+    fn splat(&self, cx: &mut Cx, x: u64) -> Value {
+        if self.wide {
+            cx.splat64(x)
+        } else {
+            cx.splat32(x as u32)
+        }
+    }
+
+    /// `frexp` of the float bits `x` (integer lanes): the exponent (`mant` false) or the
+    /// mantissa bits, in the same lane width.
+    fn frexp(&self, cx: &mut Cx, gfx6: bool, mant: bool, x: Value) -> Value {
+        let sign_bit = 1u64 << (self.man_bits + self.exp_bits());
+        let e = cx.b.ins().ushr_imm_u(x, self.man_bits as i64);
+        let ff = self.splat(cx, self.exp_max);
+        let e = cx.b.ins().band(e, ff);
+        let mm = self.splat(cx, (1u64 << self.man_bits) - 1);
+        let m = cx.b.ins().band(x, mm);
+        // A subnormal's mantissa as an exact float: its exponent field says where the
+        // leading bit is.
+        let mf = if self.wide {
+            cx.small_u64_to_f64_bits(m)
+        } else {
+            let f = cx.b.ins().fcvt_from_sint(F32X4, m);
+            cx.cast(I32X4, f)
+        };
+        let z = self.splat(cx, 0);
+        let sub = cx.b.ins().icmp(IntCC::Equal, e, z);
+        let mag_mask = self.splat(cx, sign_bit - 1);
+        let mag = cx.b.ins().band(x, mag_mask);
+        let zero = cx.b.ins().icmp(IntCC::Equal, mag, z);
+        let special = cx.b.ins().icmp(IntCC::Equal, e, ff);
+        // Infinities and NaN: exponent -1 on GCN 1.0, else 0; mantissa NaN on GCN 1.0, else
+        // the infinity (NaN stays NaN).
+        if !mant {
+            let k = self.splat(cx, self.bias);
+            let norm = cx.b.ins().isub(e, k);
+            let em = cx.b.ins().ushr_imm_u(mf, self.man_bits as i64);
+            let em = cx.b.ins().band(em, ff);
+            let k = self.splat(cx, self.sub_bias);
+            let subn = cx.b.ins().isub(em, k);
+            let r = cx.b.ins().bitselect(sub, subn, norm);
+            let r = cx.b.ins().bitselect(zero, z, r);
+            let sv = self.splat(cx, if gfx6 { u64::MAX } else { 0 });
+            return cx.b.ins().bitselect(special, sv, r);
+        }
+        let half = self.splat(cx, self.half);
+        let keep = self.splat(cx, sign_bit | ((1u64 << self.man_bits) - 1));
+        let norm = cx.b.ins().band(x, keep);
+        let norm = cx.b.ins().bor(norm, half);
+        let sign_mask = self.splat(cx, sign_bit);
+        let sign = cx.b.ins().band(x, sign_mask);
+        let subm = cx.b.ins().band(mf, mm);
+        let subm = cx.b.ins().bor(subm, half);
+        let subm = cx.b.ins().bor(subm, sign);
+        let r = cx.b.ins().bitselect(sub, subm, norm);
+        let r = cx.b.ins().bitselect(zero, x, r);
+        let q = self.splat(cx, self.qnan);
+        let sv = if gfx6 {
+            q
+        } else {
+            let nan = cx.b.ins().icmp(IntCC::NotEqual, m, z);
+            cx.b.ins().bitselect(nan, q, x)
+        };
+        cx.b.ins().bitselect(special, sv, r)
+    }
+
+    fn exp_bits(&self) -> u32 {
+        self.exp_max.count_ones()
+    }
+}
+
 /// `frexp` of chunk `c`: the exponent (`mant` false; `vop1::frexp_exp`) or the mantissa
 /// (`vop1::frexp_mant`).
 pub(super) fn frexp(cx: &mut Cx, f: Fmt, mant: bool, v: &[Opnd; 3]) -> Opnd {
-    // Infinities and NaN: exponent -1 on GCN 1.0, else 0; mantissa NaN on GCN 1.0, else
-    // the infinity (NaN stays NaN).
     let gfx6 = cx.gen == wavejit_isa::arch::Gen::Gfx6;
     match f {
         Fmt::F32 => {
             let x = cx.fin(Fmt::F32, v[0].v32());
             let x = cx.cast(I32X4, x);
-            let e = cx.b.ins().ushr_imm_u(x, 23);
-            let ff = cx.splat32(0xff);
-            let e = cx.b.ins().band(e, ff);
-            let mm = cx.splat32(0x007f_ffff);
-            let m = cx.b.ins().band(x, mm);
-            // A subnormal's mantissa as an exact f32: its exponent field says where the
-            // leading bit is.
-            let mf = cx.b.ins().fcvt_from_sint(F32X4, m);
-            let mf = cx.cast(I32X4, mf);
-            let z = cx.splat32(0);
-            let sub = cx.b.ins().icmp(IntCC::Equal, e, z);
-            let mag_mask = cx.splat32(0x7fff_ffff);
-            let mag = cx.b.ins().band(x, mag_mask);
-            let zero = cx.b.ins().icmp(IntCC::Equal, mag, z);
-            let special = cx.b.ins().icmp(IntCC::Equal, e, ff);
-            if !mant {
-                // Normal: E - 126; subnormal m × 2^-149: bitlen(m) - 149 = E(m) - 126 - 149.
-                let k126 = cx.splat32(126);
-                let norm = cx.b.ins().isub(e, k126);
-                let em = cx.b.ins().ushr_imm_u(mf, 23);
-                let em = cx.b.ins().band(em, ff);
-                let k275 = cx.splat32(275);
-                let subn = cx.b.ins().isub(em, k275);
-                let r = cx.b.ins().bitselect(sub, subn, norm);
-                let r = cx.b.ins().bitselect(zero, z, r);
-                let sv = cx.splat32(if gfx6 { u32::MAX } else { 0 });
-                return Opnd::W32(cx.b.ins().bitselect(special, sv, r));
-            }
-            let half = cx.splat32(0x3f00_0000);
-            let keep = cx.splat32(0x807f_ffff);
-            let norm = cx.b.ins().band(x, keep);
-            let norm = cx.b.ins().bor(norm, half);
-            let sign_mask = cx.splat32(0x8000_0000);
-            let sign = cx.b.ins().band(x, sign_mask);
-            let subm = cx.b.ins().band(mf, mm);
-            let subm = cx.b.ins().bor(subm, half);
-            let subm = cx.b.ins().bor(subm, sign);
-            let r = cx.b.ins().bitselect(sub, subm, norm);
-            let r = cx.b.ins().bitselect(zero, x, r);
-            let q = cx.splat32(QNAN32);
-            let sv = if gfx6 {
-                q
-            } else {
-                let nan = cx.b.ins().icmp(IntCC::NotEqual, m, z);
-                cx.b.ins().bitselect(nan, q, x)
-            };
-            Opnd::W32(cx.b.ins().bitselect(special, sv, r))
+            Opnd::W32(FREXP_F32.frexp(cx, gfx6, mant, x))
         }
         Fmt::F64 => {
             let mut out = [Value::from_u32(0); 2];
             for (h, o) in out.iter_mut().enumerate() {
                 let x = cx.fin(Fmt::F64, v[0].v64(h));
                 let x = cx.cast(I64X2, x);
-                let e = cx.b.ins().ushr_imm_u(x, 52);
-                let ff = cx.splat64(0x7ff);
-                let e = cx.b.ins().band(e, ff);
-                let mm = cx.splat64(0x000f_ffff_ffff_ffff);
-                let m = cx.b.ins().band(x, mm);
-                let mf = cx.small_u64_to_f64_bits(m);
-                let z = cx.splat64(0);
-                let sub = cx.b.ins().icmp(IntCC::Equal, e, z);
-                let mag_mask = cx.splat64(0x7fff_ffff_ffff_ffff);
-                let mag = cx.b.ins().band(x, mag_mask);
-                let zero = cx.b.ins().icmp(IntCC::Equal, mag, z);
-                let special = cx.b.ins().icmp(IntCC::Equal, e, ff);
-                *o = if !mant {
-                    // Normal: E - 1022; subnormal m × 2^-1074: E(m) - 1022 - 1074.
-                    let k = cx.splat64(1022);
-                    let norm = cx.b.ins().isub(e, k);
-                    let em = cx.b.ins().ushr_imm_u(mf, 52);
-                    let em = cx.b.ins().band(em, ff);
-                    let k = cx.splat64(2096);
-                    let subn = cx.b.ins().isub(em, k);
-                    let r = cx.b.ins().bitselect(sub, subn, norm);
-                    let r = cx.b.ins().bitselect(zero, z, r);
-                    let sv = cx.splat64(if gfx6 { u64::MAX } else { 0 });
-                    cx.b.ins().bitselect(special, sv, r)
-                } else {
-                    let half = cx.splat64(0x3fe0_0000_0000_0000);
-                    let keep = cx.splat64(0x800f_ffff_ffff_ffff);
-                    let norm = cx.b.ins().band(x, keep);
-                    let norm = cx.b.ins().bor(norm, half);
-                    let sign_mask = cx.splat64(0x8000_0000_0000_0000);
-                    let sign = cx.b.ins().band(x, sign_mask);
-                    let subm = cx.b.ins().band(mf, mm);
-                    let subm = cx.b.ins().bor(subm, half);
-                    let subm = cx.b.ins().bor(subm, sign);
-                    let r = cx.b.ins().bitselect(sub, subm, norm);
-                    let r = cx.b.ins().bitselect(zero, x, r);
-                    let q = cx.splat64(QNAN64);
-                    let sv = if gfx6 {
-                        q
-                    } else {
-                        let nan = cx.b.ins().icmp(IntCC::NotEqual, m, z);
-                        cx.b.ins().bitselect(nan, q, x)
-                    };
-                    cx.b.ins().bitselect(special, sv, r)
-                };
+                *o = FREXP_F64.frexp(cx, gfx6, mant, x);
             }
             if mant {
                 Opnd::W64(out)
