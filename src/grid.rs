@@ -244,7 +244,15 @@ impl WaveExec for Jit {
                 "JIT unavailable ({e}); every instruction was interpreted"
             ));
         }
-        let s = self.jit.stats();
+        let mut s = self.jit.stats();
+        if let Some(p) = self.profiling.get() {
+            let q = p.stats();
+            s.blocks += q.blocks;
+            s.insts += q.insts;
+            s.helper_insts += q.helper_insts;
+            s.nanos += q.nanos;
+            s.failures += q.failures;
+        }
         Some(format!(
             "{} blocks ({} instructions, {} through interpreter helpers) compiled in {:.1} ms{}",
             s.blocks,

@@ -249,11 +249,12 @@ pub fn occupancy(gen: Gen, vgprs: u32, sgprs: u32, lds: u32, waves_per_group: u3
         .clamp(1, MAX_WAVES_PER_SIMD);
     let (total, granule) = sgprs_per_simd(gen);
     let by_sgprs = (total / sgprs.max(1).next_multiple_of(granule)).clamp(1, MAX_WAVES_PER_SIMD);
-    let by_lds = if lds == 0 {
-        MAX_WAVES_PER_SIMD
-    } else {
-        let groups = (LDS_PER_CU / lds).min(MAX_GROUPS_PER_CU);
-        (groups * waves_per_group.max(1) / SIMDS_PER_CU).clamp(1, MAX_WAVES_PER_SIMD)
+    let by_lds = match LDS_PER_CU.checked_div(lds) {
+        None => MAX_WAVES_PER_SIMD,
+        Some(groups) => {
+            let groups = groups.min(MAX_GROUPS_PER_CU);
+            (groups * waves_per_group.max(1) / SIMDS_PER_CU).clamp(1, MAX_WAVES_PER_SIMD)
+        }
     };
     let waves = by_vgprs.min(by_sgprs).min(by_lds);
     let limited_by = if waves == MAX_WAVES_PER_SIMD {

@@ -135,25 +135,33 @@ pub fn bank_conflicts(inst: &gcn::Inst, wave: &Wave) -> u64 {
     let base = &wave.vgpr[addr as usize];
     let mut total = 0;
     for pass in 0..LANES / LDS_LANES_PER_PASS {
-        let lanes = (pass * LDS_LANES_PER_PASS..(pass + 1) * LDS_LANES_PER_PASS)
-            .filter(|&l| (wave.exec >> l) & 1 != 0);
-        let lanes: Vec<usize> = lanes.collect();
-        if lanes.is_empty() {
+        let first = pass * LDS_LANES_PER_PASS;
+        let active = (wave.exec >> first) as u32;
+        if active == 0 {
             continue;
         }
         for off in &acc.offsets[..acc.count] {
             for d in 0..dwords {
-                let mut words: Vec<u64> = lanes
-                    .iter()
-                    .map(|&l| (base[l] as u64 + off + 4 * d) >> 2)
-                    .collect();
-                words.sort_unstable();
-                words.dedup();
-                let mut per_bank = [0u64; LDS_BANKS as usize];
-                for w in words {
-                    per_bank[(w % LDS_BANKS) as usize] += 1;
+                // The pass's distinct dword addresses, then how many fall in each bank.
+                let mut words = [0u64; LDS_LANES_PER_PASS];
+                let mut n = 0;
+                for l in 0..LDS_LANES_PER_PASS {
+                    if (active >> l) & 1 != 0 {
+                        words[n] = (base[first + l] as u64 + off + 4 * d) >> 2;
+                        n += 1;
+                    }
                 }
-                let cycles = per_bank.iter().copied().max().unwrap_or(0);
+                let words = &mut words[..n];
+                words.sort_unstable();
+                let mut per_bank = [0u8; LDS_BANKS as usize];
+                let mut prev = None;
+                for &w in words.iter() {
+                    if prev != Some(w) {
+                        per_bank[(w % LDS_BANKS) as usize] += 1;
+                        prev = Some(w);
+                    }
+                }
+                let cycles = per_bank.iter().copied().max().unwrap_or(0) as u64;
                 total += cycles.saturating_sub(1);
             }
         }

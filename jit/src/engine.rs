@@ -86,7 +86,7 @@ impl Jit {
         ctx: &mut Ctx<'_>,
         prog: &Program,
         max_insts: u64,
-        mut prof: Option<&mut Profile>,
+        prof: Option<&mut Profile>,
     ) -> Result<(Step, JitRunStats), ExecError> {
         let code = self.prog_code(prog);
         let tramp = if self.broken.is_none() {
@@ -96,7 +96,7 @@ impl Jit {
         };
         let start_budget = max_insts.min(i64::MAX as u64) as i64;
         let mut jc = JitCtx::new(start_budget, &mut *ctx.lds, ctx.mem, prog);
-        if let Some(p) = prof.as_deref_mut() {
+        if let Some(p) = prof {
             if p.insts.len() < prog.slots.len() {
                 p.insts.resize(prog.slots.len(), Default::default());
             }

@@ -186,6 +186,9 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
                 }
             }
         }
+        // Memory instructions run through the helper, which also makes the profiler's
+        // address-dependent counts (LDS bank conflicts: `ctx::helper_step`). Code that
+        // lowers DS inline must keep DS on the helper when `JitConfig::profile` is set.
         _ => {}
     }
     let _ = size;
