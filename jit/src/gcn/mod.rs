@@ -113,6 +113,8 @@ enum Item {
     S(salu::SPlan),
     /// A lane or register index known at run time (`lanes.rs`).
     L(lanes::LPlan),
+    /// A memory access checked and done inline (`crate::mem`).
+    M(crate::mem::MPlan),
     Nop,
     End,
     Barrier,
@@ -151,6 +153,11 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
             }
             if let Some(p) = valu::plan(gen, inst, mode) {
                 return Item::V(p);
+            }
+        }
+        Enc::Smrd | Enc::Smem | Enc::Ds | Enc::Flat => {
+            if let Some(p) = crate::mem::plan(gen, inst) {
+                return Item::M(p);
             }
         }
         Enc::Sop2 | Enc::Sopk | Enc::Sop1 | Enc::Sopc => {
@@ -399,6 +406,10 @@ pub(crate) fn compile(
                 ended |= sp.ends_unit();
             }
             Item::L(lp) => lanes::emit(&mut cx, lp, p.pc),
+            Item::M(mp) => {
+                let rest = (items.len() - k - 1) as u32;
+                crate::mem::emit(&mut cx, mp, crate::mem::At { pc: p.pc, rest });
+            }
             Item::Nop => {}
             Item::End => {
                 cx.flush();
