@@ -37,6 +37,8 @@ use wavejit_isa::Arch;
 use crate::grid::{self, Dispatch, GridError, Scratch, WaveExec};
 use crate::load::kd::UserSgpr;
 use crate::load::{ArgMeta, CodeObject, Kernel, LoadError};
+use crate::profile::{self, KernelProfile, ProfileFile, StaticFacts};
+use wavejit_interp::profile::Profile;
 
 /// Default bound on the device's mapped memory.
 pub const DEFAULT_MEMORY_LIMIT: u64 = 8 << 30;
@@ -211,6 +213,9 @@ pub struct Device {
     queue: Option<Buffer>,
     scratch: Vec<Buffer>,
     dispatch_id: u64,
+    /// Profile every launch (`set_profiling`); the launches' profiles so far.
+    profiling: bool,
+    profiles: Vec<KernelProfile>,
 }
 
 impl Default for Device {
@@ -249,7 +254,28 @@ impl Device {
             queue: None,
             scratch: Vec::new(),
             dispatch_id: 0,
+            profiling: false,
+            profiles: Vec::new(),
         }
+    }
+
+    /// Count profile events in every launch from now on (`crate::profile`): the same
+    /// counts on every engine; the JIT counts in compiled code made for profiling.
+    pub fn set_profiling(&mut self, on: bool) -> &mut Self {
+        self.profiling = on;
+        self
+    }
+
+    /// The profiles of the launches made while profiling, one per launch, oldest first.
+    pub fn launch_profiles(&self) -> &[KernelProfile] {
+        &self.profiles
+    }
+
+    /// The launches' profiles as one file (whole dispatch and per kernel), and forget them.
+    pub fn take_profile(&mut self) -> ProfileFile {
+        let f = ProfileFile::from_launches(&self.profiles);
+        self.profiles.clear();
+        f
     }
 
     /// Host threads that run workgroups (default: all cores).
@@ -519,14 +545,26 @@ impl Device {
             self.place_data(code, k)?;
         }
         let t0 = Instant::now();
-        let r = grid::run(
-            &d,
-            &prog,
-            &self.mem,
-            self.exec.as_ref(),
-            self.threads,
-            progress,
-        );
+        let mut counts = self.profiling.then(|| Profile::for_program(&prog));
+        let r = match counts.as_mut() {
+            Some(c) => grid::run_profiled(
+                &d,
+                &prog,
+                &self.mem,
+                self.exec.as_ref(),
+                self.threads,
+                progress,
+                c,
+            ),
+            None => grid::run(
+                &d,
+                &prog,
+                &self.mem,
+                self.exec.as_ref(),
+                self.threads,
+                progress,
+            ),
+        };
         let elapsed = t0.elapsed();
         let s = r.map_err(|e| {
             let hint = self.fault_hint(&e);
@@ -536,6 +574,24 @@ impl Device {
                 hint,
             }
         })?;
+        if let Some(c) = &counts {
+            self.profiles.push(KernelProfile::build(profile::Run {
+                kernel: &k.name,
+                gen: code.gen,
+                engine: self.exec.name(),
+                prog: &prog,
+                counts: c,
+                waves: s.waves,
+                barriers: s.barriers,
+                barrier_waves: s.barrier_waves,
+                static_facts: Some(StaticFacts::of(
+                    code.gen,
+                    &k.kd,
+                    lds_bytes as u32,
+                    waves_per_group as u32,
+                )),
+            }));
+        }
         Ok(LaunchStats {
             kernel: k.name.clone(),
             engine: self.exec.name(),

@@ -30,9 +30,10 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
+use wavejit_interp::profile::Profile;
 use wavejit_interp::{ExecError, ExecErrorKind, Step};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave, LANES};
@@ -78,6 +79,26 @@ pub trait WaveExec: Sync {
             .map_err(WaveError::Exec)
     }
 
+    /// `run_checked`, counting profile events into `prof` (`wavejit_interp::profile`).
+    /// Engines that cannot count refuse with `Unsupported`.
+    fn run_profiled(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+        prof: &mut Profile,
+    ) -> Result<(Step, u64), WaveError> {
+        let _ = (prog, lds, mem, budget, prof);
+        Err(WaveError::Exec(ExecError {
+            pc: wave.pc,
+            kind: ExecErrorKind::Unsupported {
+                mnemonic: format!("profiling on the {} engine", self.name()),
+            },
+        }))
+    }
+
     /// Name shown in summaries.
     fn name(&self) -> &'static str;
 
@@ -120,6 +141,20 @@ impl WaveExec for Interp {
         Ok((step, stats.insts))
     }
 
+    fn run_profiled(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+        prof: &mut Profile,
+    ) -> Result<(Step, u64), WaveError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let (step, stats) = wavejit_interp::profile::run(&mut ctx, prog, budget, prof)?;
+        Ok((step, stats.insts))
+    }
+
     fn name(&self) -> &'static str {
         "interp"
     }
@@ -130,6 +165,9 @@ impl WaveExec for Interp {
 /// the worker threads of a grid.
 pub struct Jit {
     jit: wavejit_jit::Jit,
+    /// The same engine compiling code that counts profile events, made on the first
+    /// profiled run (its code is kept apart: it is slower).
+    profiling: OnceLock<wavejit_jit::Jit>,
     name: &'static str,
 }
 
@@ -138,6 +176,7 @@ impl Jit {
     pub fn eager() -> Jit {
         Jit {
             jit: wavejit_jit::Jit::new(wavejit_jit::JitConfig::default()),
+            profiling: OnceLock::new(),
             name: "jit",
         }
     }
@@ -150,6 +189,7 @@ impl Jit {
         };
         Jit {
             jit: wavejit_jit::Jit::new(config),
+            profiling: OnceLock::new(),
             name: "tiered",
         }
     }
@@ -174,6 +214,26 @@ impl WaveExec for Jit {
         Ok((step, stats.insts))
     }
 
+    fn run_profiled(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+        prof: &mut Profile,
+    ) -> Result<(Step, u64), WaveError> {
+        let jit = self.profiling.get_or_init(|| {
+            wavejit_jit::Jit::new(wavejit_jit::JitConfig {
+                profile: true,
+                ..*self.jit.config()
+            })
+        });
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let (step, stats) = jit.run_profiled(&mut ctx, prog, budget, prof)?;
+        Ok((step, stats.insts))
+    }
+
     fn name(&self) -> &'static str {
         self.name
     }
@@ -184,7 +244,15 @@ impl WaveExec for Jit {
                 "JIT unavailable ({e}); every instruction was interpreted"
             ));
         }
-        let s = self.jit.stats();
+        let mut s = self.jit.stats();
+        if let Some(p) = self.profiling.get() {
+            let q = p.stats();
+            s.blocks += q.blocks;
+            s.insts += q.insts;
+            s.helper_insts += q.helper_insts;
+            s.nanos += q.nanos;
+            s.failures += q.failures;
+        }
         Some(format!(
             "{} blocks ({} instructions, {} through interpreter helpers) compiled in {:.1} ms{}",
             s.blocks,
@@ -244,6 +312,23 @@ impl WaveExec for Diff {
     ) -> Result<(Step, u64), WaveError> {
         let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
         let d = wavejit_jit::diff_run(&mut ctx, prog, budget)?;
+        if let Some(m) = d.mismatch {
+            return Err(WaveError::Mismatch(m));
+        }
+        Ok((d.stop.unwrap_or(Step::Continue), d.stats.insts))
+    }
+
+    fn run_profiled(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+        prof: &mut Profile,
+    ) -> Result<(Step, u64), WaveError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let d = wavejit_jit::diff_run_profiled(&mut ctx, prog, budget, prof)?;
         if let Some(m) = d.mismatch {
             return Err(WaveError::Mismatch(m));
         }
@@ -345,6 +430,11 @@ pub struct GridStats {
     pub workgroups: u64,
     pub waves: u64,
     pub insts: u64,
+    /// Barriers released (each time every wave of a workgroup that had not ended met at
+    /// `s_barrier`).
+    pub barriers: u64,
+    /// Waves released from those barriers (the waves that waited at them, summed).
+    pub barrier_waves: u64,
 }
 
 impl Dispatch {
@@ -513,6 +603,35 @@ pub fn run(
     threads: usize,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Result<GridStats, GridError> {
+    run_inner(d, prog, mem, exec, threads, progress, None)
+}
+
+/// [`run`], counting profile events of every wave into `prof` (a profile of `prog`; each
+/// host thread counts into its own copy, added in when it finishes).
+pub fn run_profiled(
+    d: &Dispatch,
+    prog: &Program,
+    mem: &Memory,
+    exec: &dyn WaveExec,
+    threads: usize,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+    prof: &mut Profile,
+) -> Result<GridStats, GridError> {
+    let sink = Mutex::new(std::mem::take(prof));
+    let r = run_inner(d, prog, mem, exec, threads, progress, Some(&sink));
+    *prof = sink.into_inner().unwrap_or_else(|p| p.into_inner());
+    r
+}
+
+fn run_inner(
+    d: &Dispatch,
+    prog: &Program,
+    mem: &Memory,
+    exec: &dyn WaveExec,
+    threads: usize,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+    sink: Option<&Mutex<Profile>>,
+) -> Result<GridStats, GridError> {
     d.check()?;
     let groups = d.groups();
     let total = d.total_groups().unwrap_or(0);
@@ -531,6 +650,8 @@ pub fn run(
     let free = Mutex::new(slots);
     let insts = AtomicU64::new(0);
     let waves = AtomicU64::new(0);
+    let barriers = AtomicU64::new(0);
+    let barrier_waves = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -562,9 +683,11 @@ pub fn run(
             }
         }
         match r {
-            Ok((n, w)) => {
-                insts.fetch_add(n, Ordering::Relaxed);
-                waves.fetch_add(w, Ordering::Relaxed);
+            Ok(g) => {
+                insts.fetch_add(g.insts, Ordering::Relaxed);
+                waves.fetch_add(g.waves, Ordering::Relaxed);
+                barriers.fetch_add(g.barriers, Ordering::Relaxed);
+                barrier_waves.fetch_add(g.barrier_waves, Ordering::Relaxed);
                 let k = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if let Some(p) = progress {
                     p(k);
@@ -582,6 +705,8 @@ pub fn run(
             || Worker {
                 waves: Vec::new(),
                 lds: Lds::new(0),
+                prof: sink.map(|_| Profile::for_program(prog)),
+                sink,
             },
             one,
         )
@@ -590,14 +715,36 @@ pub fn run(
         workgroups: done.load(Ordering::Relaxed),
         waves: waves.load(Ordering::Relaxed),
         insts: insts.load(Ordering::Relaxed),
+        barriers: barriers.load(Ordering::Relaxed),
+        barrier_waves: barrier_waves.load(Ordering::Relaxed),
     })
 }
 
 /// What a host worker keeps between workgroups: wave register files (64 KiB of VGPRs
 /// each, so reused rather than allocated per workgroup) and an LDS buffer.
-struct Worker {
+struct Worker<'a> {
     waves: Vec<Box<Wave>>,
     lds: Lds,
+    /// This thread's profile counters, added to `sink` when the worker is done.
+    prof: Option<Profile>,
+    sink: Option<&'a Mutex<Profile>>,
+}
+
+impl Drop for Worker<'_> {
+    fn drop(&mut self) {
+        if let (Some(p), Some(sink)) = (&self.prof, self.sink) {
+            let mut all = sink.lock().unwrap_or_else(|e| e.into_inner());
+            all.merge(p);
+        }
+    }
+}
+
+/// What one workgroup did.
+struct GroupStats {
+    insts: u64,
+    waves: u64,
+    barriers: u64,
+    barrier_waves: u64,
 }
 
 /// Return `wave` to the state of `Wave::new(gen)` as far as a kernel with `vgprs` VGPRs
@@ -638,7 +785,7 @@ fn run_group(
     worker: &mut Worker,
     wg: Dim3,
     scratch_base: u64,
-) -> Result<(u64, u64), GridError> {
+) -> Result<GroupStats, GridError> {
     let size = d.group_size(wg);
     let n = (size[0] * size[1] * size[2]).div_ceil(LANES as u32);
     let lds_len = d.lds_bytes as usize;
@@ -657,6 +804,8 @@ fn run_group(
         d.init_wave(wave, wg, w as u32, scratch_base);
     }
     let lds = &mut worker.lds;
+    let mut prof = worker.prof.as_mut();
+    let (mut barriers, mut barrier_waves) = (0u64, 0u64);
     let mut used = vec![0u64; n as usize];
     let mut ended = vec![false; n as usize];
     let budget = d.max_insts_per_wave;
@@ -666,7 +815,11 @@ fn run_group(
                 continue;
             }
             let left = budget.saturating_sub(used[w]);
-            match exec.run_checked(prog, wave, lds, mem, left) {
+            let r = match prof.as_deref_mut() {
+                Some(p) => exec.run_profiled(prog, wave, lds, mem, left, p),
+                None => exec.run_checked(prog, wave, lds, mem, left),
+            };
+            match r {
                 Ok((step, k)) => {
                     // At least the s_barrier itself ran: the budget always shrinks, so a
                     // group whose waves keep meeting at barriers still ends.
@@ -716,8 +869,15 @@ fn run_group(
         if ended.iter().all(|&e| e) {
             break;
         }
+        barriers += 1;
+        barrier_waves += ended.iter().filter(|&&e| !e).count() as u64;
     }
-    Ok((used.iter().sum(), n as u64))
+    Ok(GroupStats {
+        insts: used.iter().sum(),
+        waves: n as u64,
+        barriers,
+        barrier_waves,
+    })
 }
 
 #[cfg(test)]

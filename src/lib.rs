@@ -13,6 +13,7 @@ pub mod device;
 pub mod fuzz;
 pub mod grid;
 pub mod load;
+pub mod profile;
 pub mod statefile;
 pub mod vp1cli;
 

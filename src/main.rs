@@ -27,6 +27,8 @@ enum Cmd {
     Run(cli::run::Args),
     /// Launch a kernel of an AMDHSA code object on a grid.
     Launch(cli::launch::Args),
+    /// Show a profile written by `launch --profile` or `run --profile`.
+    ProfileReport(cli::profile_report::Args),
     /// Differential fuzzing of the interpreter against the JIT.
     Fuzz(cli::fuzz::Args),
     /// Benchmarks: JIT vs interpreter vs native Rust.
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Cmd::Disasm(a) => cli::disasm::run(a),
         Cmd::Run(a) => cli::run::run(a),
         Cmd::Launch(a) => cli::launch::run(a),
+        Cmd::ProfileReport(a) => cli::profile_report::run(a),
         Cmd::Fuzz(a) => cli::fuzz::run(a),
         Cmd::Bench(a) => cli::bench::run(a),
         Cmd::Table(a) => cli::table::run(a),

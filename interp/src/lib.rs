@@ -12,6 +12,7 @@ pub mod error;
 pub mod exec;
 pub mod float;
 pub mod mem;
+pub mod profile;
 pub mod salu;
 pub mod valu;
 pub mod vintrp;

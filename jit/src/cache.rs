@@ -112,6 +112,10 @@ pub struct JitConfig {
     pub chunk_major: bool,
     /// Chain blocks: a block exit tail-calls the successor's compiled code when it exists.
     pub chain: bool,
+    /// Count profiling events in compiled code (`wavejit_interp::profile`): every
+    /// instruction adds its issue and active lanes to the run's counters, conditional
+    /// branches their outcome. Such code needs a profile on every run (`Jit::run_profiled`).
+    pub profile: bool,
     /// Test only: lower `v_xor_b32` as an OR, so that tests can show the diff engine
     /// finding and naming a wrong lowering.
     #[doc(hidden)]
@@ -141,6 +145,7 @@ impl Default for JitConfig {
             tier_threshold: 1,
             chunk_major: true,
             chain: true,
+            profile: false,
             plant_xor_bug: false,
         }
     }
@@ -276,6 +281,11 @@ impl Jit {
         let p = Arc::new(ProgCode::new(prog));
         v.push(p.clone());
         p
+    }
+
+    /// The configuration this engine was made with.
+    pub fn config(&self) -> &JitConfig {
+        &self.config
     }
 
     /// Compile statistics so far (this epoch).

@@ -9,6 +9,7 @@
 use std::mem::offset_of;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use wavejit_interp::profile::{self, InstCounters, Profile};
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, Step};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -41,6 +42,11 @@ pub struct JitCtx {
     /// taken from `lds` when the context is made (nothing resizes the LDS during a run).
     pub lds_base: *const u8,
     pub lds_len: u64,
+    /// The run's profile counters, one per program slot (`InstCounters`), or null when the
+    /// run is not profiled. Code compiled with `JitConfig::profile` adds to them at
+    /// `OFF_PROF`; the helper adds what needs the interpreter's view.
+    pub prof: *mut InstCounters,
+    pub prof_len: u64,
     /// Readable zeros: where inline LDS reads point when no lane is active and the LDS
     /// address may be out of bounds (the values read are then never used).
     pub zeros: [u32; 16],
@@ -61,6 +67,7 @@ pub const OFF_G_LO: i32 = offset_of!(JitCtx, g_lo) as i32;
 pub const OFF_G_END: i32 = offset_of!(JitCtx, g_end) as i32;
 pub const OFF_G_DELTA: i32 = offset_of!(JitCtx, g_delta) as i32;
 pub const OFF_SINK: i32 = offset_of!(JitCtx, sink) as i32;
+pub const OFF_PROF: i32 = offset_of!(JitCtx, prof) as i32;
 
 impl JitCtx {
     /// A context for a run over `lds` and `mem` with `budget` instructions.
@@ -76,12 +83,35 @@ impl JitCtx {
             helper_steps: 0,
             lds_base,
             lds_len,
+            prof: std::ptr::null_mut(),
+            prof_len: 0,
             zeros: [0; 16],
             g_lo: u64::MAX,
             g_end: 0,
             g_delta: 0,
             sink: [0; 4],
         }
+    }
+
+    /// Count into `prof` (sized for the run's program) from now on.
+    pub fn set_profile(&mut self, prof: &mut Profile) {
+        self.prof = prof.insts.as_mut_ptr();
+        self.prof_len = prof.insts.len() as u64;
+    }
+
+    /// The run's counters, when it is profiled.
+    pub fn counters_mut(&mut self) -> Option<&mut [InstCounters]> {
+        if self.prof.is_null() {
+            return None;
+        }
+        // SAFETY: `prof` points at `prof_len` counters that the caller of `set_profile`
+        // lent for the whole run; only this thread touches them, and compiled code does
+        // not run while this borrow lives.
+        Some(unsafe { std::slice::from_raw_parts_mut(self.prof, self.prof_len as usize) })
+    }
+
+    fn counters(&mut self, i: usize) -> Option<&mut InstCounters> {
+        self.counters_mut()?.get_mut(i)
     }
 }
 
@@ -137,7 +167,30 @@ pub unsafe extern "C" fn helper_step(wave: *mut Wave, ctx: *mut JitCtx, pc: u64)
             lds,
             mem,
         };
-        wavejit_interp::step(&mut ic, prog)
+        // Compiled code counted the issue; what needs the interpreter's view is counted
+        // here (bank conflicts from the addresses before, branch outcomes after).
+        let counted = prog
+            .slot_index(pc as u32)
+            .filter(|_| !ctx.prof.is_null())
+            .and_then(|i| {
+                let s = prog.slots.get(i)?;
+                match &s.inst {
+                    Ok(wavejit_isa::ir::Inst::Gcn(g)) => Some((i, g, s.size)),
+                    _ => None,
+                }
+            });
+        if let Some((i, g, _)) = counted {
+            if let Some(c) = ctx.counters(i) {
+                profile::count_before(c, g, ic.wave);
+            }
+        }
+        let r = wavejit_interp::step(&mut ic, prog);
+        if let (Some((i, g, size)), Ok(_)) = (counted, &r) {
+            if let Some(c) = ctx.counters(i) {
+                profile::count_after(c, g, pc as u32, size, ic.wave);
+            }
+        }
+        r
     }));
     match r {
         Ok(Ok(Step::Continue)) => EXIT_NEXT,

@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
 use wavejit_isa::ir::{Inst as IrInst, Program};
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -169,10 +170,20 @@ fn describe(r: &Result<(u64, Option<Step>), ExecError>) -> String {
     }
 }
 
-/// Step the interpreter `n` instructions (fewer if it stops or fails).
-fn interp_n(ctx: &mut Ctx<'_>, prog: &Program, n: u64) -> Result<(u64, Option<Step>), ExecError> {
+/// Step the interpreter `n` instructions (fewer if it stops or fails), counting into
+/// `prof` when given.
+fn interp_n(
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    n: u64,
+    mut prof: Option<&mut Profile>,
+) -> Result<(u64, Option<Step>), ExecError> {
     for i in 0..n {
-        match wavejit_interp::step(ctx, prog)? {
+        let s = match prof.as_deref_mut() {
+            Some(p) => wavejit_interp::profile::step(ctx, prog, p)?,
+            None => wavejit_interp::step(ctx, prog)?,
+        };
+        match s {
             Step::Continue => {}
             s => return Ok((i + 1, Some(s))),
         }
@@ -198,6 +209,17 @@ pub fn diff_run(ctx: &mut Ctx<'_>, prog: &Program, max_insts: u64) -> Result<Dif
     diff_run_with(JitConfig::default(), ctx, prog, max_insts)
 }
 
+/// `diff_run`, with the interpreter's side counting profile events into `prof` (the
+/// reference counts: the run continues from the interpreter's state).
+pub fn diff_run_profiled(
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    max_insts: u64,
+    prof: &mut Profile,
+) -> Result<DiffRun, ExecError> {
+    diff_run_inner(JitConfig::default(), ctx, prog, max_insts, Some(prof))
+}
+
 /// `diff_run` with the JIT configured by `config` (chaining is turned off: blocks must
 /// return one at a time).
 pub fn diff_run_with(
@@ -205,6 +227,16 @@ pub fn diff_run_with(
     ctx: &mut Ctx<'_>,
     prog: &Program,
     max_insts: u64,
+) -> Result<DiffRun, ExecError> {
+    diff_run_inner(config, ctx, prog, max_insts, None)
+}
+
+fn diff_run_inner(
+    config: JitConfig,
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    max_insts: u64,
+    mut prof: Option<&mut Profile>,
 ) -> Result<DiffRun, ExecError> {
     let jit = Jit::new(JitConfig {
         chain: false,
@@ -228,7 +260,7 @@ pub fn diff_run_with(
                 .map(|u: UnitStep| (u.insts, u.stop))
         };
         let n = rb.as_ref().map_or(1, |r| r.0.max(1));
-        let ra = interp_n(ctx, prog, n);
+        let ra = interp_n(ctx, prog, n, prof.as_deref_mut());
         blocks += 1;
         let state_diff = first_difference((ctx.wave, ctx.lds, ctx.mem), (&j.wave, &j.lds, &j.mem));
         let results_differ = match (&ra, &rb) {
@@ -289,7 +321,7 @@ fn locate(
         let mut c = start.ctx();
         let mut left = before;
         while left > 0 {
-            let (k, _) = interp_n(&mut c, prog, left).ok()?;
+            let (k, _) = interp_n(&mut c, prog, left, None).ok()?;
             left -= k.min(left);
             if k == 0 {
                 break;
@@ -312,7 +344,7 @@ fn locate(
         let mut b = start.dup();
         let ra = {
             let mut c = a.ctx();
-            interp_n(&mut c, prog, k)
+            interp_n(&mut c, prog, k, None)
         };
         let rb = {
             let mut c = b.ctx();

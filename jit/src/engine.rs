@@ -7,6 +7,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
 use wavejit_isa::ir::Program;
 
@@ -44,6 +45,49 @@ impl Jit {
         prog: &Program,
         max_insts: u64,
     ) -> Result<(Step, JitRunStats), ExecError> {
+        if self.config.profile {
+            // Code compiled for profiling always counts somewhere.
+            let mut scratch = Profile::for_program(prog);
+            return self.run_inner(ctx, prog, max_insts, Some(&mut scratch));
+        }
+        self.run_inner(ctx, prog, max_insts, None)
+    }
+
+    /// Run like `run`, counting profile events into `prof` (`wavejit_interp::profile`):
+    /// the same counts the interpreter gives. Compiled code counts them itself when the
+    /// engine was made with `JitConfig::profile`; otherwise every instruction is
+    /// interpreted (exact, slow).
+    pub fn run_profiled(
+        &self,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        max_insts: u64,
+        prof: &mut Profile,
+    ) -> Result<(Step, JitRunStats), ExecError> {
+        if prof.insts.len() < prog.slots.len() {
+            prof.insts.resize(prog.slots.len(), Default::default());
+        }
+        if !self.config.profile {
+            let (s, st) = wavejit_interp::profile::run(ctx, prog, max_insts, prof)?;
+            return Ok((
+                s,
+                JitRunStats {
+                    insts: st.insts,
+                    interpreted: st.insts,
+                    ..JitRunStats::default()
+                },
+            ));
+        }
+        self.run_inner(ctx, prog, max_insts, Some(prof))
+    }
+
+    fn run_inner(
+        &self,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        max_insts: u64,
+        prof: Option<&mut Profile>,
+    ) -> Result<(Step, JitRunStats), ExecError> {
         let code = self.prog_code(prog);
         let tramp = if self.broken.is_none() {
             self.trampoline()
@@ -52,6 +96,12 @@ impl Jit {
         };
         let start_budget = max_insts.min(i64::MAX as u64) as i64;
         let mut jc = JitCtx::new(start_budget, &mut *ctx.lds, ctx.mem, prog);
+        if let Some(p) = prof {
+            if p.insts.len() < prog.slots.len() {
+                p.insts.resize(prog.slots.len(), Default::default());
+            }
+            jc.set_profile(p);
+        }
         let mut stats = JitRunStats::default();
         let finish = |jc: &JitCtx, mut stats: JitRunStats| {
             stats.insts = (start_budget - jc.budget) as u64;
@@ -116,7 +166,11 @@ impl Jit {
                     lds,
                     mem: ctx.mem,
                 };
-                wavejit_interp::step(&mut ic, prog)?
+                match jc.counters_mut() {
+                    // The counters compiled code adds to, reached through the same pointer.
+                    Some(c) => wavejit_interp::profile::step_counting(&mut ic, prog, c)?,
+                    None => wavejit_interp::step(&mut ic, prog)?,
+                }
             };
             jc.budget -= 1;
             stats.interpreted += 1;

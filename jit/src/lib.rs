@@ -22,6 +22,6 @@ pub mod mem;
 pub mod vp1;
 
 pub use cache::{CompileStats, Jit, JitConfig, DEFAULT_TIER_THRESHOLD};
-pub use diff::{diff_run, diff_run_with, DiffRun, Mismatch};
+pub use diff::{diff_run, diff_run_profiled, diff_run_with, DiffRun, Mismatch};
 pub use engine::{JitRunStats, UnitStep};
 pub use error::JitError;

@@ -53,6 +53,10 @@ pub struct Args {
     /// No summary on standard error.
     #[arg(long)]
     quiet: bool,
+    /// Profile the launch and write the counters (whole dispatch, per kernel, per
+    /// instruction) as JSON here; `wavejit profile-report` reads it.
+    #[arg(long, value_name = "FILE.json")]
+    profile: Option<PathBuf>,
 }
 
 /// One `--arg`.
@@ -184,6 +188,7 @@ pub fn run(a: Args) -> CmdResult {
         dev.set_threads(t);
     }
     dev.set_max_insts_per_wave(a.max_insts);
+    dev.set_profiling(a.profile.is_some());
 
     let mut args = Vec::with_capacity(specs.len());
     let mut outputs: Vec<(Buffer, PathBuf)> = Vec::new();
@@ -241,6 +246,10 @@ pub fn run(a: Args) -> CmdResult {
     for (b, p) in &outputs {
         let bytes = dev.read(*b)?;
         std::fs::write(p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    if let Some(p) = &a.profile {
+        let f = dev.take_profile();
+        std::fs::write(p, f.to_json()).map_err(|e| format!("{}: {e}", p.display()))?;
     }
     if !a.quiet {
         eprintln!("{stats}");

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod disasm;
 pub mod fuzz;
 pub mod launch;
+pub mod profile_report;
 pub mod run;
 pub mod table;
 

@@ -45,6 +45,10 @@ pub struct Args {
     /// Instruction budget.
     #[arg(long, default_value_t = 100_000_000)]
     max_insts: u64,
+    /// Profile the run and write the counters (per instruction and in total) as JSON
+    /// here; `wavejit profile-report` reads it. GCN only.
+    #[arg(long, value_name = "FILE.json")]
+    profile: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -84,7 +88,9 @@ pub fn run(a: Args) -> CmdResult {
     };
     let start = sf.build(gen)?;
     let mut end = sf.build(gen)?;
-    let stats = if engine == Engine::Diff {
+    let stats = if let Some(path) = &a.profile {
+        profile_run(engine, gen, &prog, &mut end, a.max_insts, path, &a.file)
+    } else if engine == Engine::Diff {
         wavejit::diff_wave(&prog, &mut end.wave, &mut end.lds, &end.mem, a.max_insts)
     } else {
         run_wave(
@@ -128,6 +134,52 @@ pub fn run(a: Args) -> CmdResult {
         stats.insts, end.wave.pc
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--profile`: run the wave counting profile events and write the profile.
+fn profile_run(
+    engine: Engine,
+    gen: wavejit::isa::Gen,
+    prog: &wavejit::isa::ir::Program,
+    end: &mut wavejit::statefile::Machine,
+    max_insts: u64,
+    path: &std::path::Path,
+    file: &std::path::Path,
+) -> Result<wavejit::interp::RunStats, Error> {
+    use wavejit::profile::{profile_wave, KernelProfile, ProfileFile, Run};
+    let (insts, counts, barriers) = profile_wave(
+        engine,
+        prog,
+        &mut end.wave,
+        &mut end.lds,
+        &end.mem,
+        max_insts,
+    )
+    .map_err(|e| match e {
+        wavejit::grid::WaveError::Exec(e) => Error::Exec(e),
+        wavejit::grid::WaveError::Mismatch(m) => Error::Mismatch(m),
+    })?;
+    let name = file.file_stem().map_or_else(
+        || "program".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let k = KernelProfile::build(Run {
+        kernel: &name,
+        gen,
+        engine: engine.name(),
+        prog,
+        counts: &counts,
+        waves: 1,
+        barriers,
+        barrier_waves: barriers,
+        static_facts: None,
+    });
+    let f = ProfileFile::from_launches([&k]);
+    std::fs::write(path, f.to_json()).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    Ok(wavejit::interp::RunStats { insts })
 }
 
 /// Write the final state to `--out`, or print it.

@@ -223,6 +223,51 @@ fn kind(op: Op) -> Option<Kind> {
     })
 }
 
+/// The LDS accesses one lane of `inst` makes, as byte offsets from VGPR[ADDR] and the size
+/// of each (`count` of `offsets` are used), or `None` when the instruction reads or writes
+/// no LDS memory (swizzle, permute, nop, GDS, or an operation not run here). The
+/// profiler's bank-conflict count reads this; `exec` below forms the same addresses.
+pub fn lane_accesses(inst: &Inst) -> Option<LaneAccesses> {
+    let Fields::Ds {
+        offset0,
+        offset1,
+        gds: false,
+        ..
+    } = inst.fields
+    else {
+        return None;
+    };
+    let one = |size| LaneAccesses {
+        offsets: [(offset1 as u64) << 8 | offset0 as u64, 0],
+        count: 1,
+        size,
+    };
+    let two = |size: u32, st64: bool| {
+        let scale = size as u64 * if st64 { 64 } else { 1 };
+        LaneAccesses {
+            offsets: [offset0 as u64 * scale, offset1 as u64 * scale],
+            count: 2,
+            size,
+        }
+    };
+    Some(match kind(inst.op)? {
+        Kind::Read { size, .. } | Kind::Write { size } | Kind::Atomic { size, .. } => one(size),
+        Kind::Read2 { size, st64 } | Kind::Write2 { size, st64 } | Kind::Wrxchg2 { size, st64 } => {
+            two(size, st64)
+        }
+        Kind::Swizzle | Kind::Permute | Kind::Bpermute | Kind::Nop => return None,
+    })
+}
+
+/// See [`lane_accesses`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneAccesses {
+    pub offsets: [u64; 2],
+    pub count: usize,
+    /// Bytes of each access.
+    pub size: u32,
+}
+
 /// Dwords that `size` bytes occupy in VGPRs.
 fn dwords(size: u32) -> usize {
     size.div_ceil(4) as usize

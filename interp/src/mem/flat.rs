@@ -67,6 +67,24 @@ fn kind(op: Op) -> Option<Kind> {
     })
 }
 
+/// Bytes per active lane (`super::Traffic`).
+pub(crate) fn traffic(inst: &Inst) -> Option<super::Traffic> {
+    let glc = matches!(inst.fields, Fields::Flat { glc: true, .. });
+    let (read, write) = match kind(inst.op) {
+        Some(Kind::Load { size, .. }) => (size, 0),
+        Some(Kind::Store { size }) => (0, size),
+        None => {
+            let (_, size) = super::atomic::vmem_atomic(inst.op)?;
+            (if glc { size } else { 0 }, size)
+        }
+    };
+    Some(super::Traffic {
+        read,
+        write,
+        per_lane: true,
+    })
+}
+
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     let Fields::Flat {
         vdst,

@@ -18,6 +18,30 @@ use wavejit_isa::state::{MemFault, LANES, NUM_VGPRS};
 
 use crate::error::ExecErrorKind;
 
+/// Bytes an instruction moves between the wave and memory, for the profiler: requested
+/// bytes (no caches are modelled), per active lane for vector memory and per instruction
+/// for scalar memory. An atomic writes its width and, when it returns the old value
+/// (GLC), also reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    pub read: u32,
+    pub write: u32,
+    /// `read`/`write` count once per active lane (vector memory), not once per wave.
+    pub per_lane: bool,
+}
+
+/// [`Traffic`] of a scalar or vector memory instruction; `None` for everything else (LDS
+/// accesses are not memory traffic; cache operations move no data).
+pub fn traffic(inst: &wavejit_isa::gcn::Inst) -> Option<Traffic> {
+    use wavejit_isa::gcn::Enc;
+    match inst.enc {
+        Enc::Smrd | Enc::Smem => smem::traffic(inst),
+        Enc::Mubuf => mubuf::traffic(inst),
+        Enc::Flat => flat::traffic(inst),
+        _ => None,
+    }
+}
+
 /// The index of VGPR `base + k`, refused when it runs past v255.
 pub(crate) fn vreg(base: u8, k: usize) -> Result<usize, ExecErrorKind> {
     let r = base as usize + k;

@@ -99,6 +99,22 @@ fn kind(op: Op) -> Option<Kind> {
     })
 }
 
+/// Bytes per active lane (`super::Traffic`).
+pub(crate) fn traffic(inst: &Inst) -> Option<super::Traffic> {
+    let glc = matches!(inst.fields, Fields::Mubuf { glc: true, .. });
+    let (read, write) = match kind(inst.op)? {
+        Kind::Load { size, .. } => (size, 0),
+        Kind::Store { size, .. } => (0, size),
+        Kind::Atomic { size, .. } => (if glc { size } else { 0 }, size),
+        Kind::CacheOp => return None,
+    };
+    Some(super::Traffic {
+        read,
+        write,
+        per_lane: true,
+    })
+}
+
 /// Check that a format instruction moving `count` components can run as dword accesses.
 fn check_format(inst: &Inst, r: &Resource, count: usize, load: bool) -> Result<(), ExecErrorKind> {
     let comps = dword_components(r.data_format);

@@ -55,6 +55,21 @@ fn kind(op: Op) -> Option<(Kind, usize)> {
     })
 }
 
+/// Bytes per instruction (`super::Traffic`).
+pub(crate) fn traffic(inst: &Inst) -> Option<super::Traffic> {
+    let (k, dwords) = kind(inst.op)?;
+    let bytes = 4 * dwords as u32;
+    let (read, write) = match k {
+        Kind::Load | Kind::BufferLoad => (bytes, 0),
+        Kind::Store | Kind::BufferStore => (0, bytes),
+    };
+    Some(super::Traffic {
+        read,
+        write,
+        per_lane: false,
+    })
+}
+
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     let w = &*ctx.wave;
     let (sdata, sbase, offset) = match inst.fields {

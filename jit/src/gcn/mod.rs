@@ -320,7 +320,20 @@ pub(crate) fn compile(
     let Arch::Gcn(gen) = prog.arch else {
         return Err(NoUnit::Pointless);
     };
-    let items = plan_unit(prog, gen, spec.pc, spec.mode, spec.max_len).ok_or(NoUnit::Pointless)?;
+    let mut items =
+        plan_unit(prog, gen, spec.pc, spec.mode, spec.max_len).ok_or(NoUnit::Pointless)?;
+    if cfg.profile {
+        // The helper makes the profiler's address-dependent counts (LDS bank conflicts,
+        // global access strides: `ctx::helper_step`): memory stays with it.
+        for p in &mut items {
+            if matches!(p.item, Item::M(_)) {
+                p.item = Item::Helper {
+                    jumps: false,
+                    keeps_exec: true,
+                };
+            }
+        }
+    }
     if items.is_empty()
         || items
             .iter()
@@ -359,6 +372,10 @@ pub(crate) fn compile(
         crate::backend::host_has_fma(),
     );
     cx.plant_xor_bug = cfg.plant_xor_bug;
+    // The run's profile counters (code compiled for profiling always runs with them).
+    let prof = cfg
+        .profile
+        .then(|| cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_PROF));
     cx.budget_guard(len, spec.pc);
     if spec.exec_all {
         cx.assume_ones(126);
@@ -380,11 +397,16 @@ pub(crate) fn compile(
         match &p.item {
             Item::V(vp) => {
                 let io = vp.io();
+                // Profiled code counts a segment's instructions with the EXEC before it,
+                // so an instruction that writes EXEC ends its segment.
+                let exec_stable = !cfg.profile || seg.iter().all(|s| !s.0.to_exec);
                 let fits = cfg.chunk_major
                     && !vp.cross_lane
                     && seg.iter().all(|s| !s.0.cross_lane)
+                    && exec_stable
                     && joins(&segio, &io);
                 if !fits {
+                    count_segment(&mut cx, prof, prog, &seg);
                     emit_segment(&mut cx, &seg);
                     seg.clear();
                     segio.clear();
@@ -394,10 +416,14 @@ pub(crate) fn compile(
                 continue;
             }
             _ => {
+                count_segment(&mut cx, prof, prog, &seg);
                 emit_segment(&mut cx, &seg);
                 seg.clear();
                 segio.clear();
             }
+        }
+        if let Some(base) = prof {
+            count_issue(&mut cx, base, prog, p.pc);
         }
         match &p.item {
             Item::V(_) => {}
@@ -424,7 +450,13 @@ pub(crate) fn compile(
                 ended = true;
             }
             Item::Branch(k2, target) => {
-                em.branch(&mut cx, *k2, *target, next_pc);
+                em.branch(
+                    &mut cx,
+                    *k2,
+                    *target,
+                    next_pc,
+                    prof.map(|b| (b, p.pc, prog)),
+                );
                 ended = true;
             }
             Item::Helper { jumps, keeps_exec } => {
@@ -438,6 +470,7 @@ pub(crate) fn compile(
         let _ = k;
     }
     if !ended {
+        count_segment(&mut cx, prof, prog, &seg);
         emit_segment(&mut cx, &seg);
         let last = items.last().map_or(spec.pc, |p| p.pc.wrapping_add(p.size));
         cx.flush();
@@ -454,6 +487,50 @@ pub(crate) fn compile(
         clif_insts,
     })
 }
+
+/// Address of the profile counters of the instruction at `pc` (`base` + its slot).
+fn counters_at(cx: &mut Cx, base: Value, prog: &Program, pc: u32) -> Option<Value> {
+    let slot = prog.slot_index(pc)?;
+    let off = slot as i64 * wavejit_interp::profile::COUNTERS_SIZE as i64;
+    Some(cx.b.ins().iadd_imm_s(base, off))
+}
+
+/// Add `v` to the `field` of the counters at `at`.
+fn add_counter(cx: &mut Cx, at: Value, field: i32, v: Value) {
+    let old = cx.b.ins().load(types::I64, mflags(), at, field);
+    let new = cx.b.ins().iadd(old, v);
+    cx.b.ins().store(mflags(), new, at, field);
+}
+
+/// Profiling: count one issue of the instruction at `pc` with the lanes of the current
+/// EXEC (as `wavejit_interp::profile::count_issue` does).
+fn count_issue(cx: &mut Cx, base: Value, prog: &Program, pc: u32) {
+    let Some(at) = counters_at(cx, base, prog, pc) else {
+        return;
+    };
+    let lanes = if cx.exec_known_ones() {
+        cx.b.ins().iconst(types::I64, 64)
+    } else {
+        let e = cx.sreg64(EXEC_LO);
+        cx.b.ins().popcnt(e)
+    };
+    let one = cx.b.ins().iconst(types::I64, 1);
+    add_counter(cx, at, wavejit_interp::profile::OFF_EXECS, one);
+    add_counter(cx, at, wavejit_interp::profile::OFF_LANES, lanes);
+}
+
+/// Profiling: count the instructions of a segment before it is emitted (the segment
+/// holds no EXEC write but possibly at its end: see `compile`).
+fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&valu::VPlan, u32)]) {
+    if let Some(base) = prof {
+        for &(_, pc) in seg {
+            count_issue(cx, base, prog, pc);
+        }
+    }
+}
+
+/// EXEC's low half, in the scalar encoding.
+const EXEC_LO: u8 = 126;
 
 /// Emit a run of vector instructions: chunk by chunk when it is lane-independent, else
 /// the one cross-lane instruction with its sources gathered first.
@@ -580,7 +657,16 @@ impl Emitter<'_> {
     }
 
     /// A conditional (or unconditional) branch ending the unit.
-    fn branch(&self, cx: &mut Cx, k: BranchIf, target: u32, next: u32) {
+    /// `prof`: the profile counters and the branch's pc, to count a conditional
+    /// branch's outcome.
+    fn branch(
+        &self,
+        cx: &mut Cx,
+        k: BranchIf,
+        target: u32,
+        next: u32,
+        prof: Option<(Value, u32, &Program)>,
+    ) {
         let cond: Option<Value> = match k {
             BranchIf::Always => None,
             BranchIf::Scc(one) => {
@@ -604,6 +690,12 @@ impl Emitter<'_> {
                 )
             }
         };
+        if let (Some(c), Some((base, pc, prog))) = (cond, prof) {
+            if let Some(at) = counters_at(cx, base, prog, pc) {
+                let taken = cx.b.ins().uextend(types::I64, c);
+                add_counter(cx, at, wavejit_interp::profile::OFF_TAKEN, taken);
+            }
+        }
         cx.flush();
         match cond {
             None => self.exit_to(cx, target),
