@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::{env, fs, path::Path};
 
-// The VP1 table generator lives in its own file (issue 7).
+// The VP1 table generator lives in its own file.
 #[path = "build/vp1.rs"]
 mod vp1;
 

@@ -200,6 +200,13 @@ impl Region {
     fn word(&self, addr: u64) -> &AtomicU32 {
         &self.words[((addr - self.base) / 4) as usize]
     }
+
+    /// The host address of the region's first byte (its dwords are atomics: compiled code
+    /// that reads or writes through it does so in the same relaxed, dword-atomic way as
+    /// `Memory`'s methods, after checking the access against `base` and `len`).
+    pub fn host_ptr(&self) -> *const u8 {
+        self.words.as_ptr() as *const u8
+    }
 }
 
 /// Global memory: a set of disjoint mapped regions. Shared between the threads of a grid
@@ -275,6 +282,13 @@ impl Memory {
         } else {
             Err(fault)
         }
+    }
+
+    /// The region holding every byte of `lo..end` (`lo < end`), if one does.
+    pub fn region_spanning(&self, lo: u64, end: u64) -> Option<&Region> {
+        let idx = self.regions.partition_point(|r| r.base <= lo);
+        let r = &self.regions[idx.checked_sub(1)?];
+        (lo < end && end <= r.base + r.len).then_some(r)
     }
 
     /// Read bytes (any alignment) into `out`.

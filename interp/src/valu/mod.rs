@@ -4,7 +4,7 @@
 //! * `operands` — one view of every encoding's fields; reading a source for a lane.
 //! * `driver` — the lane loop: EXEC, DPP lanes and masks, SDWA selection, ABS/NEG, OMOD
 //!   and CLAMP, write-back of VDST, VCC/SDST and EXEC.
-//! * `sdwa`, `dpp` — the pure selection and lane-map functions (shared with the JIT).
+//! * `sdwa`, `dpp` — the pure selection and lane-map functions.
 //! * `vop1`, `vop2`, `vop3`, `vopc`, `f16` — one pure per-lane function per operation.
 //! * `approx`, `trig_preop` — the definitions of the approximate transcendentals and the
 //!   bits of 2/π.
@@ -45,6 +45,3 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<(), ExecErrorKind> {
     let mut cx = driver::Cx { ctx, v };
     dispatch::dispatch(&mut cx)
 }
-
-/// The DPP source-lane map under the name the JIT uses (see `dpp::src_lane`).
-pub use dpp::src_lane as dpp_src_lane;

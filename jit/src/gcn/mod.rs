@@ -113,6 +113,8 @@ enum Item {
     S(salu::SPlan),
     /// A lane or register index known at run time (`lanes.rs`).
     L(lanes::LPlan),
+    /// A memory access checked and done inline (`crate::mem`).
+    M(crate::mem::MPlan),
     Nop,
     End,
     Barrier,
@@ -153,6 +155,11 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
                 return Item::V(p);
             }
         }
+        Enc::Smrd | Enc::Smem | Enc::Ds | Enc::Flat => {
+            if let Some(p) = crate::mem::plan(gen, inst) {
+                return Item::M(p);
+            }
+        }
         Enc::Sop2 | Enc::Sopk | Enc::Sop1 | Enc::Sopc => {
             if let Some(p) = salu::plan(gen, inst) {
                 return Item::S(p);
@@ -186,9 +193,6 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
                 }
             }
         }
-        // Memory instructions run through the helper, which also makes the profiler's
-        // address-dependent counts (LDS bank conflicts: `ctx::helper_step`). Code that
-        // lowers DS inline must keep DS on the helper when `JitConfig::profile` is set.
         _ => {}
     }
     let _ = size;
@@ -316,7 +320,20 @@ pub(crate) fn compile(
     let Arch::Gcn(gen) = prog.arch else {
         return Err(NoUnit::Pointless);
     };
-    let items = plan_unit(prog, gen, spec.pc, spec.mode, spec.max_len).ok_or(NoUnit::Pointless)?;
+    let mut items =
+        plan_unit(prog, gen, spec.pc, spec.mode, spec.max_len).ok_or(NoUnit::Pointless)?;
+    if cfg.profile {
+        // The helper makes the profiler's address-dependent counts (LDS bank conflicts,
+        // global access strides: `ctx::helper_step`): memory stays with it.
+        for p in &mut items {
+            if matches!(p.item, Item::M(_)) {
+                p.item = Item::Helper {
+                    jumps: false,
+                    keeps_exec: true,
+                };
+            }
+        }
+    }
     if items.is_empty()
         || items
             .iter()
@@ -415,6 +432,10 @@ pub(crate) fn compile(
                 ended |= sp.ends_unit();
             }
             Item::L(lp) => lanes::emit(&mut cx, lp, p.pc),
+            Item::M(mp) => {
+                let rest = (items.len() - k - 1) as u32;
+                crate::mem::emit(&mut cx, mp, crate::mem::At { pc: p.pc, rest });
+            }
             Item::Nop => {}
             Item::End => {
                 cx.flush();

@@ -1,0 +1,227 @@
+//! Global memory inline: the region check shared by vector and scalar accesses, and the
+//! FLAT loads and stores (`wavejit_interp::mem::flat` defines them).
+//!
+//! The check covers the span from the lowest to the highest active address (plus the
+//! access size): `hi_min:lo_min` is at or below every address and `hi_max:lo_max + size`
+//! at or above every end, so when one mapped region holds that span every lane's access
+//! is in bounds — the interpreter's check, made once. Most instructions address one
+//! buffer, so a one-entry cache of the last region (`JitCtx::g_*`) answers inline; a miss
+//! calls `mem_span`, which looks the span up and refills the cache.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{self, I32X4};
+use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature, Value};
+use cranelift_codegen::isa::CallConv;
+use wavejit_isa::gcn::{Fields, Inst, Op};
+
+use super::{
+    any_active, gather, lane_ptrs, load_lane, reduce, settle, side_exit, sink_ptr, store_lane,
+    vreg_stored, At,
+};
+use crate::block::{mflags, Cx, CHUNKS};
+use crate::ctx::{JitCtx, OFF_G_DELTA, OFF_G_END, OFF_G_LO};
+
+/// Look up the global region holding `lo..end` and make it the cached one. Returns 1 if
+/// the accesses may go ahead inline (`lo == end`: nothing is accessed), 0 if not.
+///
+/// # Safety
+/// `ctx` is the context the dispatcher passed to the running block.
+pub unsafe extern "C" fn mem_span(ctx: *mut JitCtx, lo: u64, end: u64) -> u32 {
+    let ctx = unsafe { &mut *ctx };
+    if lo == end {
+        return 1;
+    }
+    // SAFETY: set from a live reference for this run; nothing maps memory during it.
+    let mem = unsafe { &*ctx.mem };
+    match mem.region_spanning(lo, end) {
+        Some(r) => {
+            ctx.g_lo = r.base;
+            ctx.g_end = r.base + r.len;
+            ctx.g_delta = (r.host_ptr() as u64).wrapping_sub(r.base);
+            1
+        }
+        None => 0,
+    }
+}
+
+/// The host-minus-guest delta of the region holding `lo..end` (`i64`s; `lo == end` when
+/// no lane accesses anything). A span no single region holds leaves through the side exit
+/// that runs the instruction `at` through the interpreter.
+pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At) -> Value {
+    let flags = mflags();
+    let c_lo = cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_LO);
+    let c_end = cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_END);
+    let a = cx.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, lo, c_lo);
+    let b = cx.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, c_end);
+    let c = cx.b.ins().icmp(IntCC::UnsignedLessThan, lo, end);
+    let ab = cx.b.ins().band(a, b);
+    let hit = cx.b.ins().band(ab, c);
+    let miss = cx.b.create_block();
+    let join = cx.b.create_block();
+    cx.b.set_cold_block(miss);
+    cx.b.ins().brif(hit, join, &[], miss, &[]);
+    cx.b.switch_to_block(miss);
+    cx.b.seal_block(miss);
+    let mut sig = Signature::new(CallConv::SystemV);
+    sig.params.push(AbiParam::new(cx.ptr));
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I64));
+    sig.returns.push(AbiParam::new(types::I32));
+    let sref = cx.b.import_signature(sig);
+    let f =
+        cx.b.ins()
+            .iconst(cx.ptr, mem_span as *const () as usize as i64);
+    let call = cx.b.ins().call_indirect(sref, f, &[cx.jctx, lo, end]);
+    let ok = cx.b.inst_results(call)[0];
+    let side = cx.b.create_block();
+    cx.b.set_cold_block(side);
+    cx.b.ins().brif(ok, join, &[], side, &[]);
+    cx.b.switch_to_block(side);
+    cx.b.seal_block(side);
+    side_exit(cx, at);
+    cx.b.switch_to_block(join);
+    cx.b.seal_block(join);
+    cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_DELTA)
+}
+
+/// A FLAT load or store lowered inline.
+#[derive(Clone, Copy, Debug)]
+pub struct FlatPlan {
+    /// Bytes per lane: 1, 2, 4, 8, 12 or 16.
+    pub size: u32,
+    /// Sign-extend a 1- or 2-byte load.
+    pub sext: bool,
+    pub store: bool,
+    /// VDST (loads) or DATA (stores).
+    pub reg: u8,
+    /// The address pair.
+    pub addr: u8,
+}
+
+fn kind(op: Op) -> Option<(u32, bool, bool)> {
+    use Op::*;
+    Some(match op {
+        FlatLoadUbyte => (1, false, false),
+        FlatLoadSbyte => (1, true, false),
+        FlatLoadUshort => (2, false, false),
+        FlatLoadSshort => (2, true, false),
+        FlatLoadDword => (4, false, false),
+        FlatLoadDwordx2 => (8, false, false),
+        FlatLoadDwordx3 => (12, false, false),
+        FlatLoadDwordx4 => (16, false, false),
+        FlatStoreByte => (1, false, true),
+        FlatStoreShort => (2, false, true),
+        FlatStoreDword => (4, false, true),
+        FlatStoreDwordx2 => (8, false, true),
+        FlatStoreDwordx3 => (12, false, true),
+        FlatStoreDwordx4 => (16, false, true),
+        _ => return None,
+    })
+}
+
+/// Plan a FLAT load or store (not TFE; every register in range).
+pub fn plan(inst: &Inst) -> Option<FlatPlan> {
+    let Fields::Flat {
+        vdst,
+        addr,
+        data,
+        tfe: false,
+        ..
+    } = inst.fields
+    else {
+        return None;
+    };
+    let (size, sext, store) = kind(inst.op)?;
+    let reg = if store { data } else { vdst };
+    let n = size.div_ceil(4);
+    if addr as u32 + 1 > 255 || reg as u32 + n - 1 > 255 {
+        return None;
+    }
+    Some(FlatPlan {
+        size,
+        sext,
+        store,
+        reg,
+        addr,
+    })
+}
+
+/// Emit a FLAT load or store.
+pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
+    settle(cx);
+    // The span of the active lanes' addresses (inactive lanes neutral).
+    let ones = cx.splat32(u32::MAX);
+    let zero = cx.splat32(0);
+    let mut acc: Option<[Value; 4]> = None;
+    for c in 0..CHUNKS {
+        let lo = vreg_stored(cx, p.addr, c);
+        let hi = vreg_stored(cx, p.addr + 1, c);
+        let m = cx.exec_lanes(c);
+        let (lmin, lmax, hmin, hmax) = match m {
+            None => (lo, lo, hi, hi),
+            Some(m) => (
+                cx.b.ins().bitselect(m, lo, ones),
+                cx.b.ins().bitselect(m, lo, zero),
+                cx.b.ins().bitselect(m, hi, ones),
+                cx.b.ins().bitselect(m, hi, zero),
+            ),
+        };
+        acc = Some(match acc {
+            None => [lmin, lmax, hmin, hmax],
+            Some([a, b, c2, d]) => [
+                cx.b.ins().umin(a, lmin),
+                cx.b.ins().umax(b, lmax),
+                cx.b.ins().umin(c2, hmin),
+                cx.b.ins().umax(d, hmax),
+            ],
+        });
+    }
+    let Some([vlmin, vlmax, vhmin, vhmax]) = acc else {
+        return;
+    };
+    let lmin = reduce(cx, vlmin, false);
+    let lmax = reduce(cx, vlmax, true);
+    let hmin = reduce(cx, vhmin, false);
+    let hmax = reduce(cx, vhmax, true);
+    let lo = cx.concat64(lmin, hmin);
+    let top = cx.concat64(lmax, hmax);
+    let end = cx.b.ins().iadd_imm_s(top, p.size as i64);
+    let (lo, end) = match any_active(cx) {
+        None => (lo, end),
+        Some(any) => {
+            let z = cx.iconst64(0);
+            (
+                cx.b.ins().select(any, lo, z),
+                cx.b.ins().select(any, end, z),
+            )
+        }
+    };
+    let delta = region_delta(cx, lo, end, at);
+    let sink = sink_ptr(cx);
+    let n = p.size.div_ceil(4) as usize;
+    for c in 0..CHUNKS {
+        let lo = cx.vreg(p.addr, c);
+        let hi = cx.vreg(p.addr + 1, c);
+        let m = cx.exec_lanes(c);
+        let ptrs = lane_ptrs(cx, lo, Some(hi), m, delta, sink);
+        if p.store {
+            let data: Vec<Value> = (0..n).map(|i| cx.vreg(p.reg + i as u8, c)).collect();
+            for (l, ptr) in ptrs.iter().enumerate() {
+                for (i, d) in data.iter().enumerate() {
+                    let v = cx.b.ins().extractlane(*d, l as u8);
+                    store_lane(cx, *ptr, v, p.size.min(4), 4 * i as i32);
+                }
+            }
+        } else {
+            for i in 0..n {
+                let vals = ptrs.map(|ptr| load_lane(cx, ptr, p.size, p.sext, 4 * i as i32));
+                let v = gather(cx, vals);
+                debug_assert_eq!(cx.b.func.dfg.value_type(v), I32X4);
+                // The lanes' addresses were taken before this chunk's first write, and a
+                // chunk only overlaps itself: VDST may overlap ADDR.
+                cx.write_vreg(p.reg + i as u8, c, v);
+            }
+        }
+        cx.end_chunk(c);
+    }
+}
