@@ -122,9 +122,9 @@ pub struct JitConfig {
     pub plant_xor_bug: bool,
 }
 
-/// The default tier threshold, chosen by the benchmarks (issue 6; docs/bench/RESULTS.md,
+/// The default tier threshold, chosen by the benchmarks (docs/bench/RESULTS.md,
 /// "Tier threshold"), from `wavejit bench` sweeps on the 2-core Xeon (2026-11-22):
-/// - the issue wants the tiered engine within 1.1x of the JIT on the 100k-iteration valu
+/// - the goal is the tiered engine within 1.1x of the JIT on the 100k-iteration valu
 ///   loop, which it interprets `threshold` times (~57 us each) before compiling: that
 ///   allows at most ~55-68 against this build's 31-42 ms JIT run, and ~40 once the JIT
 ///   runs the loop at the native baseline's speed (~20 ms), which is where it is heading;
