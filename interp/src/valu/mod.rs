@@ -9,9 +9,12 @@
 //! * `approx`, `trig_preop` — the definitions of the approximate transcendentals and the
 //!   bits of 2/π.
 //! * `lanes` — cross-lane operations (readlane, writelane, readfirstlane, movrel).
-//! * `dispatch` — the match on `Op` that pairs each operation with its shape.
+//! * `dispatch` — the match on `Op`, generated from the table's `interp` column, that pairs
+//!   each operation with its typed adapter and per-lane function; `custom` holds the
+//!   operations whose types no adapter covers.
 
 pub mod approx;
+pub mod custom;
 pub mod dispatch;
 pub mod dpp;
 pub mod driver;

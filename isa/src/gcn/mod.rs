@@ -3,6 +3,7 @@
 
 pub mod asm;
 pub mod decode;
+pub mod desc;
 pub mod encode;
 pub mod fmt;
 pub mod inst;
@@ -10,6 +11,7 @@ pub mod operand;
 pub mod table;
 
 pub use decode::{decode, flow};
+pub use desc::{CmpDesc, CmpTy, Cond, OpDesc, Ty, ValuKind};
 pub use encode::{encode, EncodeError};
 pub use inst::{BufferFields, Enc, Fields, Inst, Src, VopBase};
 pub use table::Op;

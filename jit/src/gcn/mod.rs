@@ -392,8 +392,14 @@ pub(crate) fn compile(
     let mut seg: Vec<(&valu::VPlan, u32)> = Vec::new();
     let mut segio = SegIo::default();
     let mut ended = false;
+    // The run of memory loads being built (`crate::mem::emit_run`).
+    let mut mrun: Vec<(crate::mem::MPlan, crate::mem::At)> = Vec::new();
     for (k, p) in items.iter().enumerate() {
         let next_pc = p.pc.wrapping_add(p.size);
+        if !matches!(&p.item, Item::M(mp) if crate::mem::joins(&mrun, mp)) {
+            crate::mem::emit_run(&mut cx, &mrun);
+            mrun.clear();
+        }
         match &p.item {
             Item::V(vp) => {
                 let io = vp.io();
@@ -434,7 +440,12 @@ pub(crate) fn compile(
             Item::L(lp) => lanes::emit(&mut cx, lp, p.pc),
             Item::M(mp) => {
                 let rest = (items.len() - k - 1) as u32;
-                crate::mem::emit(&mut cx, mp, crate::mem::At { pc: p.pc, rest });
+                let at = crate::mem::At { pc: p.pc, rest };
+                if crate::mem::joins(&mrun, mp) {
+                    mrun.push((*mp, at));
+                } else {
+                    crate::mem::emit(&mut cx, mp, at);
+                }
             }
             Item::Nop => {}
             Item::End => {
@@ -470,6 +481,7 @@ pub(crate) fn compile(
         let _ = k;
     }
     if !ended {
+        crate::mem::emit_run(&mut cx, &mrun);
         count_segment(&mut cx, prof, prog, &seg);
         emit_segment(&mut cx, &seg);
         let last = items.last().map_or(spec.pc, |p| p.pc.wrapping_add(p.size));

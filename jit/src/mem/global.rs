@@ -9,7 +9,7 @@
 //! calls `mem_span`, which looks the span up and refills the cache.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{self, I32X4};
+use cranelift_codegen::ir::types;
 use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature, Value};
 use cranelift_codegen::isa::CallConv;
 use wavejit_isa::gcn::{Fields, Inst, Op};
@@ -149,6 +149,17 @@ pub fn plan(inst: &Inst) -> Option<FlatPlan> {
 /// Emit a FLAT load or store.
 pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
     settle(cx);
+    let delta = check(cx, p, at);
+    let sink = sink_ptr(cx);
+    for c in 0..CHUNKS {
+        chunk(cx, p, delta, sink, c);
+        cx.end_chunk(c);
+    }
+}
+
+/// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`),
+/// leaving through the side exit of `at` when it fails; the region's host delta.
+pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
     // The span of the active lanes' addresses (inactive lanes neutral).
     let ones = cx.splat32(u32::MAX);
     let zero = cx.splat32(0);
@@ -176,9 +187,7 @@ pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
             ],
         });
     }
-    let Some([vlmin, vlmax, vhmin, vhmax]) = acc else {
-        return;
-    };
+    let [vlmin, vlmax, vhmin, vhmax] = acc.unwrap_or([ones, zero, ones, zero]);
     let lmin = reduce(cx, vlmin, false);
     let lmax = reduce(cx, vlmax, true);
     let hmin = reduce(cx, vhmin, false);
@@ -196,32 +205,31 @@ pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
             )
         }
     };
-    let delta = region_delta(cx, lo, end, at);
-    let sink = sink_ptr(cx);
+    region_delta(cx, lo, end, at)
+}
+
+/// Chunk `c` of `p` after its check: each lane's bytes at its host address.
+pub fn chunk(cx: &mut Cx, p: &FlatPlan, delta: Value, sink: Value, c: usize) {
     let n = p.size.div_ceil(4) as usize;
-    for c in 0..CHUNKS {
-        let lo = cx.vreg(p.addr, c);
-        let hi = cx.vreg(p.addr + 1, c);
-        let m = cx.exec_lanes(c);
-        let ptrs = lane_ptrs(cx, lo, Some(hi), m, delta, sink);
-        if p.store {
-            let data: Vec<Value> = (0..n).map(|i| cx.vreg(p.reg + i as u8, c)).collect();
-            for (l, ptr) in ptrs.iter().enumerate() {
-                for (i, d) in data.iter().enumerate() {
-                    let v = cx.b.ins().extractlane(*d, l as u8);
-                    store_lane(cx, *ptr, v, p.size.min(4), 4 * i as i32);
-                }
-            }
-        } else {
-            for i in 0..n {
-                let vals = ptrs.map(|ptr| load_lane(cx, ptr, p.size, p.sext, 4 * i as i32));
-                let v = gather(cx, vals);
-                debug_assert_eq!(cx.b.func.dfg.value_type(v), I32X4);
-                // The lanes' addresses were taken before this chunk's first write, and a
-                // chunk only overlaps itself: VDST may overlap ADDR.
-                cx.write_vreg(p.reg + i as u8, c, v);
+    let lo = cx.vreg(p.addr, c);
+    let hi = cx.vreg(p.addr + 1, c);
+    let m = cx.exec_lanes(c);
+    let ptrs = lane_ptrs(cx, lo, Some(hi), m, delta, sink);
+    if p.store {
+        let data: Vec<Value> = (0..n).map(|i| cx.vreg(p.reg + i as u8, c)).collect();
+        for (l, ptr) in ptrs.iter().enumerate() {
+            for (i, d) in data.iter().enumerate() {
+                let v = cx.b.ins().extractlane(*d, l as u8);
+                store_lane(cx, *ptr, v, p.size.min(4), 4 * i as i32);
             }
         }
-        cx.end_chunk(c);
+    } else {
+        for i in 0..n {
+            let vals = ptrs.map(|ptr| load_lane(cx, ptr, p.size, p.sext, 4 * i as i32));
+            let v = gather(cx, vals);
+            // The lanes' addresses were taken before this chunk's first write, and a
+            // chunk only overlaps itself: VDST may overlap ADDR.
+            cx.write_vreg(p.reg + i as u8, c, v);
+        }
     }
 }

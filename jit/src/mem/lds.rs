@@ -133,6 +133,18 @@ impl DsPlan {
 /// Emit a DS read or write.
 pub fn emit(cx: &mut Cx, p: &DsPlan, at: At) {
     settle(cx);
+    check(cx, p, at);
+    let lbase = lds_base(cx);
+    let sink = sink_ptr(cx);
+    for c in 0..CHUNKS {
+        chunk(cx, p, lbase, sink, &mut ReadPtrs::new(), c);
+        cx.end_chunk(c);
+    }
+}
+
+/// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`),
+/// leaving through the side exit of `at` when it fails.
+pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
     let offs = p.offsets();
     let align = alignment(p.size);
     // Every offset of the two-address forms is a multiple of the element size: the
@@ -169,9 +181,7 @@ pub fn emit(cx: &mut Cx, p: &DsPlan, at: At) {
             });
         }
     }
-    let Some(mx) = mx else {
-        return;
-    };
+    let mx = mx.unwrap_or(zero);
     let top = reduce(cx, mx, true);
     let top = cx.b.ins().uextend(types::I64, top);
     let max_off = offs.iter().copied().max().unwrap_or(0);
@@ -189,56 +199,79 @@ pub fn emit(cx: &mut Cx, p: &DsPlan, at: At) {
         Some(any) => cx.b.ins().band(bad, any),
     };
     side_exit_if(cx, fail, at);
-    let lbase = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, OFF_LDS_BASE);
-    let deltas: Vec<Value> = offs
-        .iter()
-        .map(|&o| cx.b.ins().iadd_imm_s(lbase, o as i64))
-        .collect();
-    let sink = sink_ptr(cx);
+}
+
+/// The host address of LDS byte 0.
+pub fn lds_base(cx: &mut Cx) -> Value {
+    cx.b.ins().load(cx.ptr, mflags(), cx.jctx, OFF_LDS_BASE)
+}
+
+/// Lane pointers of reads, per address VGPR, within one chunk: reads at any offset add it
+/// as the load's displacement, so every read of a run from one base shares them.
+pub type ReadPtrs = std::collections::HashMap<u8, [Value; 4]>;
+
+/// Chunk `c` of `p` after its check. Reads point inactive lanes at `ZEROS` (readable at
+/// every DS offset); writes point them at `sink`, per offset.
+pub fn chunk(cx: &mut Cx, p: &DsPlan, lbase: Value, sink: Value, reads: &mut ReadPtrs, c: usize) {
     let n = p.size.div_ceil(4) as usize;
-    for c in 0..CHUNKS {
-        let base = cx.vreg(p.addr, c);
-        let m = cx.exec_lanes(c);
-        let ptrs: Vec<[Value; 4]> = deltas
-            .iter()
-            .map(|&d| lane_ptrs(cx, base, None, m, d, sink))
-            .collect();
-        match p.kind {
-            DsKind::Read { sext } => read(cx, &ptrs[0], p.size, sext, p.vdst, c),
-            DsKind::Read2 { .. } => {
-                read(cx, &ptrs[0], p.size, false, p.vdst, c);
-                read(cx, &ptrs[1], p.size, false, p.vdst + n as u8, c);
+    let offs = p.offsets();
+    let base = cx.vreg(p.addr, c);
+    let m = cx.exec_lanes(c);
+    match p.kind {
+        DsKind::Read { .. } | DsKind::Read2 { .. } => {
+            let ptrs = match reads.get(&p.addr) {
+                Some(q) => *q,
+                None => {
+                    let z = cx.b.ins().iconst(cx.ptr, ZEROS.as_ptr() as usize as i64);
+                    let q = lane_ptrs(cx, base, None, m, lbase, z);
+                    reads.insert(p.addr, q);
+                    q
+                }
+            };
+            let sext = matches!(p.kind, DsKind::Read { sext: true });
+            for (k, &o) in offs.iter().enumerate() {
+                read(cx, &ptrs, o as i32, p.size, sext, p.vdst + (k * n) as u8, c);
             }
-            DsKind::Write | DsKind::Write2 { .. } => {
-                let srcs: Vec<u8> = if p.kind == DsKind::Write {
-                    vec![p.data0]
-                } else {
-                    vec![p.data0, p.data1]
-                };
-                let data: Vec<Vec<Value>> = srcs
-                    .iter()
-                    .map(|&r| (0..n).map(|i| cx.vreg(r + i as u8, c)).collect())
-                    .collect();
-                // Lane by lane, each lane's first access before its second (the
-                // interpreter's order, which decides same-address writes).
-                for l in 0..4u8 {
-                    for (k, d) in data.iter().enumerate() {
-                        for (i, v) in d.iter().enumerate() {
-                            let x = cx.b.ins().extractlane(*v, l);
-                            store_lane(cx, ptrs[k][l as usize], x, p.size.min(4), 4 * i as i32);
-                        }
+        }
+        DsKind::Write | DsKind::Write2 { .. } => {
+            let ptrs: Vec<[Value; 4]> = offs
+                .iter()
+                .map(|&o| {
+                    let d = cx.b.ins().iadd_imm_s(lbase, o as i64);
+                    lane_ptrs(cx, base, None, m, d, sink)
+                })
+                .collect();
+            let srcs: Vec<u8> = if p.kind == DsKind::Write {
+                vec![p.data0]
+            } else {
+                vec![p.data0, p.data1]
+            };
+            let data: Vec<Vec<Value>> = srcs
+                .iter()
+                .map(|&r| (0..n).map(|i| cx.vreg(r + i as u8, c)).collect())
+                .collect();
+            // Lane by lane, each lane's first access before its second (the
+            // interpreter's order, which decides same-address writes).
+            for l in 0..4u8 {
+                for (k, d) in data.iter().enumerate() {
+                    for (i, v) in d.iter().enumerate() {
+                        let x = cx.b.ins().extractlane(*v, l);
+                        store_lane(cx, ptrs[k][l as usize], x, p.size.min(4), 4 * i as i32);
                     }
                 }
             }
         }
-        cx.end_chunk(c);
     }
 }
 
-/// Read `size` bytes per lane at `ptrs` into `dst`.. (chunk `c`, under EXEC).
-fn read(cx: &mut Cx, ptrs: &[Value; 4], size: u32, sext: bool, dst: u8, c: usize) {
+/// Readable zeros covering every DS offset (16 bits, or 255 × 64 × 8 for `read2st64_b64`)
+/// plus an access: where inactive lanes of a read point (the values are not used).
+static ZEROS: [u8; 1 << 18] = [0; 1 << 18];
+
+/// Read `size` bytes per lane at `ptrs` + `off` into `dst`.. (chunk `c`, under EXEC).
+fn read(cx: &mut Cx, ptrs: &[Value; 4], off: i32, size: u32, sext: bool, dst: u8, c: usize) {
     for i in 0..size.div_ceil(4) as usize {
-        let vals = ptrs.map(|ptr| load_lane(cx, ptr, size, sext, 4 * i as i32));
+        let vals = ptrs.map(|ptr| load_lane(cx, ptr, size, sext, off + 4 * i as i32));
         let v = gather(cx, vals);
         cx.write_vreg(dst + i as u8, c, v);
     }

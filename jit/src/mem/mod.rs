@@ -64,6 +64,89 @@ pub fn emit(cx: &mut Cx, p: &MPlan, at: At) {
     }
 }
 
+impl MPlan {
+    /// The address VGPRs (first, count) of a vector load; `None` for anything else.
+    fn load_addr(&self) -> Option<(u8, u8)> {
+        match self {
+            MPlan::Flat(f) if !f.store => Some((f.addr, 2)),
+            MPlan::Ds(d)
+                if matches!(d.kind, lds::DsKind::Read { .. } | lds::DsKind::Read2 { .. }) =>
+            {
+                Some((d.addr, 1))
+            }
+            _ => None,
+        }
+    }
+
+    /// The VGPRs a vector load writes (first, count).
+    fn load_dst(&self) -> (u8, u32) {
+        match self {
+            MPlan::Flat(f) => (f.reg, f.size.div_ceil(4)),
+            MPlan::Ds(d) => {
+                let n = d.size.div_ceil(4);
+                let two = matches!(d.kind, lds::DsKind::Read2 { .. });
+                (d.vdst, if two { 2 * n } else { n })
+            }
+            MPlan::Smem(_) => (0, 0),
+        }
+    }
+}
+
+/// Most loads a run holds (their checks and pointers stay live across the run's chunks).
+const MAX_RUN: usize = 8;
+
+/// Whether the vector load `p` may join `run`, a run of vector loads emitted together
+/// (`emit_run`): every check first, then chunk by chunk each load's lanes. Loads only read
+/// memory, so chunk order is as good as program order, provided no load's address comes
+/// from an earlier load of the run.
+pub fn joins(run: &[(MPlan, At)], p: &MPlan) -> bool {
+    let Some((a, k)) = p.load_addr() else {
+        return false;
+    };
+    run.len() < MAX_RUN
+        && run.iter().all(|(q, _)| {
+            let (d, n) = q.load_dst();
+            q.load_addr().is_some() && (a as u32 + k as u32 <= d as u32 || d as u32 + n <= a as u32)
+        })
+}
+
+/// Emit a run of memory instructions that `joins` accepted (or one instruction). A check
+/// that fails leaves through the side exit of the run's first instruction: the
+/// interpreter runs that one and the dispatcher continues after it.
+pub fn emit_run(cx: &mut Cx, run: &[(MPlan, At)]) {
+    let [(p0, at0), ..] = run else {
+        return;
+    };
+    if run.len() == 1 {
+        return emit(cx, p0, *at0);
+    }
+    settle(cx);
+    let mut deltas = Vec::with_capacity(run.len());
+    for (p, _) in run {
+        deltas.push(match p {
+            MPlan::Flat(f) => Some(global::check(cx, f, *at0)),
+            MPlan::Ds(d) => {
+                lds::check(cx, d, *at0);
+                None
+            }
+            MPlan::Smem(_) => None,
+        });
+    }
+    let lbase = lds::lds_base(cx);
+    let sink = sink_ptr(cx);
+    for c in 0..CHUNKS {
+        let mut reads = lds::ReadPtrs::new();
+        for ((p, _), delta) in run.iter().zip(&deltas) {
+            match (p, delta) {
+                (MPlan::Flat(f), Some(d)) => global::chunk(cx, f, *d, sink, c),
+                (MPlan::Ds(d), _) => lds::chunk(cx, d, lbase, sink, &mut reads, c),
+                _ => {}
+            }
+        }
+        cx.end_chunk(c);
+    }
+}
+
 /// Flags of a guest access at a checked host address (any alignment).
 fn host_flags() -> MemFlagsData {
     let mut f = MemFlagsData::new();

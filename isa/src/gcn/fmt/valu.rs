@@ -160,19 +160,8 @@ pub fn form_exists(gen: Gen, op: Op, shape: &ValuShape, form: Form) -> bool {
     match form {
         Form::E32 => native32,
         Form::E64 => !native32 || e64_twin,
-        Form::Sdwa | Form::Dpp => {
-            gen == Gen::Gfx8
-                && native32
-                && !matches!(
-                    shape.kind,
-                    ValuKind::MadMk
-                        | ValuKind::MadAk
-                        | ValuKind::ReadLane
-                        | ValuKind::WriteLane
-                        | ValuKind::ReadFirstLane
-                        | ValuKind::Empty
-                )
-        }
+        Form::Sdwa => gen == Gen::Gfx8 && shape.sdwa,
+        Form::Dpp => gen == Gen::Gfx8 && shape.dpp,
     }
 }
 
@@ -428,7 +417,12 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
         }
         Form::Sdwa | Form::Dpp => {
             let b = base(shape).ok_or("no 32-bit base encoding")?;
-            let s0 = v.src[0].as_vgpr().ok_or("SDWA/DPP sources must be VGPRs")?;
+            // An operation without sources (`v_nop`) encodes SRC0 = 0, as LLVM does.
+            let s0 = if nsrc == 0 {
+                0
+            } else {
+                v.src[0].as_vgpr().ok_or("SDWA/DPP sources must be VGPRs")?
+            };
             let s1 = if nsrc >= 2 {
                 v.src[1].as_vgpr().ok_or("SDWA/DPP sources must be VGPRs")?
             } else {
@@ -690,11 +684,13 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
     match form {
         Form::Sdwa => {
             let s = v.sdwa;
-            let is_c = shape.kind == ValuKind::Cmp;
+            let is_c = matches!(shape.kind, ValuKind::Cmp | ValuKind::Empty);
+            let has_src0 = shape.kind != ValuKind::Empty;
             let has_src1 = shape.native != TableEnc::Vop1;
             let llvm = sx == Syntax::Llvm;
             let n = mods.len();
-            // VOPC has no DST_SEL/DST_UNUSED, VOP1 no SRC1_SEL; LLVM encodes them as 0. Other
+            // VOPC and v_nop have no DST_SEL/DST_UNUSED, VOP1 no SRC1_SEL, v_nop no SRC0_SEL;
+            // LLVM encodes them as 0. Other
             // values (the decoder keeps them, ERRATA SDWA 4) print as the usual modifiers,
             // which only wavejit's assembler accepts there.
             let dst_sel = if is_c {
@@ -718,7 +714,12 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
             if dst_unused {
                 mods.push(format!("dst_unused:{}", unused_text(s.dst_unused, sx)));
             }
-            if llvm || s.src0_sel != SEL_DWORD {
+            let src0_sel = if has_src0 {
+                llvm || s.src0_sel != SEL_DWORD
+            } else {
+                s.src0_sel != 0
+            };
+            if src0_sel {
                 mods.push(format!("src0_sel:{}", sel_text(s.src0_sel, sx)));
             }
             if src1_sel {
