@@ -1,6 +1,9 @@
 //! Execution state shared by both engines: the wavefront's registers (`Wave`), the
 //! workgroup's local data share (`Lds`) and global memory (`Memory`). Every access a kernel
 //! can make goes through a checked method here; nothing hands out host pointers.
+//! `diff` names every place where two states differ.
+
+pub mod diff;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -44,6 +44,7 @@ use wavejit_interp::{ExecError, ExecErrorKind, RunStats};
 use wavejit_isa::arch::Arch;
 use wavejit_isa::gcn::Inst;
 use wavejit_isa::ir::Program;
+use wavejit_isa::state::diff::image_diff;
 use wavejit_isa::state::{Lds, Memory, Wave};
 use wavejit_isa::vp1::State;
 use wavejit_jit::gcn::Spec;
@@ -243,84 +244,16 @@ fn rebuild(snap: &[(u64, Vec<u8>)]) -> Memory {
     m
 }
 
-fn u32_at(b: &[u8], i: usize) -> u32 {
-    let mut w = [0u8; 4];
-    for (k, x) in w.iter_mut().enumerate() {
-        *x = b.get(i + k).copied().unwrap_or(0);
-    }
-    u32::from_le_bytes(w)
-}
-
 /// The first difference between the interpreter's state (`a`) and the JIT's (`b`).
 fn differ(
     a: (&Wave, &Lds, &[(u64, Vec<u8>)]),
     b: (&Wave, &Lds, &[(u64, Vec<u8>)]),
 ) -> Option<String> {
-    let (x, y) = (a.0, b.0);
-    for r in 0..x.vgpr.len() {
-        for l in 0..64 {
-            if x.vgpr[r][l] != y.vgpr[r][l] {
-                return Some(format!(
-                    "v{r} lane {l}: interpreter {:#010x}, JIT {:#010x}",
-                    x.vgpr[r][l], y.vgpr[r][l]
-                ));
-            }
-        }
-    }
-    for s in 0..x.sgpr.len() {
-        if x.sgpr[s] != y.sgpr[s] {
-            return Some(format!(
-                "s{s}: interpreter {:#010x}, JIT {:#010x}",
-                x.sgpr[s], y.sgpr[s]
-            ));
-        }
-    }
-    let regs = [
-        ("EXEC", x.exec, y.exec),
-        ("VCC", x.vcc, y.vcc),
-        ("M0", x.m0 as u64, y.m0 as u64),
-        ("SCC", x.scc as u64, y.scc as u64),
-        ("MODE", x.mode as u64, y.mode as u64),
-        ("pc", x.pc as u64, y.pc as u64),
-    ];
-    for (n, p, q) in regs {
-        if p != q {
-            return Some(format!("{n}: interpreter {p:#x}, JIT {q:#x}"));
-        }
-    }
-    if x.gen != y.gen {
-        return Some(format!("gen: interpreter {}, JIT {}", x.gen, y.gen));
-    }
-    let (la, lb) = (&a.1.bytes, &b.1.bytes);
-    if la != lb {
-        if la.len() != lb.len() {
-            return Some(format!("LDS size {} vs {}", la.len(), lb.len()));
-        }
-        let i = la.iter().zip(lb).position(|(p, q)| p != q).unwrap_or(0) & !3;
-        return Some(format!(
-            "LDS dword {i:#x}: interpreter {:#010x}, JIT {:#010x}",
-            u32_at(la, i),
-            u32_at(lb, i)
-        ));
-    }
-    if a.2.len() != b.2.len() {
-        return Some("memory regions differ".into());
-    }
-    for ((ba, da), (bb, db)) in a.2.iter().zip(b.2) {
-        if ba != bb || da.len() != db.len() {
-            return Some(format!("memory region {ba:#x} vs {bb:#x}"));
-        }
-        if da != db {
-            let i = da.iter().zip(db).position(|(p, q)| p != q).unwrap_or(0) & !3;
-            return Some(format!(
-                "memory dword {:#x}: interpreter {:#010x}, JIT {:#010x}",
-                ba + i as u64,
-                u32_at(da, i),
-                u32_at(db, i)
-            ));
-        }
-    }
-    None
+    a.0.diff(b.0)
+        .chain(a.1.diff(b.1))
+        .chain(image_diff(a.2, b.2))
+        .next()
+        .map(|d| format!("{}: interpreter {}, JIT {}", d.place, d.a, d.b))
 }
 
 // ---- programs --------------------------------------------------------------------------------
