@@ -165,6 +165,8 @@ const ADAPTERS: &[&str] = &[
     "b32_to_f32",
     "carry_out",
     "carry_in_out",
+    "conv",
+    "ubyte",
     "movrel",
     "run",
 ];

@@ -59,18 +59,6 @@ pub fn v_cvt_pkaccum_u8_f32(cx: &mut Cx) -> R {
     })
 }
 
-/// `v_cvt_i32_f64`
-pub fn v_cvt_i32_f64(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [F64], B32, |[a]| vop1::v_cvt_i32_f64(a, m) as u64)
-}
-
-/// `v_cvt_f64_i32`
-pub fn v_cvt_f64_i32(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [B32], F64, |[a]| vop1::v_cvt_f64_i32(a as u32, m))
-}
-
 /// `v_cvt_f16_f32`
 pub fn v_cvt_f16_f32(cx: &mut Cx) -> R {
     let m = cx.mode();
@@ -94,58 +82,6 @@ pub fn v_cvt_off_f32_i4(cx: &mut Cx) -> R {
     alu(cx, [B32], F32, |[a]| {
         vop1::v_cvt_off_f32_i4(a as u32) as u64
     })
-}
-
-/// `v_cvt_f32_f64`
-pub fn v_cvt_f32_f64(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [F64], F32, |[a]| vop1::v_cvt_f32_f64(a, m) as u64)
-}
-
-/// `v_cvt_f64_f32`
-pub fn v_cvt_f64_f32(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [F32], F64, |[a]| vop1::v_cvt_f64_f32(a as u32, m))
-}
-
-/// `v_cvt_f32_ubyte0`
-pub fn v_cvt_f32_ubyte0(cx: &mut Cx) -> R {
-    alu(cx, [B32], F32, |[a]| {
-        vop1::v_cvt_f32_ubyte(a as u32, 0) as u64
-    })
-}
-
-/// `v_cvt_f32_ubyte1`
-pub fn v_cvt_f32_ubyte1(cx: &mut Cx) -> R {
-    alu(cx, [B32], F32, |[a]| {
-        vop1::v_cvt_f32_ubyte(a as u32, 1) as u64
-    })
-}
-
-/// `v_cvt_f32_ubyte2`
-pub fn v_cvt_f32_ubyte2(cx: &mut Cx) -> R {
-    alu(cx, [B32], F32, |[a]| {
-        vop1::v_cvt_f32_ubyte(a as u32, 2) as u64
-    })
-}
-
-/// `v_cvt_f32_ubyte3`
-pub fn v_cvt_f32_ubyte3(cx: &mut Cx) -> R {
-    alu(cx, [B32], F32, |[a]| {
-        vop1::v_cvt_f32_ubyte(a as u32, 3) as u64
-    })
-}
-
-/// `v_cvt_u32_f64`
-pub fn v_cvt_u32_f64(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [F64], B32, |[a]| vop1::v_cvt_u32_f64(a, m) as u64)
-}
-
-/// `v_cvt_f64_u32`
-pub fn v_cvt_f64_u32(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [B32], F64, |[a]| vop1::v_cvt_f64_u32(a as u32, m))
 }
 
 /// `v_frexp_exp_i32_f32`
@@ -366,28 +302,4 @@ pub fn v_ldexp_f16(cx: &mut Cx) -> R {
     alu(cx, [F16, B16], F16, |[a, b]| {
         f16::v_ldexp_f16(a as u16, b as u16, m) as u64
     })
-}
-
-/// `v_cvt_f16_u16`
-pub fn v_cvt_f16_u16(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [B16], F16, |[a]| f16::v_cvt_f16_u16(a as u16, m) as u64)
-}
-
-/// `v_cvt_f16_i16`
-pub fn v_cvt_f16_i16(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [B16], F16, |[a]| f16::v_cvt_f16_i16(a as u16, m) as u64)
-}
-
-/// `v_cvt_u16_f16`
-pub fn v_cvt_u16_f16(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [F16], B16, |[a]| f16::v_cvt_u16_f16(a as u16, m) as u64)
-}
-
-/// `v_cvt_i16_f16`
-pub fn v_cvt_i16_f16(cx: &mut Cx) -> R {
-    let m = cx.mode();
-    alu(cx, [F16], B16, |[a]| f16::v_cvt_i16_f16(a as u16, m) as u64)
 }

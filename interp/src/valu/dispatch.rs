@@ -118,6 +118,46 @@ fn b32_to_f32(cx: &mut Cx, f: fn(u32, Mode) -> u32) -> R {
     let m = cx.mode();
     alu(cx, [B32], F32, |[a]| f(a as u32, m) as u64)
 }
+/// A lane value as a per-lane function takes it: 16, 32 or 64 bits.
+pub trait Bits: Copy {
+    fn from_lane(x: u64) -> Self;
+    fn to_lane(self) -> u64;
+}
+impl Bits for u16 {
+    fn from_lane(x: u64) -> Self {
+        x as u16
+    }
+    fn to_lane(self) -> u64 {
+        self as u64
+    }
+}
+impl Bits for u32 {
+    fn from_lane(x: u64) -> Self {
+        x as u32
+    }
+    fn to_lane(self) -> u64 {
+        self as u64
+    }
+}
+impl Bits for u64 {
+    fn from_lane(x: u64) -> Self {
+        x
+    }
+    fn to_lane(self) -> u64 {
+        self
+    }
+}
+/// A conversion: one source of type `from`, a result of type `to`.
+fn conv<A: Bits, B: Bits>(cx: &mut Cx, from: Ty, to: Ty, f: fn(A, Mode) -> B) -> R {
+    let m = cx.mode();
+    alu(cx, [from], to, |[a]| f(A::from_lane(a), m).to_lane())
+}
+/// V_CVT_F32_UBYTEn: byte `n` of the source as an f32.
+fn ubyte(cx: &mut Cx, n: u32) -> R {
+    alu(cx, [B32], F32, |[a]| {
+        vop1::v_cvt_f32_ubyte(a as u32, n) as u64
+    })
+}
 /// Carry out: `D, VCC/SDST = f(S0, S1)`, CLAMP saturating.
 fn carry_out(cx: &mut Cx, f: fn(u32, u32, bool) -> (u32, bool)) -> R {
     let c = cx.v.clamp;
