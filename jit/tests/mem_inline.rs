@@ -36,6 +36,14 @@ fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     }
 }
 
+fn flat_glc(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
+    let mut i = flat(op, vdst, addr, data);
+    if let Fields::Flat { glc, .. } = &mut i.fields {
+        *glc = true;
+    }
+    i
+}
+
 fn ds(op: Op, vdst: u8, addr: u8, data: [u8; 2], offset: [u8; 2]) -> Inst {
     Inst {
         op,
@@ -194,6 +202,42 @@ fn loads_and_stores_by_hand() {
 }
 
 #[test]
+fn atomics_by_hand() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64 {
+        set_addr(&mut w, 0, l, A + 0x40); // every lane on one dword
+        set_addr(&mut w, 2, l, A + 0x80 + 4 * (l as u64 % 4)); // four dwords
+        w.vgpr[4][l] = 1;
+        w.vgpr[5][l] = l as u32;
+        w.vgpr[6][l] = 0x8b8a_8988; // dword 0x88 of A before anything: cmpswap's compare
+    }
+    let insts = vec![
+        flat_glc(Op::FlatAtomicAdd, 10, 0, 4),
+        flat(Op::FlatAtomicUmax, 0, 2, 5),
+        flat_glc(Op::FlatAtomicCmpswap, 11, 2, 5),
+        flat_glc(Op::FlatLoadDwordx4, 12, 2, 0),
+        endpgm(),
+    ];
+    // (cmpswap reads v5 as the new value and v6 as the compare value.)
+    let prog = program(gen, &insts);
+    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "atomics");
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    let o = &out.wave;
+    // Dword 0x40 of A is 0x43424140; lane l added 1 after lanes 0..l: old = that + l.
+    assert_eq!(o.vgpr[10][0], 0x4342_4140);
+    assert_eq!(o.vgpr[10][63], 0x4342_4140 + 63);
+    // umax of lanes ≡ k (mod 4) into dword k: the bytes are larger than any lane number, so
+    // nothing changed; cmpswap replaced dword 2 (0x8b8a8988) with lane 2's v5 = 2, so lane
+    // 6 saw 2 and left it.
+    assert_eq!(o.vgpr[11][2], 0x8b8a_8988);
+    assert_eq!(o.vgpr[11][6], 2);
+    assert_eq!(o.vgpr[12][0], 0x8382_8180);
+    assert_eq!(o.vgpr[14][0], 2);
+    assert_eq!(helper_steps(&prog, &w), 0);
+}
+
+#[test]
 fn smrd_loads_on_gcn11() {
     let gen = Gen::Gfx7;
     let mut w = Wave::new(gen);
@@ -261,7 +305,26 @@ fn random_inst(gen: Gen, rng: &mut rand::rngs::StdRng) -> Inst {
         rng.random_range(8..20)
     };
     let data = rng.random_range(24..28);
-    match rng.random_range(0..10) {
+    match rng.random_range(0..11) {
+        10 if gen != Gen::Gfx6 => {
+            let ops = [
+                Op::FlatAtomicAdd,
+                Op::FlatAtomicSub,
+                Op::FlatAtomicSwap,
+                Op::FlatAtomicCmpswap,
+                Op::FlatAtomicUmin,
+                Op::FlatAtomicSmax,
+                Op::FlatAtomicXor,
+                Op::FlatAtomicAddX2,
+            ];
+            let op = ops[rng.random_range(0..ops.len())];
+            let addr = if rng.random_bool(0.5) { 0 } else { 2 };
+            if rng.random_bool(0.5) {
+                flat_glc(op, dst, addr, data)
+            } else {
+                flat(op, 0, addr, data)
+            }
+        }
         0..=3 if gen != Gen::Gfx6 => {
             let op = flat_ops[rng.random_range(0..flat_ops.len())];
             let addr = if rng.random_bool(0.5) { 0 } else { 2 };

@@ -9,6 +9,7 @@ pub mod fmt;
 pub mod inst;
 pub mod operand;
 pub mod table;
+pub mod valu;
 
 pub use decode::{decode, flow};
 pub use desc::{CmpDesc, CmpTy, Cond, OpDesc, Ty, ValuKind};

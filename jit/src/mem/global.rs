@@ -1,5 +1,8 @@
 //! Global memory inline: the region check shared by vector and scalar accesses, and the
-//! FLAT loads and stores (`wavejit_interp::mem::flat` defines them).
+//! FLAT loads, stores and 32-bit atomics (`wavejit_interp::mem::flat` defines them;
+//! atomics also 4-byte aligned, each lane's read-modify-write a host atomic, in lane
+//! order). The 64-bit atomics stay with the helper: a region's dwords are only 4-byte
+//! aligned on the host, and a host 64-bit atomic across a cache line is a split lock.
 //!
 //! The check covers the span from the lowest to the highest active address (plus the
 //! access size): `hi_min:lo_min` is at or below every address and `hi_max:lo_max + size`
@@ -10,13 +13,13 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
-use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature, Value};
+use cranelift_codegen::ir::{AbiParam, AtomicRmwOp, InstBuilder, Signature, Value};
 use cranelift_codegen::isa::CallConv;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::{
-    any_active, gather, lane_ptrs, load_lane, reduce, settle, side_exit, sink_ptr, store_lane,
-    vreg_stored, At,
+    any_active, gather, host_flags, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit,
+    side_exit_if, sink_ptr, store_lane, vreg_stored, At,
 };
 use crate::block::{mflags, Cx, CHUNKS};
 use crate::ctx::{JitCtx, OFF_G_DELTA, OFF_G_END, OFF_G_LO};
@@ -84,7 +87,16 @@ pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At) -> Value {
     cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_DELTA)
 }
 
-/// A FLAT load or store lowered inline.
+/// The read-modify-write of a FLAT atomic lowered inline (32-bit: Cranelift's atomics on
+/// the host dword; the interpreter's `Memory::rmw_u32` is atomic across host threads too).
+#[derive(Clone, Copy, Debug)]
+pub enum FlatAtomic {
+    Rmw(AtomicRmwOp),
+    /// `M = (M == DATA[1]) ? DATA[0] : M`.
+    Cas,
+}
+
+/// A FLAT load, store or 32-bit atomic lowered inline.
 #[derive(Clone, Copy, Debug)]
 pub struct FlatPlan {
     /// Bytes per lane: 1, 2, 4, 8, 12 or 16.
@@ -96,6 +108,28 @@ pub struct FlatPlan {
     pub reg: u8,
     /// The address pair.
     pub addr: u8,
+    /// An atomic: its operation, and the VGPR that receives the old value (GLC=1).
+    pub atomic: Option<(FlatAtomic, Option<u8>)>,
+}
+
+fn atomic_kind(op: Op) -> Option<FlatAtomic> {
+    use AtomicRmwOp as R;
+    use FlatAtomic::*;
+    use Op::*;
+    Some(match op {
+        FlatAtomicSwap => Rmw(R::Xchg),
+        FlatAtomicCmpswap => Cas,
+        FlatAtomicAdd => Rmw(R::Add),
+        FlatAtomicSub => Rmw(R::Sub),
+        FlatAtomicSmin => Rmw(R::Smin),
+        FlatAtomicUmin => Rmw(R::Umin),
+        FlatAtomicSmax => Rmw(R::Smax),
+        FlatAtomicUmax => Rmw(R::Umax),
+        FlatAtomicAnd => Rmw(R::And),
+        FlatAtomicOr => Rmw(R::Or),
+        FlatAtomicXor => Rmw(R::Xor),
+        _ => return None,
+    })
 }
 
 fn kind(op: Op) -> Option<(u32, bool, bool)> {
@@ -119,18 +153,33 @@ fn kind(op: Op) -> Option<(u32, bool, bool)> {
     })
 }
 
-/// Plan a FLAT load or store (not TFE; every register in range).
+/// Plan a FLAT load, store or 32-bit atomic (not TFE; every register in range).
 pub fn plan(inst: &Inst) -> Option<FlatPlan> {
     let Fields::Flat {
         vdst,
         addr,
         data,
+        glc,
         tfe: false,
         ..
     } = inst.fields
     else {
         return None;
     };
+    if let Some(a) = atomic_kind(inst.op) {
+        let n = if matches!(a, FlatAtomic::Cas) { 2 } else { 1 };
+        if addr as u32 + 1 > 255 || data as u32 + n > 256 {
+            return None;
+        }
+        return Some(FlatPlan {
+            size: 4,
+            sext: false,
+            store: true,
+            reg: data,
+            addr,
+            atomic: Some((a, glc.then_some(vdst))),
+        });
+    }
     let (size, sext, store) = kind(inst.op)?;
     let reg = if store { data } else { vdst };
     let n = size.div_ceil(4);
@@ -143,6 +192,7 @@ pub fn plan(inst: &Inst) -> Option<FlatPlan> {
         store,
         reg,
         addr,
+        atomic: None,
     })
 }
 
@@ -164,10 +214,22 @@ pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
     let ones = cx.splat32(u32::MAX);
     let zero = cx.splat32(0);
     let mut acc: Option<[Value; 4]> = None;
+    // Atomics need 4-byte aligned addresses (else the interpreter's error).
+    let mut low: Option<Value> = None;
     for c in 0..CHUNKS {
         let lo = vreg_stored(cx, p.addr, c);
         let hi = vreg_stored(cx, p.addr + 1, c);
         let m = cx.exec_lanes(c);
+        if p.atomic.is_some() {
+            let l = match m {
+                None => lo,
+                Some(m) => cx.b.ins().bitselect(m, lo, zero),
+            };
+            low = Some(match low {
+                None => l,
+                Some(o) => cx.b.ins().bor(o, l),
+            });
+        }
         let (lmin, lmax, hmin, hmax) = match m {
             None => (lo, lo, hi, hi),
             Some(m) => (
@@ -195,7 +257,17 @@ pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
     let lo = cx.concat64(lmin, hmin);
     let top = cx.concat64(lmax, hmax);
     let end = cx.b.ins().iadd_imm_s(top, p.size as i64);
-    let (lo, end) = match any_active(cx) {
+    let any = any_active(cx);
+    if let Some(o) = low {
+        let o = reduce_or(cx, o);
+        let mis = cx.b.ins().band_imm_u(o, 3);
+        let mut fail = cx.b.ins().icmp_imm_s(IntCC::NotEqual, mis, 0);
+        if let Some(a) = any {
+            fail = cx.b.ins().band(fail, a);
+        }
+        side_exit_if(cx, fail, at);
+    }
+    let (lo, end) = match any {
         None => (lo, end),
         Some(any) => {
             let z = cx.iconst64(0);
@@ -215,7 +287,29 @@ pub fn chunk(cx: &mut Cx, p: &FlatPlan, delta: Value, sink: Value, c: usize) {
     let hi = cx.vreg(p.addr + 1, c);
     let m = cx.exec_lanes(c);
     let ptrs = lane_ptrs(cx, lo, Some(hi), m, delta, sink);
-    if p.store {
+    if let Some((a, ret)) = p.atomic {
+        // Lane by lane in lane order, as the interpreter (inactive lanes on the sink).
+        let src = cx.vreg(p.reg, c);
+        let cmp = matches!(a, FlatAtomic::Cas).then(|| cx.vreg(p.reg + 1, c));
+        let mut f = host_flags();
+        f.set_aligned();
+        let mut olds = [src; 4];
+        for (l, ptr) in ptrs.iter().enumerate() {
+            let x = cx.b.ins().extractlane(src, l as u8);
+            olds[l] = match (a, cmp) {
+                (FlatAtomic::Cas, Some(cv)) => {
+                    let e = cx.b.ins().extractlane(cv, l as u8);
+                    cx.b.ins().atomic_cas(f, *ptr, e, x)
+                }
+                (FlatAtomic::Rmw(op), _) => cx.b.ins().atomic_rmw(types::I32, f, op, *ptr, x),
+                (FlatAtomic::Cas, None) => x,
+            };
+        }
+        if let Some(r) = ret {
+            let v = gather(cx, olds);
+            cx.write_vreg(r, c, v);
+        }
+    } else if p.store {
         let data: Vec<Value> = (0..n).map(|i| cx.vreg(p.reg + i as u8, c)).collect();
         for (l, ptr) in ptrs.iter().enumerate() {
             for (i, d) in data.iter().enumerate() {

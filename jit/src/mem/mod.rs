@@ -1,5 +1,5 @@
-//! Memory instructions lowered inline: FLAT global loads and stores (`global`), DS reads
-//! and writes of the LDS (`lds`) and scalar loads (`scalar`).
+//! Memory instructions lowered inline: FLAT global loads, stores and 32-bit atomics
+//! (`global`), DS reads and writes of the LDS (`lds`) and scalar loads (`scalar`).
 //!
 //! Every access is checked before any lane touches memory, once per instruction over all
 //! active lanes: the span from the lowest to the highest address must lie in one mapped
@@ -68,7 +68,7 @@ impl MPlan {
     /// The address VGPRs (first, count) of a vector load; `None` for anything else.
     fn load_addr(&self) -> Option<(u8, u8)> {
         match self {
-            MPlan::Flat(f) if !f.store => Some((f.addr, 2)),
+            MPlan::Flat(f) if !f.store && f.atomic.is_none() => Some((f.addr, 2)),
             MPlan::Ds(d)
                 if matches!(d.kind, lds::DsKind::Read { .. } | lds::DsKind::Read2 { .. }) =>
             {
