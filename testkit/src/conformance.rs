@@ -130,7 +130,7 @@ impl ThreadJit {
             ..JitConfig::default()
         });
         if let Some(e) = jit.broken() {
-            eprintln!("interp_suite: the JIT back end is unavailable ({e}): interpreter only");
+            eprintln!("conformance: the JIT back end is unavailable ({e}): interpreter only");
         }
         ThreadJit {
             jit,
@@ -184,7 +184,7 @@ impl Drop for ThreadJit {
             c.0[i] = t.fetch_add(self.counts.0[i], Ordering::Relaxed) + self.counts.0[i];
         }
         eprintln!(
-            "interp_suite totals after {} test threads: one instruction at a time on the JIT: \
+            "conformance totals after {} test threads: one instruction at a time on the JIT: \
              {} lowered inline, {} through the helper, {} interpreted by the dispatcher, {} \
              ended in an error (compared); {} of these without fields no program can carry; \
              plus {} runs of the unit compiled for any EXEC; {} on the interpreter only (not \
@@ -420,7 +420,7 @@ pub fn exec_one(
                     run_inst = Some(n);
                     with_jit(|j| j.counts.add(C::Normalised, 1));
                 } else if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
-                    eprintln!("interp_suite: {what}: without unused fields {n:?} runs differently");
+                    eprintln!("conformance: {what}: without unused fields {n:?} runs differently");
                 }
             }
             None => {}
@@ -430,7 +430,7 @@ pub fn exec_one(
     let Some(prog) = prog else {
         if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
             eprintln!(
-                "interp_suite: interpreter only: {what}: as program {as_program}, {:?}",
+                "conformance: interpreter only: {what}: as program {as_program}, {:?}",
                 wavejit_isa::gcn::encode(wave.gen, inst).err()
             );
         }
@@ -494,7 +494,7 @@ pub fn exec_one(
             (Ok(u), Some(_)) if u.compiled => {
                 j.counts.add(C::Helper, 1);
                 if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
-                    eprintln!("interp_suite: through the helper: {what}");
+                    eprintln!("conformance: through the helper: {what}");
                 }
             }
             (Ok(u), None) if u.compiled => {
