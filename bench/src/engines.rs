@@ -54,30 +54,13 @@ pub fn run_wave(
 }
 /// Lane operations of a run: the active lanes (EXEC) of every vector ALU and VINTRP
 /// instruction executed; scalar, memory and branch instructions count none. Counted by
-/// stepping the interpreter.
-pub fn count_lane_ops(prog: &Program, st: &mut WaveState) -> Result<(u64, u64), ExecError> {
-    let (mut insts, mut lane_ops) = (0u64, 0u64);
-    let mut ctx = Ctx {
-        wave: &mut st.wave,
-        lds: &mut st.lds,
-        mem: &st.mem,
-    };
-    loop {
-        let pc = ctx.wave.pc;
-        let vector = prog
-            .slot_index(pc)
-            .and_then(|i| prog.slots.get(i))
-            .is_some_and(|s| matches!(&s.inst, Ok(Inst::Gcn(i)) if is_vector_alu(i.enc)));
-        let exec = ctx.wave.exec;
-        let s = wavejit_interp::step(&mut ctx, prog)?;
-        insts += 1;
-        if vector {
-            lane_ops += exec.count_ones() as u64;
-        }
-        if s == Step::End || insts >= BUDGET {
-            return Ok((insts, lane_ops));
-        }
-    }
+/// stepping the interpreter (`LaneCounter`).
+pub fn count_lane_ops(prog: &Program, st: &mut WaveState) -> Result<(u64, u64), WaveError> {
+    let counter = LaneCounter::default();
+    run_to_end(&counter, prog, &mut st.wave, &mut st.lds, &st.mem, BUDGET)?;
+    let insts = counter.insts.load(std::sync::atomic::Ordering::Relaxed);
+    let lanes = counter.lanes.load(std::sync::atomic::Ordering::Relaxed);
+    Ok((insts, lanes))
 }
 
 fn is_vector_alu(e: Enc) -> bool {

@@ -177,9 +177,10 @@ fn a_wrong_register_is_caught() {
         engines::run_wave(&Interp, &prog, &mut st).expect("runs");
         engines::check_wave(k, 3, &st).expect("correct before the flip");
         st.wave.vgpr[2][37] ^= 1 << 9;
+        let r = engines::check_wave(k, 3, &st);
         assert!(
-            engines::check_wave(k, 3, &st).is_err(),
-            "{}: a flipped bit of v2 lane 37 passed",
+            r.as_ref().is_err_and(|e| e.starts_with("v2 lane 37:")),
+            "{}: a flipped bit of v2 lane 37: {r:?}",
             k.name
         );
     }

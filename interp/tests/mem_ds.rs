@@ -2,7 +2,6 @@
 //! and offsets, sub-dword extension, two-address forms, EXEC masking, atomics serialised in
 //! lane order, cross-lane swizzle/permute, bounds and alignment errors.
 
-mod engine;
 mod exec_util;
 
 use exec_util::*;

@@ -2,7 +2,6 @@
 //! (offen/idxen/soffset/offset, addr64, swizzle), the range check (zeros and dropped
 //! stores), sub-dword extension, atomics with GLC, and faults that name the lane.
 
-mod engine;
 mod exec_util;
 
 use exec_util::*;

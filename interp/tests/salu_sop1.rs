@@ -2,7 +2,6 @@
 //! examples), whole-quad and quad masks, EXEC save-and-modify, pc moves and M0-relative
 //! moves.
 
-mod engine;
 mod exec_util;
 
 use exec_util::*;

@@ -2,7 +2,6 @@
 //! and overflow into SCC, SCC = (D != 0) rules, masked shift amounts, bit fields at their
 //! edges, 64-bit pairs, inline constants and literals.
 
-mod engine;
 mod exec_util;
 
 use exec_util::*;

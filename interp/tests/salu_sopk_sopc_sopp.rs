@@ -1,7 +1,6 @@
 //! SOPK (immediates, hardware registers), SOPC (compares) and SOPP (branches, end,
 //! barrier, no-ops) with hand-worked values.
 
-mod engine;
 mod exec_util;
 
 use exec_util::*;

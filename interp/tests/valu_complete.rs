@@ -2,7 +2,6 @@
 //! in every generation it exists in: executed once with plain VGPR operands, none is
 //! `Unsupported` (the dispatch's catch-all would say so).
 
-mod engine;
 mod valu_common;
 
 use valu_common::{v, Machine};

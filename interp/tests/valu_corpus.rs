@@ -4,7 +4,6 @@
 //! only `Unsupported` errors are the documented ones (LDS_DIRECT operands). Bad operands
 //! and out-of-bounds accesses that random fields produce are reported as errors.
 
-mod engine;
 mod valu_common;
 
 use std::collections::BTreeMap;

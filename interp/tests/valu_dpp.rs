@@ -6,7 +6,6 @@
 // Lane loops index several per-lane arrays at once: clearer than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
-mod engine;
 mod valu_common;
 
 use valu_common::{dpp, op, Machine, Rng};

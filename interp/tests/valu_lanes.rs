@@ -2,7 +2,6 @@
 //! kinds (SGPR pairs, inline constants per width, literals) of the vector ALU. Expected
 //! values are worked out in each test from AMD's manuals / the spec.
 
-mod engine;
 mod valu_common;
 
 use valu_common::{op, v, vop1, vop2, vop3, vopc, Machine};

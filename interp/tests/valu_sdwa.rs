@@ -3,7 +3,6 @@
 //! spec's pseudo-code (not the interpreter's shift-and-mask code), plus NEG/ABS, CLAMP,
 //! VOPC and EXEC.
 
-mod engine;
 mod valu_common;
 
 use valu_common::{op, sdwa, Machine, Rng};

@@ -1,6 +1,8 @@
 //! What the test suites of the workspace share: where the repository's data is
-//! ([`root`]) and the kernel-launch helpers ([`launch`]).
+//! ([`root`]), the kernel-launch helpers ([`launch`]), and the engine-generic harness that
+//! runs the interpreter's tests on every engine ([`conformance`]).
 
+pub mod conformance;
 pub mod launch;
 
 use std::path::PathBuf;

@@ -1,8 +1,10 @@
-//! The JIT as the engine of the interpreter's test list (`jit/tests/interp_suite.rs`).
+//! One conformance suite on every engine: the interpreter's tests run each instruction
+//! (and each program) through the functions here, which run it on the interpreter and on
+//! the JIT and require the two to agree bit for bit, before the test's own hand-worked
+//! assertions read the state.
 //!
-//! The interpreter's harnesses call `crate::engine::exec_one` for each hand-built
-//! instruction (see `interp/tests/engine/mod.rs`, the interpreter's version of this
-//! module). Here each call:
+//! The interpreter's harnesses (`interp/tests/valu_common`, `interp/tests/exec_util`) call
+//! [`exec_one`] for each hand-built instruction. Each call:
 //! 1. runs the interpreter's reference code on a copy of the state (wave, LDS, memory);
 //! 2. runs the same instruction on the real state through the JIT's dispatcher: the
 //!    instruction is encoded into a program (padding `s_endpgm`s up to `wave.pc`, the
@@ -10,13 +12,12 @@
 //!    the `s_endpgm`, or the instruction alone when it jumps); when EXEC is all ones the
 //!    unit compiled for any EXEC also runs, from a copy;
 //! 3. requires the same outcome (same step, or the same error kind at the instruction's
-//!    pc) and the same final state, bit for bit: every VGPR lane, SGPR slot, EXEC, VCC,
-//!    M0, SCC, MODE, pc, LDS byte and memory dword; a difference panics naming the
-//!    instruction, the register and lane and both values;
+//!    pc) and the same final state, bit for bit (`wavejit_isa::state::diff`); a difference
+//!    panics naming the instruction, the register and lane and both values;
 //! 4. leaves the JIT's state in the machine, so the test's own hand-worked assertions then
-//!    check the JIT.
+//!    check the JIT — and, through the comparison, the interpreter.
 //!
-//! `run` and `step` (whole GCN programs, `exec_run.rs`) and `vp1_run`/`vp1_run_words`
+//! [`run`] and [`step`] (whole GCN programs, `exec_run.rs`) and [`vp1_run`]/[`vp1_run_words`]
 //! (`vp1_semantics.rs`, through the VP1 JIT) check the same way.
 //!
 //! Instructions no program can hold run on the interpreter only, and are counted: a test's
@@ -32,7 +33,6 @@
 //! printed when each test's thread ends: the last line is the binary's total.
 //! `WAVEJIT_SUITE_DEBUG=1` (with `--nocapture`) names the instructions that ran through the
 //! helper or on the interpreter only.
-#![allow(dead_code)]
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -130,7 +130,7 @@ impl ThreadJit {
             ..JitConfig::default()
         });
         if let Some(e) = jit.broken() {
-            eprintln!("interp_suite: the JIT back end is unavailable ({e}): interpreter only");
+            eprintln!("conformance: the JIT back end is unavailable ({e}): interpreter only");
         }
         ThreadJit {
             jit,
@@ -184,7 +184,7 @@ impl Drop for ThreadJit {
             c.0[i] = t.fetch_add(self.counts.0[i], Ordering::Relaxed) + self.counts.0[i];
         }
         eprintln!(
-            "interp_suite totals after {} test threads: one instruction at a time on the JIT: \
+            "conformance totals after {} test threads: one instruction at a time on the JIT: \
              {} lowered inline, {} through the helper, {} interpreted by the dispatcher, {} \
              ended in an error (compared); {} of these without fields no program can carry; \
              plus {} runs of the unit compiled for any EXEC; {} on the interpreter only (not \
@@ -420,7 +420,7 @@ pub fn exec_one(
                     run_inst = Some(n);
                     with_jit(|j| j.counts.add(C::Normalised, 1));
                 } else if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
-                    eprintln!("interp_suite: {what}: without unused fields {n:?} runs differently");
+                    eprintln!("conformance: {what}: without unused fields {n:?} runs differently");
                 }
             }
             None => {}
@@ -430,7 +430,7 @@ pub fn exec_one(
     let Some(prog) = prog else {
         if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
             eprintln!(
-                "interp_suite: interpreter only: {what}: as program {as_program}, {:?}",
+                "conformance: interpreter only: {what}: as program {as_program}, {:?}",
                 wavejit_isa::gcn::encode(wave.gen, inst).err()
             );
         }
@@ -494,7 +494,7 @@ pub fn exec_one(
             (Ok(u), Some(_)) if u.compiled => {
                 j.counts.add(C::Helper, 1);
                 if std::env::var_os("WAVEJIT_SUITE_DEBUG").is_some() {
-                    eprintln!("interp_suite: through the helper: {what}");
+                    eprintln!("conformance: through the helper: {what}");
                 }
             }
             (Ok(u), None) if u.compiled => {
@@ -709,4 +709,49 @@ fn vp1_check(
         a == b,
         "{what}: states differ:\ninterpreter {a:?}\nJIT         {b:?}"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The checks can fail: with `v_xor_b32` planted as an OR in this thread's JIT, running it
+    /// through the engine panics, naming the register, lane and both values.
+    #[test]
+    fn the_engine_sees_a_wrong_lowering() {
+        use wavejit_interp::exec::{Ctx, Step};
+        use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
+        use wavejit_isa::state::{Lds, Memory, Wave};
+        use wavejit_isa::Gen;
+        PLANT_XOR_BUG.with(|p| p.set(true));
+        let inst = Inst {
+            op: Op::VXorB32,
+            enc: Enc::Vop2,
+            fields: Fields::Vop2 {
+                vdst: 2,
+                src0: Src::vgpr(0),
+                vsrc1: 1,
+            },
+            literal: None,
+        };
+        let mut wave = Wave::new(Gen::Gfx8);
+        for l in 0..64 {
+            wave.vgpr[0][l] = 0b1100;
+            wave.vgpr[1][l] = 0b1010;
+        }
+        let mut lds = Lds::new(256);
+        let mem = Memory::new();
+        let reference = |ctx: &mut Ctx<'_>, i: &Inst| {
+            wavejit_interp::valu::exec(ctx, i).map(|()| Step::Continue)
+        };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            exec_one(&mut wave, &mut lds, &mem, &inst, false, true, &reference)
+        }));
+        let msg = match r {
+            Ok(_) => panic!("a planted wrong lowering went unnoticed"),
+            Err(e) => e.downcast_ref::<String>().cloned().unwrap_or_default(),
+        };
+        // 0b1100 ^ 0b1010 = 0b0110; the planted OR gives 0b1110.
+        assert!(msg.contains("v2 lane 0: interpreter 0x6, JIT 0xe"), "{msg}");
+    }
 }
