@@ -454,6 +454,7 @@ fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
         mode,
         pc,
         gen: g,
+        exports,
     } = wave;
     for r in vgpr.iter_mut().take(vgprs) {
         *r = [0; LANES];
@@ -466,6 +467,7 @@ fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
     *mode = wavejit_isa::state::MODE_DEFAULT;
     *pc = 0;
     *g = gen;
+    exports.clear();
 }
 
 /// Run one workgroup to completion; returns (instructions, waves).
