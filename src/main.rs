@@ -39,6 +39,10 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = wavejit_jit::env::check() {
+        eprintln!("wavejit: error: {e}");
+        return ExitCode::from(2);
+    }
     let r = match cli.cmd {
         Cmd::Asm(a) => cli::asm::run(a),
         Cmd::Disasm(a) => cli::disasm::run(a),
