@@ -5,13 +5,16 @@
 //! mnemonic, documented with its rows) and `static ROWS` (one per mnemonic and native
 //! encoding, with the opcode of each generation, the operand signature and the field that
 //! holds each operand, natively and in the VOP3 twin; the layout must name one field per
-//! signature operand).
+//! signature operand; for vector ALU rows, the operand shape, the source types, the extra
+//! encodings (SDWA, DPP) and the compare condition), `static DESC` (what each operation
+//! means, indexed by `Op`) and the `for_each_gcn_op!` callback macro that lets the engines
+//! expand one match arm per operation from the same rows.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::{env, fs, path::Path};
 
-// The VP1 table generator lives in its own file (issue 7).
+// The VP1 table generator lives in its own file.
 #[path = "build/vp1.rs"]
 mod vp1;
 
@@ -75,6 +78,277 @@ const FIELDS: &[(&str, &str)] = &[
     ("vcc", "Vcc"),
 ];
 
+/// `shape` cells and their `ValuKind` variant (`cmpx`: a compare that also writes EXEC).
+const SHAPES: &[(&str, &str)] = &[
+    ("plain", "Plain"),
+    ("empty", "Empty"),
+    ("carry_out", "CarryOut"),
+    ("carry_in_out", "CarryInOut"),
+    ("cndmask", "Cndmask"),
+    ("madmk", "MadMk"),
+    ("madak", "MadAk"),
+    ("mac", "Mac"),
+    ("cmp", "Cmp"),
+    ("cmpx", "Cmp"),
+    ("readlane", "ReadLane"),
+    ("writelane", "WriteLane"),
+    ("readfirstlane", "ReadFirstLane"),
+    ("interp_p", "InterpP"),
+    ("interp_mov", "InterpMov"),
+    ("interp_p1ll", "InterpP1ll"),
+    ("interp_p2", "InterpP2"),
+];
+
+/// Source types of the `srcs` column: `f` float or `b` bits, and the width.
+const TYPES: &[&str] = &["f16", "f32", "f64", "b16", "b32", "b64", "b128"];
+
+/// Compare conditions (`cmp` column, before the dot) and their `Cond` variant; `ne` and
+/// `t` are the integer spellings of `lg` and `tru`, `class` is V_CMP_CLASS. The second
+/// field says whether the condition exists for integers.
+const CONDS: &[(&str, &str, bool)] = &[
+    ("f", "Some(Cond::F)", true),
+    ("lt", "Some(Cond::Lt)", true),
+    ("eq", "Some(Cond::Eq)", true),
+    ("le", "Some(Cond::Le)", true),
+    ("gt", "Some(Cond::Gt)", true),
+    ("lg", "Some(Cond::Lg)", false),
+    ("ne", "Some(Cond::Lg)", true),
+    ("ge", "Some(Cond::Ge)", true),
+    ("o", "Some(Cond::O)", false),
+    ("u", "Some(Cond::U)", false),
+    ("nge", "Some(Cond::Nge)", false),
+    ("nlg", "Some(Cond::Nlg)", false),
+    ("ngt", "Some(Cond::Ngt)", false),
+    ("nle", "Some(Cond::Nle)", false),
+    ("neq", "Some(Cond::Neq)", false),
+    ("nlt", "Some(Cond::Nlt)", false),
+    ("tru", "Some(Cond::Tru)", false),
+    ("t", "Some(Cond::Tru)", true),
+    ("class", "None", false),
+];
+
+/// Compare types (`cmp` column, after the dot) and their `CmpTy` variant.
+const CMP_TYS: &[(&str, &str)] = &[
+    ("f16", "F16"),
+    ("f32", "F32"),
+    ("f64", "F64"),
+    ("i16", "I16"),
+    ("u16", "U16"),
+    ("i32", "I32"),
+    ("u32", "U32"),
+    ("i64", "I64"),
+    ("u64", "U64"),
+];
+
+/// The interpreter's typed adapters an `interp` cell may name (`ADAPTER(args)`): each
+/// pairs a per-lane function with its source and result types (interp/src/valu/dispatch.rs).
+/// `run(path)` calls a function of the interpreter's vector ALU that takes the whole
+/// instruction (cross-lane operations, unusual operand types).
+const ADAPTERS: &[&str] = &[
+    "f32_1",
+    "f32_2",
+    "f32_3",
+    "f64_2",
+    "f64_3",
+    "f16_2",
+    "f16_3",
+    "fp_1",
+    "fp_3",
+    "b32_1",
+    "b32_2",
+    "b32_3",
+    "b16_2",
+    "b16_2c",
+    "b16_3c",
+    "f32_to_b32",
+    "f32x2_to_b32",
+    "b32_to_f32",
+    "carry_out",
+    "carry_in_out",
+    "conv",
+    "ubyte",
+    "movrel",
+    "run",
+];
+
+/// Check an `interp` cell: what the interpreter runs for the row. `cmp` (the `cmp` column
+/// says what), `vintrp` (interpolation, interp/src/vintrp.rs), `nop` (no lane state
+/// changes), `unsupported` (the interpreter answers `Unsupported` naming the operation: an
+/// explicit marker, never a silent gap) or `ADAPTER(args)`; `-` for rows outside the
+/// vector ALU and VINTRP. Returns the cell as macro tokens.
+fn interp_cell(line: usize, enc: &str, shape: Option<&str>, cell: &str) -> String {
+    let is_cmp = matches!(shape, Some("cmp" | "cmpx"));
+    let is_vintrp = enc == "Vintrp" || shape.is_some_and(|s| s.starts_with("interp_"));
+    match cell {
+        "-" if shape.is_none() && !is_vintrp => "-".into(),
+        "-" => fail(
+            line,
+            "the row needs its semantics in the interp column: ADAPTER(path), cmp, vintrp, \
+             nop or unsupported",
+        ),
+        _ if shape.is_none() && !is_vintrp => fail(line, "interp is for vector ALU rows"),
+        "cmp" if is_cmp => "cmp".into(),
+        "vintrp" if is_vintrp => "vintrp".into(),
+        _ if is_cmp || is_vintrp => fail(
+            line,
+            &format!(
+                "interp is `{}` for this shape",
+                if is_cmp { "cmp" } else { "vintrp" }
+            ),
+        ),
+        "nop" | "unsupported" => cell.into(),
+        _ => {
+            let (adapter, args) = cell
+                .strip_suffix(')')
+                .and_then(|c| c.split_once('('))
+                .unwrap_or_else(|| fail(line, &format!("interp `{cell}` is not ADAPTER(args)")));
+            if !ADAPTERS.contains(&adapter) {
+                fail(line, &format!("unknown interp adapter `{adapter}`"));
+            }
+            if args.is_empty()
+                || !args
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | ':' | ','))
+            {
+                fail(line, &format!("interp arguments `{args}` are not paths"));
+            }
+            format!("{adapter}({})", args.replace(',', ", "))
+        }
+    }
+}
+
+/// The semantic columns of a row (`shape`, `srcs`, `forms`, `cmp`, `interp`) as checked Rust.
+struct Sem {
+    /// `ValuKind` variant name and the `shape` word.
+    shape: Option<(&'static str, &'static str)>,
+    srcs: [Option<&'static str>; 3],
+    sdwa: bool,
+    dpp: bool,
+    /// `CmpDesc` expression.
+    cmp: Option<String>,
+    /// Cond word and type word, for the callback macro.
+    cmp_words: Option<(String, String)>,
+    /// The `interp` cell as macro tokens.
+    interp: String,
+}
+
+/// Check the semantic columns of a row against the closed vocabularies and each other.
+fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
+    let valu = matches!(enc, "Vop1" | "Vop2" | "Vopc" | "Vop3" | "Vop3b");
+    let shape = match c[0] {
+        "-" => None,
+        w => Some(
+            SHAPES
+                .iter()
+                .find(|(k, _)| *k == w)
+                .map(|(k, v)| (*v, *k))
+                .unwrap_or_else(|| fail(line, &format!("unknown shape `{w}`"))),
+        ),
+    };
+    if valu != shape.is_some() {
+        fail(line, "vector ALU rows, and only they, need a shape");
+    }
+    let mut srcs = [None; 3];
+    if c[1] != "-" {
+        let words: Vec<&str> = c[1].split(',').collect();
+        if words.len() > 3 {
+            fail(line, "srcs names more than three sources");
+        }
+        for (i, w) in words.iter().enumerate() {
+            if *w == "-" {
+                continue;
+            }
+            srcs[i] = Some(
+                *TYPES
+                    .iter()
+                    .find(|t| *t == w)
+                    .unwrap_or_else(|| fail(line, &format!("unknown source type `{w}`"))),
+            );
+        }
+    }
+    if !valu && srcs.iter().any(|s| s.is_some()) {
+        fail(line, "srcs is for vector ALU rows");
+    }
+    let (mut sdwa, mut dpp) = (false, false);
+    if c[2] != "-" {
+        for w in c[2].split(',') {
+            match w {
+                "sdwa" => sdwa = true,
+                "dpp" => dpp = true,
+                _ => fail(line, &format!("unknown form `{w}` (sdwa, dpp)")),
+            }
+        }
+        if !matches!(enc, "Vop1" | "Vop2" | "Vopc") {
+            fail(line, "only VOP1/VOP2/VOPC rows have SDWA and DPP forms");
+        }
+    }
+    let is_cmp = matches!(shape, Some(("Cmp", _)));
+    let (cmp, cmp_words) = match c[3] {
+        "-" => {
+            if is_cmp {
+                fail(line, "a compare needs its condition and type (cmp column)");
+            }
+            (None, None)
+        }
+        w => {
+            if !is_cmp {
+                fail(line, "cmp is for rows of shape cmp/cmpx");
+            }
+            let (cw, tw) = w
+                .split_once('.')
+                .unwrap_or_else(|| fail(line, "cmp is COND.TYPE, e.g. lt.f32"));
+            let (_, cond, int_ok) = CONDS
+                .iter()
+                .find(|(k, _, _)| *k == cw)
+                .unwrap_or_else(|| fail(line, &format!("unknown compare condition `{cw}`")));
+            let ty = CMP_TYS
+                .iter()
+                .find(|(k, _)| *k == tw)
+                .map(|(_, v)| *v)
+                .unwrap_or_else(|| fail(line, &format!("unknown compare type `{tw}`")));
+            let float = tw.starts_with('f');
+            if !float && !int_ok {
+                fail(line, &format!("`{cw}` is a float condition"));
+            }
+            if float && matches!(cw, "ne" | "t") {
+                fail(line, &format!("`{cw}` is an integer condition"));
+            }
+            if cw == "class" && !float {
+                fail(line, "class compares take a float");
+            }
+            let exec = matches!(shape, Some((_, "cmpx")));
+            (
+                Some(format!(
+                    "CmpDesc {{ cond: {cond}, ty: CmpTy::{ty}, exec: {exec} }}"
+                )),
+                Some((cw.to_string(), tw.to_string())),
+            )
+        }
+    };
+    let interp = interp_cell(line, enc, shape.map(|(_, w)| w), c[4]);
+    Sem {
+        shape,
+        srcs,
+        sdwa,
+        dpp,
+        cmp,
+        cmp_words,
+        interp,
+    }
+}
+
+/// A source type word as a `Ty` constant.
+fn ty_expr(t: Option<&str>) -> String {
+    match t {
+        None => "None".into(),
+        Some(t) => format!(
+            "Some(Ty {{ bits: {}, float: {} }})",
+            &t[1..],
+            t.starts_with('f')
+        ),
+    }
+}
+
 /// A `layout` cell as Rust (`&[Field::Vdst, ...]`), checked against the signature.
 fn layout(line: usize, cell: &str, sig: &str, what: &str) -> String {
     if cell == "-" {
@@ -136,6 +410,7 @@ fn main() {
         alias: Option<String>,
         layout: String,
         layout64: String,
+        sem: Sem,
     }
     let mut rows = Vec::new();
     for (i, l) in text.lines().enumerate() {
@@ -144,8 +419,8 @@ fn main() {
             continue;
         }
         let c: Vec<&str> = l.split('\t').collect();
-        if c.len() != 10 {
-            fail(line, &format!("expected 10 columns, found {}", c.len()));
+        if c.len() != 15 {
+            fail(line, &format!("expected 15 columns, found {}", c.len()));
         }
         if !c[0]
             .chars()
@@ -206,6 +481,7 @@ fn main() {
             "&[]".into()
         };
         rows.push(Row {
+            sem: semantics(line, enc, &c[10..15]),
             layout: layout(line, c[8], sig, "layout"),
             layout64,
             line,
@@ -302,7 +578,7 @@ fn main() {
         let o = |x: Option<u16>| x.map_or("None".to_string(), |v| format!("Some({v})"));
         writeln!(
             out,
-            "    Row {{ op: Op::{}, enc: TableEnc::{}, opcode: [{}, {}, {}], e64: [{}, {}, {}], sig: {:?}, alias: {}, layout: {}, layout64: {}, line: {} }},",
+            "    Row {{ op: Op::{}, enc: TableEnc::{}, opcode: [{}, {}, {}], e64: [{}, {}, {}], sig: {:?}, alias: {}, layout: {}, layout64: {}, shape: {}, srcs: [{}, {}, {}], sdwa: {}, dpp: {}, line: {} }},",
             camel(&r.mnemonic),
             r.enc,
             o(r.ops[0]),
@@ -315,11 +591,131 @@ fn main() {
             r.alias.as_ref().map_or("None".to_string(), |a| format!("Some({a:?})")),
             r.layout,
             r.layout64,
+            r.sem
+                .shape
+                .map_or("None".to_string(), |(v, _)| format!("Some(ValuKind::{v})")),
+            ty_expr(r.sem.srcs[0]),
+            ty_expr(r.sem.srcs[1]),
+            ty_expr(r.sem.srcs[2]),
+            r.sem.sdwa,
+            r.sem.dpp,
             r.line
         )
         .ok();
     }
-    writeln!(out, "];").ok();
+    writeln!(out, "];\n").ok();
+
+    // What each operation means: its compare (all rows of an operation agree), and for the
+    // callback macro the shape and source types of its first vector ALU row.
+    let mut desc: BTreeMap<String, &Row> = BTreeMap::new();
+    for r in &rows {
+        match desc.get(&r.mnemonic) {
+            Some(first) if first.sem.cmp != r.sem.cmp => fail(
+                r.line,
+                &format!(
+                    "compare differs from line {} of the same mnemonic",
+                    first.line
+                ),
+            ),
+            Some(first)
+                if first.sem.interp != r.sem.interp
+                    && first.sem.interp != "-"
+                    && r.sem.interp != "-" =>
+            {
+                fail(
+                    r.line,
+                    &format!(
+                        "interp differs from line {} of the same mnemonic",
+                        first.line
+                    ),
+                )
+            }
+            Some(first) if first.sem.shape.is_some() || r.sem.shape.is_none() => {}
+            _ => {
+                desc.insert(r.mnemonic.clone(), r);
+            }
+        }
+    }
+    writeln!(
+        out,
+        "/// What each operation means, indexed by `Op as usize`."
+    )
+    .ok();
+    writeln!(out, "pub static DESC: [OpDesc; {}] = [", ops.len()).ok();
+    for m in &ops {
+        let r = desc[m];
+        writeln!(
+            out,
+            "    OpDesc {{ cmp: {} }},",
+            r.sem
+                .cmp
+                .as_ref()
+                .map_or("None".to_string(), |c| format!("Some({c})"))
+        )
+        .ok();
+    }
+    writeln!(out, "];\n").ok();
+
+    writeln!(
+        out,
+        "/// Calls macro `$m` once with every operation of the table, each as"
+    )
+    .ok();
+    writeln!(
+        out,
+        "/// `(Variant mnemonic shape [src types] cmp)`: `shape` is the `shape` column of its"
+    )
+    .ok();
+    writeln!(
+        out,
+        "/// first vector ALU row (`none` for other operations), the source types are the `srcs`"
+    )
+    .ok();
+    writeln!(
+        out,
+        "/// column as words (`f32`, `b32`, `-` for an absent source), `cmp` is `(cond type)`"
+    )
+    .ok();
+    writeln!(
+        out,
+        "/// or `-`. Extra arguments after `$m` are passed through first."
+    )
+    .ok();
+    // The interpreter cell of each operation: that of any row that has one.
+    let mut interp: BTreeMap<&str, &str> = BTreeMap::new();
+    for r in &rows {
+        let e = interp.entry(r.mnemonic.as_str()).or_insert("-");
+        if *e == "-" {
+            *e = r.sem.interp.as_str();
+        }
+    }
+    writeln!(out, "#[macro_export]\nmacro_rules! for_each_gcn_op {{").ok();
+    writeln!(out, "    ($m:ident $($arg:tt)*) => {{ $m! {{ $($arg)*").ok();
+    for m in &ops {
+        let r = desc[m];
+        let shape = r.sem.shape.map_or("none", |(_, w)| w);
+        let srcs: Vec<&str> = r.sem.srcs.iter().map(|t| t.unwrap_or("-")).collect();
+        let n = r
+            .sem
+            .srcs
+            .iter()
+            .rposition(|t| t.is_some())
+            .map_or(0, |i| i + 1);
+        let cmp = r
+            .sem
+            .cmp_words
+            .as_ref()
+            .map_or("-".to_string(), |(c, t)| format!("({c} {t})"));
+        writeln!(
+            out,
+            "        ({} {m} {shape} [{}] {cmp} {})",
+            camel(m),
+            srcs[..n].join(" "),
+            interp[m.as_str()]
+        )
+        .ok();
+    }
+    writeln!(out, "    }} }};\n}}").ok();
 
     let dst = Path::new(&env::var("OUT_DIR").expect("OUT_DIR")).join("gcn_table.rs");
     fs::write(dst, out).expect("write gcn_table.rs");

@@ -34,7 +34,8 @@ use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Memory, Space};
 use wavejit_isa::Arch;
 
-use crate::grid::{self, Dispatch, GridError, Scratch, WaveExec};
+use crate::engine::{self, WaveEngine};
+use crate::grid::{self, Dispatch, GridError, Scratch};
 use crate::load::kd::UserSgpr;
 use crate::load::{ArgMeta, CodeObject, Kernel, LoadError};
 use crate::profile::{self, KernelProfile, ProfileFile, StaticFacts};
@@ -201,7 +202,7 @@ const STREAM_CHUNK: u64 = 1 << 20;
 /// The simulated device: its memory, engine and thread count.
 pub struct Device {
     mem: Memory,
-    exec: Box<dyn WaveExec>,
+    exec: Box<dyn WaveEngine>,
     threads: usize,
     max_insts: u64,
     /// Bytes mapped so far, and the most that may be.
@@ -237,16 +238,16 @@ impl Default for Device {
 impl Device {
     /// A device running the reference interpreter on every host core.
     pub fn new() -> Device {
-        Device::with_exec(Box::new(grid::Interp))
+        Device::with_exec(Box::new(engine::Interp))
     }
 
     /// A device running waves on `engine`.
     pub fn with_engine(engine: crate::Engine) -> Device {
-        Device::with_exec(grid::exec_for(engine))
+        Device::with_exec(engine::for_engine(engine))
     }
 
     /// A device running waves with `exec`.
-    pub fn with_exec(exec: Box<dyn WaveExec>) -> Device {
+    pub fn with_exec(exec: Box<dyn WaveEngine>) -> Device {
         Device {
             mem: Memory::new(),
             exec,

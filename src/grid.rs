@@ -30,7 +30,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 use wavejit_interp::profile::Profile;
@@ -39,6 +39,7 @@ use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave, LANES};
 use wavejit_isa::Gen;
 
+use crate::engine::{WaveEngine, WaveError};
 use crate::load::kd::{KernelDescriptor, UserSgpr};
 
 /// High 32 bits of the flat address of LDS (the shared aperture) that wavejit reports to
@@ -51,315 +52,6 @@ pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
 pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
 /// Default per-wave instruction budget.
 pub const DEFAULT_MAX_INSTS: u64 = 100_000_000;
-
-/// Executes a wave until it ends or reaches a barrier: the interpreter or a JIT.
-pub trait WaveExec: Sync {
-    /// Run at most `budget` instructions; returns why it stopped and how many ran.
-    /// Reaching the budget is `ExecErrorKind::InstLimit`.
-    fn run(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-    ) -> Result<(Step, u64), ExecError>;
-
-    /// `run`, with the failures that are not execution errors kept apart (the `diff`
-    /// engine's mismatches). The grid calls this one.
-    fn run_checked(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-    ) -> Result<(Step, u64), WaveError> {
-        self.run(prog, wave, lds, mem, budget)
-            .map_err(WaveError::Exec)
-    }
-
-    /// `run_checked`, counting profile events into `prof` (`wavejit_interp::profile`).
-    /// Engines that cannot count refuse with `Unsupported`.
-    fn run_profiled(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-        prof: &mut Profile,
-    ) -> Result<(Step, u64), WaveError> {
-        let _ = (prog, lds, mem, budget, prof);
-        Err(WaveError::Exec(ExecError {
-            pc: wave.pc,
-            kind: ExecErrorKind::Unsupported {
-                mnemonic: format!("profiling on the {} engine", self.name()),
-            },
-        }))
-    }
-
-    /// Name shown in summaries.
-    fn name(&self) -> &'static str;
-
-    /// The most host threads this engine can run a grid on (`None`: any).
-    fn max_threads(&self) -> Option<usize> {
-        None
-    }
-
-    /// What the engine did besides running (a JIT: blocks compiled), for summaries.
-    fn report(&self) -> Option<String> {
-        None
-    }
-}
-
-/// How a wave's run failed.
-#[derive(Debug, thiserror::Error)]
-pub enum WaveError {
-    #[error(transparent)]
-    Exec(#[from] ExecError),
-    /// The `diff` engine saw the interpreter and the JIT disagree.
-    #[error("the interpreter and the JIT disagree: {0}")]
-    Mismatch(wavejit_jit::Mismatch),
-}
-
-/// The reference interpreter.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Interp;
-
-impl WaveExec for Interp {
-    fn run(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-    ) -> Result<(Step, u64), ExecError> {
-        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
-        let (step, stats) = wavejit_interp::run(&mut ctx, prog, budget)?;
-        Ok((step, stats.insts))
-    }
-
-    fn run_profiled(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-        prof: &mut Profile,
-    ) -> Result<(Step, u64), WaveError> {
-        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
-        let (step, stats) = wavejit_interp::profile::run(&mut ctx, prog, budget, prof)?;
-        Ok((step, stats.insts))
-    }
-
-    fn name(&self) -> &'static str {
-        "interp"
-    }
-}
-
-/// The Cranelift JIT (`wavejit-jit`): compiles each block on first use (`jit`) or once it
-/// is hot (`tiered`), interpreting the rest. One engine (and code cache) is shared by all
-/// the worker threads of a grid.
-pub struct Jit {
-    jit: wavejit_jit::Jit,
-    /// The same engine compiling code that counts profile events, made on the first
-    /// profiled run (its code is kept apart: it is slower).
-    profiling: OnceLock<wavejit_jit::Jit>,
-    name: &'static str,
-}
-
-impl Jit {
-    /// Compile every block on first use.
-    pub fn eager() -> Jit {
-        Jit {
-            jit: wavejit_jit::Jit::new(wavejit_jit::JitConfig::default()),
-            profiling: OnceLock::new(),
-            name: "jit",
-        }
-    }
-
-    /// Interpret blocks until they are hot, then compile them.
-    pub fn tiered() -> Jit {
-        let config = wavejit_jit::JitConfig {
-            tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
-            ..wavejit_jit::JitConfig::default()
-        };
-        Jit {
-            jit: wavejit_jit::Jit::new(config),
-            profiling: OnceLock::new(),
-            name: "tiered",
-        }
-    }
-
-    /// The compiler's counters so far.
-    pub fn compile_stats(&self) -> wavejit_jit::CompileStats {
-        self.jit.stats()
-    }
-}
-
-impl WaveExec for Jit {
-    fn run(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-    ) -> Result<(Step, u64), ExecError> {
-        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
-        let (step, stats) = self.jit.run(&mut ctx, prog, budget)?;
-        Ok((step, stats.insts))
-    }
-
-    fn run_profiled(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-        prof: &mut Profile,
-    ) -> Result<(Step, u64), WaveError> {
-        let jit = self.profiling.get_or_init(|| {
-            wavejit_jit::Jit::new(wavejit_jit::JitConfig {
-                profile: true,
-                ..*self.jit.config()
-            })
-        });
-        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
-        let (step, stats) = jit.run_profiled(&mut ctx, prog, budget, prof)?;
-        Ok((step, stats.insts))
-    }
-
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
-    fn report(&self) -> Option<String> {
-        if let Some(e) = self.jit.broken() {
-            return Some(format!(
-                "JIT unavailable ({e}); every instruction was interpreted"
-            ));
-        }
-        let mut s = self.jit.stats();
-        if let Some(p) = self.profiling.get() {
-            let q = p.stats();
-            s.blocks += q.blocks;
-            s.insts += q.insts;
-            s.helper_insts += q.helper_insts;
-            s.nanos += q.nanos;
-            s.failures += q.failures;
-        }
-        Some(format!(
-            "{} blocks ({} instructions, {} through interpreter helpers) compiled in {:.1} ms{}",
-            s.blocks,
-            s.insts,
-            s.helper_insts,
-            s.nanos as f64 / 1e6,
-            if s.failures > 0 {
-                format!(
-                    ", {} blocks failed to compile and were interpreted",
-                    s.failures
-                )
-            } else {
-                String::new()
-            }
-        ))
-    }
-}
-
-/// The interpreter and the JIT side by side (`wavejit_jit::diff_run`): every block runs in
-/// both from the same state and everything it can change is compared; the first
-/// difference is an error naming the instruction. The waves continue from the
-/// interpreter's state. Slow (memory is compared after every block) and one thread only
-/// (other workgroups must not write memory while a block is compared).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Diff;
-
-impl WaveExec for Diff {
-    /// A mismatch becomes a `BadOperand` error carrying its description here;
-    /// `run_checked` keeps it typed.
-    fn run(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-    ) -> Result<(Step, u64), ExecError> {
-        self.run_checked(prog, wave, lds, mem, budget)
-            .map_err(|e| match e {
-                WaveError::Exec(e) => e,
-                WaveError::Mismatch(m) => ExecError {
-                    pc: m.pc,
-                    kind: ExecErrorKind::BadOperand(format!(
-                        "the interpreter and the JIT disagree: {m}"
-                    )),
-                },
-            })
-    }
-
-    fn run_checked(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-    ) -> Result<(Step, u64), WaveError> {
-        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
-        let d = wavejit_jit::diff_run(&mut ctx, prog, budget)?;
-        if let Some(m) = d.mismatch {
-            return Err(WaveError::Mismatch(m));
-        }
-        Ok((d.stop.unwrap_or(Step::Continue), d.stats.insts))
-    }
-
-    fn run_profiled(
-        &self,
-        prog: &Program,
-        wave: &mut Wave,
-        lds: &mut Lds,
-        mem: &Memory,
-        budget: u64,
-        prof: &mut Profile,
-    ) -> Result<(Step, u64), WaveError> {
-        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
-        let d = wavejit_jit::diff_run_profiled(&mut ctx, prog, budget, prof)?;
-        if let Some(m) = d.mismatch {
-            return Err(WaveError::Mismatch(m));
-        }
-        Ok((d.stop.unwrap_or(Step::Continue), d.stats.insts))
-    }
-
-    fn name(&self) -> &'static str {
-        "diff"
-    }
-
-    fn max_threads(&self) -> Option<usize> {
-        Some(1)
-    }
-}
-
-/// A grid executor for `engine`.
-pub fn exec_for(engine: crate::Engine) -> Box<dyn WaveExec> {
-    match engine {
-        crate::Engine::Interp => Box::new(Interp),
-        crate::Engine::Jit => Box::new(Jit::eager()),
-        crate::Engine::Tiered => Box::new(Jit::tiered()),
-        crate::Engine::Diff => Box::new(Diff),
-    }
-}
-
-/// The engine called `name` on the command line (`interp`, `jit`, `tiered`, `diff`).
-pub fn exec_by_name(name: &str) -> Result<Box<dyn WaveExec>, String> {
-    name.parse::<crate::Engine>()
-        .map(exec_for)
-        .map_err(|e| e.to_string())
-}
 
 /// Work-items per dimension.
 pub type Dim3 = [u32; 3];
@@ -648,7 +340,7 @@ pub fn run(
     d: &Dispatch,
     prog: &Program,
     mem: &Memory,
-    exec: &dyn WaveExec,
+    exec: &dyn WaveEngine,
     threads: usize,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Result<GridStats, GridError> {
@@ -661,7 +353,7 @@ pub fn run_profiled(
     d: &Dispatch,
     prog: &Program,
     mem: &Memory,
-    exec: &dyn WaveExec,
+    exec: &dyn WaveEngine,
     threads: usize,
     progress: Option<&(dyn Fn(u64) + Sync)>,
     prof: &mut Profile,
@@ -676,7 +368,7 @@ fn run_inner(
     d: &Dispatch,
     prog: &Program,
     mem: &Memory,
-    exec: &dyn WaveExec,
+    exec: &dyn WaveEngine,
     threads: usize,
     progress: Option<&(dyn Fn(u64) + Sync)>,
     sink: Option<&Mutex<Profile>>,
@@ -840,7 +532,7 @@ fn run_group(
     d: &Dispatch,
     prog: &Program,
     mem: &Memory,
-    exec: &dyn WaveExec,
+    exec: &dyn WaveEngine,
     worker: &mut Worker,
     wg: Dim3,
     scratch_base: u64,
@@ -942,6 +634,7 @@ fn run_group(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Interp;
 
     fn kd(rsrc2: u32, props: u16) -> KernelDescriptor {
         let mut b = [0u8; 64];

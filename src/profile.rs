@@ -478,8 +478,8 @@ pub fn profile_wave(
     lds: &mut wavejit_isa::state::Lds,
     mem: &wavejit_isa::state::Memory,
     max_insts: u64,
-) -> Result<(u64, Profile, u64), crate::grid::WaveError> {
-    let exec = crate::grid::exec_for(engine);
+) -> Result<(u64, Profile, u64), crate::engine::WaveError> {
+    let exec = crate::engine::for_engine(engine);
     let mut prof = Profile::for_program(prog);
     let (mut insts, mut barriers) = (0u64, 0u64);
     loop {
@@ -490,14 +490,14 @@ pub fn profile_wave(
             wavejit_interp::Step::End => return Ok((insts, prof, barriers)),
             wavejit_interp::Step::Barrier => barriers += 1,
             wavejit_interp::Step::Continue => {
-                return Err(crate::grid::WaveError::Exec(wavejit_interp::ExecError {
+                return Err(crate::engine::WaveError::Exec(wavejit_interp::ExecError {
                     pc: wave.pc,
                     kind: wavejit_interp::ExecErrorKind::InstLimit(max_insts),
                 }))
             }
         }
         if insts >= max_insts {
-            return Err(crate::grid::WaveError::Exec(wavejit_interp::ExecError {
+            return Err(crate::engine::WaveError::Exec(wavejit_interp::ExecError {
                 pc: wave.pc,
                 kind: wavejit_interp::ExecErrorKind::InstLimit(max_insts),
             }));

@@ -27,6 +27,8 @@
 //! `MAX_MEMORY_BYTES` of memory, LDS past 64 KiB. Nothing is allocated before its size
 //! has been checked.
 
+pub mod vp1;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 

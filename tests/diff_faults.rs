@@ -6,7 +6,7 @@
 use wavejit::isa::ir::Program;
 use wavejit::isa::state::{Lds, Memory, Wave};
 use wavejit::isa::{Arch, Gen};
-use wavejit::{diff_wave, run_wave, Engine, Error};
+use wavejit::{run_wave, Engine, WaveError};
 
 /// Work around the fault, lane-independent and scalar.
 const FILLER: [&str; 6] = [
@@ -60,16 +60,12 @@ const FAULTS: [Fault; 5] = [
     },
 ];
 
-fn run(engine: Option<Engine>, prog: &Program, setup: fn(&mut Wave)) -> Error {
+fn run(engine: Engine, prog: &Program, setup: fn(&mut Wave)) -> WaveError {
     let mut w = Wave::new(Gen::Gfx8);
     setup(&mut w);
     let mut lds = Lds::new(256);
     let mem = Memory::new();
-    let r = match engine {
-        Some(e) => run_wave(e, prog, &mut w, &mut lds, &mem, 1000).map_err(Error::from),
-        None => diff_wave(prog, &mut w, &mut lds, &mem, 1000),
-    };
-    match r {
+    match run_wave(engine, prog, &mut w, &mut lds, &mem, 1000) {
         Ok(_) => panic!("{engine:?}: no fault"),
         Err(e) => e,
     }
@@ -87,7 +83,7 @@ fn a_fault_anywhere_in_a_block_is_the_same_error_on_every_engine() {
             let code = wavejit::assemble(Arch::Gcn(Gen::Gfx8), &text).expect("assembles");
             let prog = Program::new(Arch::Gcn(Gen::Gfx8), &code);
             let fault_pc = prog.slots[k].pc;
-            let Error::Exec(interp) = run(Some(Engine::Interp), &prog, f.setup) else {
+            let WaveError::Exec(interp) = run(Engine::Interp, &prog, f.setup) else {
                 panic!("the interpreter's error is an execution error");
             };
             assert_eq!(
@@ -96,13 +92,11 @@ fn a_fault_anywhere_in_a_block_is_the_same_error_on_every_engine() {
                 f.inst
             );
             assert!(interp.to_string().contains(f.says), "{}: {interp}", f.inst);
-            for engine in [Some(Engine::Jit), Some(Engine::Tiered), None] {
+            for engine in [Engine::Jit, Engine::Tiered, Engine::Diff] {
                 match run(engine, &prog, f.setup) {
-                    Error::Exec(e) => assert_eq!(
-                        e, interp,
-                        "{} at position {k} on {engine:?} (None: diff)",
-                        f.inst
-                    ),
+                    WaveError::Exec(e) => {
+                        assert_eq!(e, interp, "{} at position {k} on {engine:?}", f.inst)
+                    }
                     other => panic!(
                         "{} at position {k} on {engine:?} (None: diff): {other}",
                         f.inst

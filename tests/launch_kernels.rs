@@ -4,12 +4,10 @@
 //! roundings a compiler may choose (a*x+y rounded twice, or fused) — see the README there.
 //! Plus the prebuilt objects of `tests/data/launch/`, which need no compiler.
 
-mod launch_common;
-
-use launch_common::{build, device, engines, prebuilt, CPUS};
 use rand::{Rng, SeedableRng};
 use wavejit::device::Arg;
 use wavejit::load::CodeObject;
+use wavejit_testkit::launch::{build, device, engines, prebuilt, CPUS};
 
 fn rng() -> rand::rngs::StdRng {
     rand::rngs::StdRng::seed_from_u64(0x8_2024)

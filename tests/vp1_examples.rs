@@ -1,5 +1,5 @@
 //! The VP1 examples of `examples/vp1/`: each program runs from `NAME.state.json` through
-//! the library (`wavejit::vp1cli::run_vp1`) with every engine, and its final state must
+//! the library (`wavejit::statefile::vp1::run_vp1`) with every engine, and its final state must
 //! equal `NAME.expected.json`, whose values are worked out by hand in the comments of
 //! `NAME.s` (not produced by wavejit).
 
@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use wavejit::isa::vp1::asm;
-use wavejit::vp1cli::run_vp1;
+use wavejit::statefile::vp1::run_vp1;
 use wavejit::Engine;
 
 fn dir() -> PathBuf {

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use wavejit::fuzz::target::diff_code;
+use wavejit_fuzzing::target::diff_code;
 use wavejit_isa::{Arch, Gen};
 
 fuzz_target!(|data: &[u8]| {

@@ -6,7 +6,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use rand::RngCore;
-use wavejit::fuzz::target::diff_generated;
+use wavejit_fuzzing::target::diff_generated;
 use wavejit_isa::{Arch, Gen};
 
 /// The fuzzer's input: which architecture, how long, and the generator's random bytes.

@@ -2,16 +2,13 @@
 //! SOP1/SOP2/SOPC/SOPP layouts): a counted loop, the instruction budget, pcs that are not
 //! instruction starts, undecodable words.
 
-mod engine;
-
-// `crate::engine`, not `engine`: in the JIT's suite this file is a module, and the engine
-// is the suite's (see interp/tests/engine/mod.rs).
-use crate::engine::{run, step};
+// Every program runs on the interpreter and the JIT, compared (wavejit-testkit).
 use wavejit_interp::exec::{Ctx, Step};
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave};
 use wavejit_isa::{Arch, Gen};
+use wavejit_testkit::conformance::{run, step};
 
 fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()

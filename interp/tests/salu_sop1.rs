@@ -2,7 +2,6 @@
 //! examples), whole-quad and quad masks, EXEC save-and-modify, pc moves and M0-relative
 //! moves.
 
-mod engine;
 mod exec_util;
 
 use exec_util::*;
@@ -241,13 +240,16 @@ fn relative_moves() {
     assert_eq!(m.s64(43), (-2i64) as u64);
     // Out of the SGPR file: an error, not a write to VCC or beyond.
     m.wave.m0 = 100;
-    assert!(m.exec(sop1(Op::SMovreldB32, 5, s(1))).is_err());
+    let r = m.exec(sop1(Op::SMovreldB32, 5, s(1)));
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
     m.wave.m0 = u32::MAX;
-    assert!(m.exec(sop1(Op::SMovrelsB32, 0, s(10))).is_err());
+    let r = m.exec(sop1(Op::SMovrelsB32, 0, s(10)));
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
     m.wave.m0 = 0;
+    let r = m.exec(sop1(Op::SMovrelsB32, 0, int(3)));
     assert!(
-        m.exec(sop1(Op::SMovrelsB32, 0, int(3))).is_err(),
-        "source must be an SGPR"
+        matches!(r, Err(ExecErrorKind::BadOperand(_))),
+        "source must be an SGPR: {r:?}"
     );
 }
 

@@ -2,7 +2,6 @@
 //! in every generation it exists in: executed once with plain VGPR operands, none is
 //! `Unsupported` (the dispatch's catch-all would say so).
 
-mod engine;
 mod valu_common;
 
 use valu_common::{v, Machine};
@@ -14,6 +13,7 @@ use wavejit_isa::Gen;
 #[test]
 fn no_vector_operation_is_left_unsupported() {
     let mut missing = Vec::new();
+    let mut other = Vec::new();
     let mut count = 0;
     for row in ROWS.iter() {
         for gen in Gen::ALL {
@@ -67,13 +67,30 @@ fn no_vector_operation_is_left_unsupported() {
             };
             count += 1;
             // (VOP3-encoded interpolation reads SRC0 = 266 as attribute 10, channel 0, high.)
-            let r = m.valu(&inst);
-            if let Err(ExecErrorKind::Unsupported { mnemonic }) = r {
-                missing.push(format!("{gen} {}: {mnemonic}", row.op.mnemonic()));
+            match m.valu(&inst) {
+                Ok(()) => {}
+                Err(ExecErrorKind::Unsupported { mnemonic }) => {
+                    missing.push(format!("{gen} {}: {mnemonic}", row.op.mnemonic()))
+                }
+                // The fixed operands are invalid for these: V_READLANE/V_WRITELANE need a
+                // scalar lane select (GCN 1.2's VOP3 form reads v12 there) and value (v10
+                // in VOP2 on GCN 1.0/1.1); VOP3 V_INTERP_MOV reads SRC0 as the parameter.
+                Err(ExecErrorKind::BadOperand(_))
+                    if matches!(
+                        row.op.mnemonic(),
+                        "v_readlane_b32" | "v_writelane_b32" | "v_interp_mov_f32"
+                    ) => {}
+                Err(e) => other.push(format!("{gen} {}: {e}", row.op.mnemonic())),
             }
         }
     }
     assert!(count > 700, "{count}");
+    assert!(
+        other.is_empty(),
+        "{} errors:\n{}",
+        other.len(),
+        other.join("\n")
+    );
     assert!(
         missing.is_empty(),
         "{} unsupported:\n{}",

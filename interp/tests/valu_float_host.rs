@@ -7,7 +7,6 @@
 // Lane loops index several per-lane arrays at once: clearer than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
-mod engine;
 mod valu_common;
 
 use valu_common::{op, v, vop3, Machine, Rng};

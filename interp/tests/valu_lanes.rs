@@ -2,10 +2,10 @@
 //! kinds (SGPR pairs, inline constants per width, literals) of the vector ALU. Expected
 //! values are worked out in each test from AMD's manuals / the spec.
 
-mod engine;
 mod valu_common;
 
 use valu_common::{op, v, vop1, vop2, vop3, vopc, Machine};
+use wavejit_interp::ExecErrorKind;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Src};
 use wavejit_isa::Gen;
 
@@ -194,9 +194,10 @@ fn movrel_uses_m0() {
         (15 << 8, 14 << 8 | 1)
     );
     m.wave.m0 = 250;
+    let r = m.valu(&vop1(op("v_movrels_b32"), 1, v(10)));
     assert!(
-        m.valu(&vop1(op("v_movrels_b32"), 1, v(10))).is_err(),
-        "v260 does not exist"
+        matches!(r, Err(ExecErrorKind::BadOperand(_))),
+        "v260 does not exist: {r:?}"
     );
 }
 
@@ -234,7 +235,8 @@ fn scalar_pairs_constants_and_literals() {
     m.valu(&vop1(op("v_mov_b32"), 1, Src(248))).expect("inv2pi");
     assert_eq!(m.wave.vgpr[1][0], 0x3E22_F983);
     let mut m7 = Machine::new(Gen::Gfx7);
-    assert!(m7.valu(&vop1(op("v_mov_b32"), 1, Src(248))).is_err());
+    let r = m7.valu(&vop1(op("v_mov_b32"), 1, Src(248)));
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
     // A literal in a VOP2: 32-bit as is; an f64 operand takes it as its high half.
     let mut lit = vop2(op("v_add_f32"), 1, Src::LITERAL, 2);
     lit.literal = Some(1.5f32.to_bits());
@@ -252,7 +254,8 @@ fn scalar_pairs_constants_and_literals() {
     m.valu(&vop1(op("v_mov_b32"), 2, Src::SCC)).expect("scc");
     assert_eq!((m.wave.vgpr[1][0], m.wave.vgpr[2][0]), (1, 1));
     // A literal named but missing, and LDS_DIRECT, are errors, not silent values.
-    assert!(m.valu(&vop1(op("v_mov_b32"), 1, Src::LITERAL)).is_err());
+    let r = m.valu(&vop1(op("v_mov_b32"), 1, Src::LITERAL));
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
     assert!(matches!(
         m.valu(&vop1(op("v_mov_b32"), 1, Src::LDS_DIRECT)),
         Err(wavejit_interp::ExecErrorKind::Unsupported { .. })
@@ -266,8 +269,10 @@ fn sixty_four_bit_results_in_register_pairs() {
     m.valu(&vop1(op("v_cvt_f64_u32"), 4, v(1))).expect("cvt");
     assert_eq!((m.wave.vgpr[4][0], m.wave.vgpr[5][0]), (0, 0x4008_0000));
     // v255 cannot hold a pair.
-    assert!(m.valu(&vop1(op("v_cvt_f64_u32"), 255, v(1))).is_err());
-    assert!(m.valu(&vop1(op("v_cvt_f32_f64"), 1, v(255))).is_err());
+    let r = m.valu(&vop1(op("v_cvt_f64_u32"), 255, v(1)));
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
+    let r = m.valu(&vop1(op("v_cvt_f32_f64"), 1, v(255)));
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
 }
 
 #[test]
@@ -310,7 +315,8 @@ fn unsupported_and_malformed_are_errors() {
         },
         literal: None,
     };
-    assert!(m.valu(&inst).is_err());
+    let r = m.valu(&inst);
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
     // Fields that do not match the encoding.
     let inst = Inst {
         op: op("v_add_f32"),
@@ -321,9 +327,9 @@ fn unsupported_and_malformed_are_errors() {
         },
         literal: None,
     };
-    assert!(m.valu(&inst).is_err());
+    let r = m.valu(&inst);
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
     // An operation that does not exist on the generation.
-    assert!(m
-        .valu(&vop3(op("v_mullit_f32"), 1, [v(1), v(1), v(1)]))
-        .is_err());
+    let r = m.valu(&vop3(op("v_mullit_f32"), 1, [v(1), v(1), v(1)]));
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
 }

@@ -3,10 +3,10 @@
 //! spec's pseudo-code (not the interpreter's shift-and-mask code), plus NEG/ABS, CLAMP,
 //! VOPC and EXEC.
 
-mod engine;
 mod valu_common;
 
 use valu_common::{op, sdwa, Machine, Rng};
+use wavejit_interp::ExecErrorKind;
 use wavejit_isa::gcn::{Fields, Inst, VopBase};
 use wavejit_isa::Gen;
 
@@ -365,7 +365,8 @@ fn reserved_selections_are_errors() {
     if let Fields::Sdwa { src0_sel, .. } = &mut inst.fields {
         *src0_sel = 7;
     }
-    assert!(m.valu(&inst).is_err());
+    let r = m.valu(&inst);
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
     let mut inst = sdwa(op("v_mov_b32"), VopBase::Vop1, 6, 1, 0);
     if let Fields::Sdwa {
         dst_sel,
@@ -376,5 +377,6 @@ fn reserved_selections_are_errors() {
         *dst_sel = 0;
         *dst_unused = 3;
     }
-    assert!(m.valu(&inst).is_err());
+    let r = m.valu(&inst);
+    assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
 }

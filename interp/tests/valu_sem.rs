@@ -19,7 +19,6 @@
 //! Each line runs in the native 32-bit encoding and in the VOP3 form whenever the operation
 //! and the options allow, and both must agree with the expectation.
 
-mod engine;
 mod valu_common;
 
 use std::path::PathBuf;

@@ -2,7 +2,6 @@
 //! spec (0b1010011: five primitives) and its LDS layout table, M0's offset, P1/P2/MOV, the
 //! GCN 1.2 VOP3 forms with the f16 variants, EXEC, and out-of-bounds LDS.
 
-mod engine;
 mod valu_common;
 
 use valu_common::{op, Machine};

@@ -3,12 +3,9 @@
 //! the arithmetic is written next to each case. `$c` registers start at 0x8000 (bit 15 is
 //! always set), so a scalar flag byte F reads back as 0x80FF-style values `0x8000 | F`.
 
-mod engine;
-
-// `crate::engine`: the interpreter here, the VP1 JIT checked against it in
-// jit/tests/interp_suite.rs (see interp/tests/engine/mod.rs).
-use crate::engine::{vp1_run as run, vp1_run_words as run_words};
+// Every program runs on the interpreter and the VP1 JIT, compared (wavejit-testkit).
 use wavejit_isa::vp1::{asm, State, Variant};
+use wavejit_testkit::conformance::{vp1_run as run, vp1_run_words as run_words};
 
 fn st() -> State {
     State::new(Variant::G80)

@@ -1,6 +1,9 @@
 //! Execution state shared by both engines: the wavefront's registers (`Wave`), the
 //! workgroup's local data share (`Lds`) and global memory (`Memory`). Every access a kernel
 //! can make goes through a checked method here; nothing hands out host pointers.
+//! `diff` names every place where two states differ.
+
+pub mod diff;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -200,6 +203,13 @@ impl Region {
     fn word(&self, addr: u64) -> &AtomicU32 {
         &self.words[((addr - self.base) / 4) as usize]
     }
+
+    /// The host address of the region's first byte (its dwords are atomics: compiled code
+    /// that reads or writes through it does so in the same relaxed, dword-atomic way as
+    /// `Memory`'s methods, after checking the access against `base` and `len`).
+    pub fn host_ptr(&self) -> *const u8 {
+        self.words.as_ptr() as *const u8
+    }
 }
 
 /// The largest region `Memory::map` takes (64 GiB).
@@ -326,37 +336,64 @@ impl Memory {
         }
     }
 
-    /// Read bytes (any alignment) into `out`.
+    /// The region holding every byte of `lo..end` (`lo < end`), if one does.
+    pub fn region_spanning(&self, lo: u64, end: u64) -> Option<&Region> {
+        let idx = self.regions.partition_point(|r| r.base <= lo);
+        let r = &self.regions[idx.checked_sub(1)?];
+        (lo < end && end <= r.base + r.len).then_some(r)
+    }
+
+    /// Read bytes (any alignment) into `out`: the bytes before the first dword boundary
+    /// one by one, then whole dwords (a launch reads its buffers back this way), then the
+    /// tail.
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let r = self.region(addr, out.len() as u32)?;
-        for (i, b) in out.iter_mut().enumerate() {
-            let a = addr + i as u64;
-            let w = r.word(a & !3).load(Ordering::Relaxed);
-            *b = (w >> ((a & 3) * 8)) as u8;
+        let byte = |a: u64| (r.word(a & !3).load(Ordering::Relaxed) >> ((a & 3) * 8)) as u8;
+        let head = ((4 - (addr & 3)) & 3).min(out.len() as u64) as usize;
+        for (i, b) in out[..head].iter_mut().enumerate() {
+            *b = byte(addr + i as u64);
+        }
+        let body = (out.len() - head) / 4;
+        let first = ((addr + head as u64 - r.base) / 4) as usize;
+        let words = &r.words[first..first + body];
+        for (o, w) in out[head..head + 4 * body].chunks_exact_mut(4).zip(words) {
+            o.copy_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+        }
+        for (i, b) in out.iter_mut().enumerate().skip(head + 4 * body) {
+            *b = byte(addr + i as u64);
         }
         Ok(())
     }
 
-    /// Write bytes (any alignment).
+    /// Write bytes (any alignment): bytes outside whole dwords are merged into their dword
+    /// atomically, whole dwords stored (a launch fills its buffers this way).
     pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         let r = self.region(addr, data.len() as u32)?;
-        let mut i = 0usize;
-        while i < data.len() {
-            let a = addr + i as u64;
-            if a.is_multiple_of(4) && data.len() - i >= 4 {
-                let v = u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
-                r.word(a).store(v, Ordering::Relaxed);
-                i += 4;
-            } else {
-                let sh = (a & 3) * 8;
-                let w = r.word(a & !3);
-                let mask = !(0xffu32 << sh);
-                let byte = (data[i] as u32) << sh;
-                let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
-                    Some((old & mask) | byte)
+        let byte = |a: u64, v: u8| {
+            let sh = (a & 3) * 8;
+            let mask = !(0xffu32 << sh);
+            let bits = (v as u32) << sh;
+            let _ = r
+                .word(a & !3)
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+                    Some((old & mask) | bits)
                 });
-                i += 1;
-            }
+        };
+        let head = ((4 - (addr & 3)) & 3).min(data.len() as u64) as usize;
+        for (i, &v) in data[..head].iter().enumerate() {
+            byte(addr + i as u64, v);
+        }
+        let body = (data.len() - head) / 4;
+        let first = ((addr + head as u64 - r.base) / 4) as usize;
+        let words = &r.words[first..first + body];
+        for (d, w) in data[head..head + 4 * body].chunks_exact(4).zip(words) {
+            w.store(
+                u32::from_le_bytes([d[0], d[1], d[2], d[3]]),
+                Ordering::Relaxed,
+            );
+        }
+        for (i, &v) in data.iter().enumerate().skip(head + 4 * body) {
+            byte(addr + i as u64, v);
         }
         Ok(())
     }
@@ -402,6 +439,34 @@ impl Memory {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unaligned_reads_and_writes_match_a_byte_array() {
+        // Every (start, length) within a 37-byte region against a plain byte array.
+        let mut m = Memory::new();
+        m.map(0x100, 37).unwrap();
+        let mut model = vec![0u8; 37];
+        let mut next = 1u8;
+        for start in 0..37usize {
+            for len in 0..=(37 - start) {
+                let data: Vec<u8> = (0..len)
+                    .map(|_| {
+                        next = next.wrapping_mul(31).wrapping_add(7);
+                        next
+                    })
+                    .collect();
+                m.write(0x100 + start as u64, &data).unwrap();
+                model[start..start + len].copy_from_slice(&data);
+                let mut all = vec![0u8; 37];
+                m.read(0x100, &mut all).unwrap();
+                assert_eq!(all, model, "after writing {len} bytes at {start}");
+                let mut part = vec![0u8; len];
+                m.read(0x100 + start as u64, &mut part).unwrap();
+                assert_eq!(part, model[start..start + len]);
+            }
+        }
+        assert!(m.read(0x100 + 30, &mut [0u8; 8]).is_err(), "past the end");
+    }
 
     #[test]
     fn sreg_routing_and_pairs() {

@@ -22,9 +22,35 @@ Columns:
             addr data0 data1 vdata vaddr srsrc soffset ssamp data tgt vsrc0..3, `lit` for the
             literal dword, `vcc` for VCC read or written implicitly, `-` for no operands
   layout64  the same for the VOP3 twin of a vop1/vop2/vopc row ('-' otherwise)
+
+The last four columns say what a vector ALU row means. LLVM's sweep does not give them:
+they are written by hand (from the spec and llvm-mc's accepted forms) and carried over from
+the existing gcn.tsv (found next to this script) when the table is regenerated; a new
+vector ALU row gets '-', which isa/build.rs rejects until they are filled in:
+  shape  plain empty carry_out carry_in_out cndmask madmk madak mac cmp cmpx readlane
+         writelane readfirstlane interp_p interp_mov interp_p1ll interp_p2 ('-' for non-VALU)
+  srcs   type of SRC0..SRC2 as the VOP3 form numbers them: f16 f32 f64 b16 b32 b64 b128,
+         '-' for an absent source (the GCN 1.2 width; 16-bit is 32-bit text before it)
+  forms  sdwa,dpp: the extra GCN 1.2 encodings a VOP1/VOP2/VOPC row has
+  cmp    COND.TYPE of a compare (lt.f32, ne.u64, class.f64), '-' otherwise
 """
-import re, sys
+import os, re, sys
 from collections import OrderedDict
+
+SEM_COLS = 4
+
+
+def existing_semantics():
+    """(mnemonic, enc) -> the semantic columns of the checked-in gcn.tsv."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'gcn.tsv')
+    out = {}
+    if os.path.exists(path):
+        for l in open(path):
+            c = l.rstrip('\n').split('\t')
+            if l.startswith('#') or len(c) < 10 + SEM_COLS:
+                continue
+            out[(c[0], c[1])] = c[10:10 + SEM_COLS]
+    return out
 
 VOP3_BASE = {  # (gen) -> {enc: offset}
     'gfx6': {'VOPC': 0, 'VOP2': 256, 'VOP1': 384},
@@ -256,13 +282,16 @@ def main():
     table[('v_mqsad_u8', 'vop3')] = dict(new_row(), gfx6=371, sig='v2,v2,v1,v2', alias='v_mqsad_pk_u16_u8', layout=mq)
     # Errata 16: V_MAC_LEGACY_F32 on GCN 1.2 as VOP3 654.
     table[('v_mac_legacy_f32', 'vop3')] = dict(new_row(), gfx8=654, sig='v1,v1,v1', layout='vdst,src0,src1')
-    print('# mnemonic\tenc\tgfx6\tgfx7\tgfx8\te64\tsig\talias\tlayout\tlayout64')
+    sem = existing_semantics()
+    print('# mnemonic\tenc\tgfx6\tgfx7\tgfx8\te64\tsig\talias\tlayout\tlayout64'
+          '\tshape\tsrcs\tforms\tcmp')
     for (mn, enc), r in table.items():
         e64 = ''.join(sorted(r['e64'])) or '-'
         sig = r['sig'] if r['sig'] else '-'
         print('\t'.join([mn, enc] + [str(r[g]) if r[g] is not None else '-' for g in GENS]
                         + [e64, sig.replace(' ', '+'), r.get('alias') or '-',
-                           r['layout'] or '-', r['layout64'] or '-']))
+                           r['layout'] or '-', r['layout64'] or '-']
+                        + sem.get((mn, enc), ['-'] * SEM_COLS)))
 
 def new_row():
     return {'gfx6': None, 'gfx7': None, 'gfx8': None, 'e64': set(), 'sig': '', 'sig64': '',

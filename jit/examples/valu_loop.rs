@@ -1,7 +1,7 @@
-//! A quick measurement of the JIT on a VALU loop (issue 6's kernel 1 shape: a block of
+//! A quick measurement of the JIT on a VALU loop (the shape of the benchmark's valu kernel: a block of
 //! f32 and integer operations in a scalar-counted loop) against the interpreter:
 //! `cargo run --release -p wavejit-jit --example valu_loop [iterations]`.
-//! The benchmark suite proper lives in `benches/`; this is the lowering's own yardstick.
+//! The benchmark suite proper lives in `bench/` (`wavejit-bench`); this is the lowering's own yardstick.
 
 use std::time::Instant;
 

@@ -122,9 +122,9 @@ pub struct JitConfig {
     pub plant_xor_bug: bool,
 }
 
-/// The default tier threshold, chosen by the benchmarks (issue 6; docs/bench/RESULTS.md,
+/// The default tier threshold, chosen by the benchmarks (docs/bench/RESULTS.md,
 /// "Tier threshold"), from `wavejit bench` sweeps on the 2-core Xeon (2026-11-22):
-/// - the issue wants the tiered engine within 1.1x of the JIT on the 100k-iteration valu
+/// - the goal is the tiered engine within 1.1x of the JIT on the 100k-iteration valu
 ///   loop, which it interprets `threshold` times (~57 us each) before compiling: that
 ///   allows at most ~55-68 against this build's 31-42 ms JIT run, and ~40 once the JIT
 ///   runs the loop at the native baseline's speed (~20 ms), which is where it is heading;
@@ -231,10 +231,15 @@ pub struct Jit {
 }
 
 fn hash_code(code: &[u8]) -> u64 {
-    // FNV-1a: the key only needs to spread; equality is checked on the bytes.
+    // FNV-1a over 8-byte words of at most the first 4 KiB, and the length: the key only
+    // needs to spread (equality is checked on the bytes), and every wave's run looks its
+    // program up, so hashing a large program byte by byte was a third of a barrier-heavy
+    // kernel's time.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in code {
-        h ^= b as u64;
+    for w in code.chunks(8).take(512) {
+        let mut b = [0u8; 8];
+        b[..w.len()].copy_from_slice(w);
+        h ^= u64::from_le_bytes(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h ^ code.len() as u64

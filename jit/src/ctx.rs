@@ -50,12 +50,23 @@ pub struct JitCtx {
     /// Readable zeros: where inline LDS reads point when no lane is active and the LDS
     /// address may be out of bounds (the values read are then never used).
     pub zeros: [u32; 16],
+    /// The global region inline memory accesses hit last (`mem::global`): guest
+    /// `g_lo..g_end` is at host address guest + `g_delta`. Empty until the first access.
+    pub g_lo: u64,
+    pub g_end: u64,
+    pub g_delta: u64,
+    /// Where inline accesses of inactive lanes read and write (never read back).
+    pub sink: [u32; 4],
 }
 
 pub const OFF_BUDGET: i32 = offset_of!(JitCtx, budget) as i32;
 pub const OFF_LDS_BASE: i32 = offset_of!(JitCtx, lds_base) as i32;
 pub const OFF_LDS_LEN: i32 = offset_of!(JitCtx, lds_len) as i32;
 pub const OFF_ZEROS: i32 = offset_of!(JitCtx, zeros) as i32;
+pub const OFF_G_LO: i32 = offset_of!(JitCtx, g_lo) as i32;
+pub const OFF_G_END: i32 = offset_of!(JitCtx, g_end) as i32;
+pub const OFF_G_DELTA: i32 = offset_of!(JitCtx, g_delta) as i32;
+pub const OFF_SINK: i32 = offset_of!(JitCtx, sink) as i32;
 pub const OFF_PROF: i32 = offset_of!(JitCtx, prof) as i32;
 
 impl JitCtx {
@@ -75,6 +86,10 @@ impl JitCtx {
             prof: std::ptr::null_mut(),
             prof_len: 0,
             zeros: [0; 16],
+            g_lo: u64::MAX,
+            g_end: 0,
+            g_delta: 0,
+            sink: [0; 4],
         }
     }
 

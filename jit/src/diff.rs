@@ -11,6 +11,7 @@ use std::fmt;
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
 use wavejit_isa::ir::{Inst as IrInst, Program};
+use wavejit_isa::state::diff::Difference;
 use wavejit_isa::state::{Lds, Memory, Wave};
 
 use crate::cache::{Jit, JitConfig};
@@ -101,63 +102,13 @@ impl Snap {
     }
 }
 
-/// The first difference between two machine states: (what, interp value, jit value).
-pub fn first_difference(
-    a: (&Wave, &Lds, &Memory),
-    b: (&Wave, &Lds, &Memory),
-) -> Option<(String, String, String)> {
-    let (x, y) = (a.0, b.0);
-    let hex = |v: u64| format!("{v:#x}");
-    for r in 0..256 {
-        for l in 0..64 {
-            if x.vgpr[r][l] != y.vgpr[r][l] {
-                return Some((
-                    format!("v{r} lane {l}"),
-                    hex(x.vgpr[r][l] as u64),
-                    hex(y.vgpr[r][l] as u64),
-                ));
-            }
-        }
-    }
-    for s in 0..128 {
-        if x.sgpr[s] != y.sgpr[s] {
-            return Some((
-                format!("s{s}"),
-                hex(x.sgpr[s] as u64),
-                hex(y.sgpr[s] as u64),
-            ));
-        }
-    }
-    for (n, p, q) in [
-        ("exec", x.exec, y.exec),
-        ("vcc", x.vcc, y.vcc),
-        ("m0", x.m0 as u64, y.m0 as u64),
-        ("scc", x.scc as u64, y.scc as u64),
-        ("mode", x.mode as u64, y.mode as u64),
-        ("pc", x.pc as u64, y.pc as u64),
-    ] {
-        if p != q {
-            return Some((n.into(), hex(p), hex(q)));
-        }
-    }
-    if let Some(i) = a.1.bytes.iter().zip(&b.1.bytes).position(|(p, q)| p != q) {
-        return Some((
-            format!("lds 0x{i:x}"),
-            hex(a.1.bytes[i] as u64),
-            hex(b.1.bytes[i] as u64),
-        ));
-    }
-    for (ra, rb) in a.2.regions().iter().zip(b.2.regions()) {
-        let mut w = ra.base;
-        while w < ra.base + ra.len {
-            let (p, q) = (a.2.read_u32(w).unwrap_or(0), b.2.read_u32(w).unwrap_or(0));
-            if p != q || ra.base != rb.base {
-                return Some((format!("memory 0x{w:x}"), hex(p as u64), hex(q as u64)));
-            }
-            w += 4;
-        }
-    }
-    None
+/// The first difference between two machine states (the interpreter's, the JIT's):
+/// registers, then LDS, then memory (`wavejit_isa::state::diff`).
+fn first_difference(a: (&Wave, &Lds, &Memory), b: (&Wave, &Lds, &Memory)) -> Option<Difference> {
+    a.0.diff(b.0)
+        .chain(a.1.diff(b.1))
+        .chain(a.2.diff(b.2))
+        .next()
 }
 
 fn describe(r: &Result<(u64, Option<Step>), ExecError>) -> String {
@@ -276,10 +227,9 @@ fn diff_run_inner(
         if results_differ || state_diff.is_some() {
             let mut m = locate(&jit, prog, &init, done, pc, n);
             if m.is_none() {
-                let (what, a, b) = if results_differ {
-                    ("result".to_string(), describe(&ra), describe(&rb))
-                } else {
-                    state_diff.unwrap_or_default()
+                let (what, a, b) = match state_diff {
+                    Some(d) if !results_differ => (d.place.to_string(), d.a, d.b),
+                    _ => ("result".to_string(), describe(&ra), describe(&rb)),
                 };
                 m = Some(Mismatch {
                     pc,
@@ -379,7 +329,7 @@ fn locate(
         if diff.is_some() || results_differ {
             let slot = prog.slots.get(i0 + k as usize - 1)?;
             let (what, x, y) = match diff {
-                Some(d) if !results_differ => d,
+                Some(d) if !results_differ => (d.place.to_string(), d.a, d.b),
                 _ => ("result".into(), describe(&ra), describe(&rb)),
             };
             return Some(Mismatch {

@@ -3,7 +3,8 @@
 //! Layout: `backend` (host ISA, one JIT module per cache epoch), `cache` (code cache,
 //! entry slots, the `Jit` engine object), `ctx` (what compiled code receives and the
 //! helpers it may call), `block` (the lowering context and its register cache), `gcn/`
-//! (lowering of GCN instructions: scalar, vector, DPP, SDWA, control flow), `engine`
+//! (lowering of GCN instructions: scalar, vector, DPP, SDWA, control flow), `mem/` (memory
+//! instructions checked and done inline), `engine`
 //! (the dispatcher: `jit` and `tiered` runs), `diff` (interpreter and JIT side by side).
 //! `vp1/` belongs to the VP1 work.
 
@@ -18,6 +19,7 @@ pub mod engine;
 pub mod env;
 pub mod error;
 pub mod gcn;
+pub mod mem;
 pub mod vp1;
 
 pub use cache::{CompileStats, Jit, JitConfig, DEFAULT_TIER_THRESHOLD};

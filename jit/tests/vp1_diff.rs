@@ -1,29 +1,41 @@
 //! The VP1 JIT against the interpreter: random programs (fixed seeds) on random states, the
 //! final states compared field by field and the errors compared, with 0 mismatches allowed.
 
+use rand::Rng;
 use wavejit_interp::vp1 as interp;
-use wavejit_isa::vp1::gen::{self, Rng};
+use wavejit_isa::progen::{self, vp1 as gen};
 use wavejit_isa::vp1::{fmt, Inst};
 use wavejit_jit::vp1 as jit;
 
 /// Run `programs` random programs from `seed`; return the mismatches (described).
 fn diff(seed: u64, programs: usize, max_len: u32) -> Vec<String> {
-    diff_with(seed, programs, 1, max_len, 64)
+    diff_with(seed, programs, 1, max_len, true)
 }
 
-/// Programs of `min_len..min_len + spread` words, one word in `other_unit` of another unit.
+/// Programs of `min_len..min_len + spread` words of every scalar opcode, with now and then
+/// a word of another unit when `other_units` (which ends the program there).
 fn diff_with(
     seed: u64,
     programs: usize,
     min_len: u32,
     spread: u32,
-    other_unit: u32,
+    other_units: bool,
 ) -> Vec<String> {
-    let mut rng = Rng::new(seed);
+    let ops = gen::opcodes(|_| true);
     let mut bad = Vec::new();
     for n in 0..programs {
-        let len = (min_len + rng.below(spread)) as usize;
-        let words = gen::program(&mut rng, len, other_unit);
+        let mut rng = progen::rng(seed, n as u64);
+        let len = (min_len + rng.random_range(0..spread)) as usize;
+        let words = if other_units {
+            gen::program(&mut rng, len, &ops)
+        } else {
+            (0..len)
+                .map(|_| {
+                    let op = ops[rng.random_range(0..ops.len())];
+                    gen::word(&mut rng, op)
+                })
+                .collect()
+        };
         let start = gen::state(&mut rng);
         let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let (mut a, mut b) = (start.clone(), start.clone());
@@ -46,7 +58,7 @@ fn diff_with(
                 short(format!("{ra:?}")),
                 short(format!("{rb:?}")),
                 listing.join("\n"),
-                first_difference(&a, &b)
+                a.diff(&b).first().map_or("none".into(), |d| d.to_string())
             ));
             if bad.len() >= 5 {
                 break;
@@ -54,21 +66,6 @@ fn diff_with(
         }
     }
     bad
-}
-
-fn first_difference(a: &wavejit_isa::vp1::State, b: &wavejit_isa::vp1::State) -> String {
-    for i in 0..32 {
-        if a.r[i] != b.r[i] {
-            return format!("r{i}: interp {:#x}, jit {:#x}", a.r[i], b.r[i]);
-        }
-    }
-    if a.c != b.c {
-        return format!("c: interp {:x?}, jit {:x?}", a.c, b.c);
-    }
-    if a.s2v != b.s2v {
-        return format!("s2v: interp {:?}, jit {:?}", a.s2v, b.s2v);
-    }
-    "another register file".to_string()
 }
 
 #[test]
@@ -88,7 +85,7 @@ fn jit_equals_interpreter_on_random_programs() {
 /// Programs longer than one compiled function (`jit::vp1::CHUNK` words).
 #[test]
 fn long_programs_span_several_functions() {
-    let bad = diff_with(9, 4, 2 * jit::CHUNK as u32 + 1, 100, 0);
+    let bad = diff_with(9, 4, 2 * jit::CHUNK as u32 + 1, 100, false);
     assert!(
         bad.is_empty(),
         "{} mismatches:\n{}",

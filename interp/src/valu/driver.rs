@@ -136,7 +136,7 @@ impl Cx<'_, '_> {
                 operands::lane_value(w, o, read_ty, lane)
             };
             if let Some(sel) = sel {
-                x = operands::sdwa_select(sel, i, x)? & ty.mask();
+                x = operands::sdwa_select(sel, self.v.sext, i, x)? & ty.mask();
             }
             out[i] = operands::modifiers(&self.v, i, ty, x);
         }

@@ -4,14 +4,17 @@
 //! * `operands` — one view of every encoding's fields; reading a source for a lane.
 //! * `driver` — the lane loop: EXEC, DPP lanes and masks, SDWA selection, ABS/NEG, OMOD
 //!   and CLAMP, write-back of VDST, VCC/SDST and EXEC.
-//! * `sdwa`, `dpp` — the pure selection and lane-map functions (shared with the JIT).
+//! * `sdwa`, `dpp` — the pure selection and lane-map functions.
 //! * `vop1`, `vop2`, `vop3`, `vopc`, `f16` — one pure per-lane function per operation.
 //! * `approx`, `trig_preop` — the definitions of the approximate transcendentals and the
 //!   bits of 2/π.
 //! * `lanes` — cross-lane operations (readlane, writelane, readfirstlane, movrel).
-//! * `dispatch` — the match on `Op` that pairs each operation with its shape.
+//! * `dispatch` — the match on `Op`, generated from the table's `interp` column, that pairs
+//!   each operation with its typed adapter and per-lane function; `custom` holds the
+//!   operations whose types no adapter covers.
 
 pub mod approx;
+pub mod custom;
 pub mod dispatch;
 pub mod dpp;
 pub mod driver;
@@ -42,6 +45,3 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<(), ExecErrorKind> {
     let mut cx = driver::Cx { ctx, v };
     dispatch::dispatch(&mut cx)
 }
-
-/// The DPP source-lane map under the name the JIT uses (see `dpp::src_lane`).
-pub use dpp::src_lane as dpp_src_lane;

@@ -66,23 +66,9 @@ pub enum Form {
     Dpp(VopBase),
 }
 
-/// VOP_SDWA's selections.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SdwaSel {
-    pub src_sel: [u8; 2],
-    pub src_sext: [bool; 2],
-    pub dst_sel: u8,
-    pub dst_unused: u8,
-}
-
-/// VOP_DPP's controls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DppCtl {
-    pub ctrl: u16,
-    pub bound_ctrl: bool,
-    pub row_mask: u8,
-    pub bank_mask: u8,
-}
+/// VOP_SDWA's selections and VOP_DPP's controls: the operand view's types
+/// (`wavejit_isa::gcn::valu`), shared with the printer and the assembler.
+pub use wavejit_isa::gcn::valu::{DppCtl, SdwaCtl};
 
 /// SGPR slot of VCC.
 pub const VCC: u8 = 106;
@@ -110,7 +96,9 @@ pub struct Vop {
     pub clamp: bool,
     /// 0 none, 1 ×2, 2 ×4, 3 ÷2 (VOP3 only).
     pub omod: u8,
-    pub sdwa: Option<SdwaSel>,
+    pub sdwa: Option<SdwaCtl>,
+    /// SDWA's sign extension per source (bit i for source i).
+    pub sext: u8,
     pub dpp: Option<DppCtl>,
     pub literal: Option<u32>,
 }
@@ -137,6 +125,7 @@ impl Vop {
             clamp: false,
             omod: 0,
             sdwa: None,
+            sext: 0,
             dpp: None,
             literal: inst.literal,
         };
@@ -212,12 +201,13 @@ impl Vop {
                 v.clamp = clamp;
                 v.abs = src0_abs as u8 | (src1_abs as u8) << 1;
                 v.neg = src0_neg as u8 | (src1_neg as u8) << 1;
-                v.sdwa = Some(SdwaSel {
-                    src_sel: [src0_sel, src1_sel],
-                    src_sext: [src0_sext, src1_sext],
+                v.sdwa = Some(SdwaCtl {
                     dst_sel,
                     dst_unused,
+                    src0_sel,
+                    src1_sel,
                 });
+                v.sext = src0_sext as u8 | (src1_sext as u8) << 1;
             }
             (
                 Enc::Dpp { base },
@@ -349,8 +339,13 @@ pub fn lane_value(w: &Wave, o: Operand, ty: Ty, lane: usize) -> u64 {
 }
 
 /// SDWA source selection of source `i` (0 or 1) of a 16/32-bit operand.
-pub fn sdwa_select(sel: &SdwaSel, i: usize, x: u64) -> Result<u64, ExecErrorKind> {
-    let (s, e) = (sel.src_sel[i & 1], sel.src_sext[i & 1]);
+pub fn sdwa_select(sel: &SdwaCtl, sext: u8, i: usize, x: u64) -> Result<u64, ExecErrorKind> {
+    let s = if i & 1 == 0 {
+        sel.src0_sel
+    } else {
+        sel.src1_sel
+    };
+    let e = sext >> (i & 1) & 1 != 0;
     sdwa::src_sel(x as u32, s, e)
         .map(|r| r as u64)
         .ok_or_else(|| bad(format!("SDWA src{i}_sel {s}")))

@@ -1,5 +1,5 @@
 //! VOP_SDWA's byte/word selection (000_20ed934eb40eff08.txt, 002_969c374e212b41fa.txt,
-//! ERRATA VOP_SDWA 1-11), as pure functions shared by the interpreter's driver and the JIT.
+//! ERRATA VOP_SDWA 1-11), as pure functions used by the interpreter's driver.
 //!
 //! Selections: 0-3 BYTE_0..BYTE_3, 4 WORD_0, 5 WORD_1, 6 DWORD.
 //! DST_UNUSED: 0 PAD, 1 SEXT, 2 PRESERVE.

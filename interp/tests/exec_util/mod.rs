@@ -2,9 +2,8 @@
 //! and constructors for hand-built instructions (so that the scalar and memory semantics
 //! are tested independently of the decoder).
 //!
-//! The machine runs instructions on `crate::engine` (see `interp/tests/engine/mod.rs`):
-//! the interpreter in this crate's tests, compiled code checked against the interpreter in
-//! the JIT's `interp_suite` binary.
+//! The machine runs instructions through `wavejit_testkit::conformance`: on the
+//! interpreter and on the JIT, compared bit for bit.
 
 #![allow(dead_code)]
 
@@ -39,7 +38,7 @@ impl Machine {
         };
         let pc = self.wave.pc;
         let reference = |ctx: &mut Ctx<'_>, i: &Inst| exec_inst(ctx, i, pc, size(i));
-        crate::engine::exec_one(
+        wavejit_testkit::conformance::exec_one(
             &mut self.wave,
             &mut self.lds,
             &self.mem,

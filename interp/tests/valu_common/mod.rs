@@ -1,9 +1,9 @@
 //! Helpers shared by the vector-ALU tests: a machine to run one hand-built instruction on,
 //! and builders for each encoding's fields.
 //!
-//! The machine runs instructions on `crate::engine` (see `interp/tests/engine/mod.rs`):
-//! the interpreter in this crate's tests, compiled code checked against the interpreter in
-//! the JIT's `interp_suite` binary. The test's assertions then read the machine's state.
+//! The machine runs instructions through `wavejit_testkit::conformance`: on the
+//! interpreter and on the JIT, compared bit for bit. The test's assertions then read the
+//! machine's state.
 #![allow(dead_code)]
 
 use wavejit_interp::exec::{Ctx, Step};
@@ -32,7 +32,7 @@ impl Machine {
         let reference = |ctx: &mut Ctx<'_>, i: &Inst| {
             wavejit_interp::valu::exec(ctx, i).map(|()| Step::Continue)
         };
-        crate::engine::exec_one(
+        wavejit_testkit::conformance::exec_one(
             &mut self.wave,
             &mut self.lds,
             &self.mem,
@@ -51,7 +51,7 @@ impl Machine {
         let reference = |ctx: &mut Ctx<'_>, i: &Inst| {
             wavejit_interp::vintrp::exec(ctx, i).map(|()| Step::Continue)
         };
-        crate::engine::exec_one(
+        wavejit_testkit::conformance::exec_one(
             &mut self.wave,
             &mut self.lds,
             &self.mem,

@@ -814,7 +814,8 @@ fn decode_vop(d: &Dec, class: TableEnc, w: u32) -> Result<(Inst, u32), Kind> {
                 gen,
             });
         }
-        if !sdwa_dpp_allowed(row) {
+        // The table's `forms` column says which VOP1/VOP2/VOPC rows have these forms.
+        if !(if src0 == Src::SDWA { row.sdwa } else { row.dpp }) {
             return Err(Kind::NotInGeneration {
                 what: format!("{what} form of {}", op.mnemonic()),
                 gen,
@@ -847,15 +848,6 @@ fn decode_vop(d: &Dec, class: TableEnc, w: u32) -> Result<(Inst, u32), Kind> {
         VopBase::Vopc => (Enc::Vopc, Fields::Vopc { src0, vsrc1 }),
     };
     finish(d, op, enc, fields, 1)
-}
-
-/// Whether a VOP1/VOP2/VOPC operation has SDWA and DPP forms: not `v_madmk`/`v_madak`
-/// (their literal would clash), and not operations with 64-bit operands (byte/word
-/// selection and lane sharing are defined on 32-bit values; LLVM has no such forms either).
-pub fn sdwa_dpp_allowed(row: &Row) -> bool {
-    let mut sig = row.sig.split(',');
-    let writes_sgpr = sig.next().is_some_and(|w| w.starts_with('s'));
-    !has_literal_operand(row) && !writes_sgpr && !row.sig.split(',').any(|w| w == "v2")
 }
 
 /// Check an SDWA selection field (0-6).

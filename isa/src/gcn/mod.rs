@@ -3,13 +3,16 @@
 
 pub mod asm;
 pub mod decode;
+pub mod desc;
 pub mod encode;
 pub mod fmt;
 pub mod inst;
 pub mod operand;
 pub mod table;
+pub mod valu;
 
 pub use decode::{decode, flow};
+pub use desc::{CmpDesc, CmpTy, Cond, OpDesc, Ty, ValuKind};
 pub use encode::{encode, EncodeError};
 pub use inst::{BufferFields, Enc, Fields, Inst, Src, VopBase};
 pub use table::Op;

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::arch::Gen;
+use crate::gcn::desc::{CmpDesc, CmpTy, Cond, OpDesc, Ty, ValuKind};
 
 /// The native encoding of a table row (VOP3B is VOP3 with a scalar destination).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,6 +89,15 @@ pub struct Row {
     /// operands of the native form are SGPR-pair fields here (VDST of a compare, SDST of a
     /// carry-out, SRC2 of a carry-in or `v_cndmask_b32`).
     pub layout64: &'static [Field],
+    /// Vector ALU rows: the operand shape (`None` for other encodings).
+    pub shape: Option<ValuKind>,
+    /// Vector ALU rows: the type of SRC0-SRC2 as the VOP3 form numbers them, in GCN 1.2
+    /// terms (`Ty::in_gen` for older generations).
+    pub srcs: [Option<Ty>; 3],
+    /// VOP1/VOP2/VOPC rows on GCN 1.2: whether the SDWA form exists.
+    pub sdwa: bool,
+    /// VOP1/VOP2/VOPC rows on GCN 1.2: whether the DPP form exists.
+    pub dpp: bool,
     /// Line in gcn.tsv, for messages.
     pub line: u32,
 }
@@ -122,6 +132,16 @@ impl Op {
                     .find(|r| r.alias == Some(m.as_str()))
             })
             .map(|r| r.op)
+    }
+
+    /// What the operation means (compare condition and type, …).
+    pub fn desc(self) -> &'static OpDesc {
+        &DESC[self as usize]
+    }
+
+    /// The compare this operation performs, if it is one.
+    pub fn compare(self) -> Option<CmpDesc> {
+        self.desc().cmp
     }
 
     /// The rows of this operation (one per native encoding; usually one).

@@ -15,7 +15,7 @@ use rand::Rng;
 use super::layout::*;
 use super::values;
 use crate::arch::Gen;
-use crate::gcn::decode::{dpp_ctrl_valid, needs_literal, sdwa_dpp_allowed};
+use crate::gcn::decode::{dpp_ctrl_valid, needs_literal};
 use crate::gcn::encode::encode;
 use crate::gcn::operand::{operands, vop3_is_b, InterpAttr, Kind, Operand};
 use crate::gcn::table::{Field, Op, Row, TableEnc, ROWS};
@@ -185,11 +185,13 @@ pub fn candidates(gen: Gen) -> Vec<Cand> {
                     form: Form::Vop3,
                 });
             }
-            if gen == Gen::Gfx8 && sdwa_dpp_allowed(row) {
+            if gen == Gen::Gfx8 && row.sdwa {
                 out.push(Cand {
                     row,
                     form: Form::Sdwa,
                 });
+            }
+            if gen == Gen::Gfx8 && row.dpp {
                 out.push(Cand {
                     row,
                     form: Form::Dpp,

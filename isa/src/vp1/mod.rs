@@ -9,7 +9,6 @@
 //! - `fmt` — disassembly: envydis' exact text, and a lossless variant that assembles back.
 //! - `asm` — the assembler (envydis/envyas syntax plus `.word`).
 //! - `state` — registers, other register files, `$c`, the s2v bus output.
-//! - `gen` — random programs and states for differential tests and fuzzing.
 //!
 //! Every 32-bit word decodes: scalar opcodes 0x00-0x7f through the table, words of the other
 //! VP1 units (opcode 0x80-0xff) as [`Unit::Vector`], [`Unit::Address`] or [`Unit::Branch`]
@@ -18,7 +17,6 @@
 pub mod asm;
 pub mod fields;
 pub mod fmt;
-pub mod gen;
 pub mod rfile;
 pub mod state;
 pub mod syntax;

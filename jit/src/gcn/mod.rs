@@ -119,6 +119,8 @@ enum Item {
     S(salu::SPlan),
     /// A lane or register index known at run time (`lanes.rs`).
     L(lanes::LPlan),
+    /// A memory access checked and done inline (`crate::mem`).
+    M(crate::mem::MPlan),
     Nop,
     End,
     Barrier,
@@ -159,6 +161,11 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
                 return Item::V(p);
             }
         }
+        Enc::Smrd | Enc::Smem | Enc::Ds | Enc::Flat => {
+            if let Some(p) = crate::mem::plan(gen, inst) {
+                return Item::M(p);
+            }
+        }
         Enc::Sop2 | Enc::Sopk | Enc::Sop1 | Enc::Sopc => {
             if let Some(p) = salu::plan(gen, inst) {
                 return Item::S(p);
@@ -192,9 +199,6 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
                 }
             }
         }
-        // Memory instructions run through the helper, which also makes the profiler's
-        // address-dependent counts (LDS bank conflicts: `ctx::helper_step`). Code that
-        // lowers DS inline must keep DS on the helper when `JitConfig::profile` is set.
         _ => {}
     }
     let _ = size;
@@ -326,7 +330,19 @@ pub(crate) fn compile(
         0 => MAX_UNIT_LEN,
         n => n.min(MAX_UNIT_LEN),
     };
-    let items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
+    let mut items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
+    if cfg.profile {
+        // The helper makes the profiler's address-dependent counts (LDS bank conflicts,
+        // global access strides: `ctx::helper_step`): memory stays with it.
+        for p in &mut items {
+            if matches!(p.item, Item::M(_)) {
+                p.item = Item::Helper {
+                    jumps: false,
+                    keeps_exec: true,
+                };
+            }
+        }
+    }
     if items.is_empty()
         || items
             .iter()
@@ -385,8 +401,14 @@ pub(crate) fn compile(
     let mut seg: Vec<(&valu::VPlan, u32)> = Vec::new();
     let mut segio = SegIo::default();
     let mut ended = false;
+    // The run of memory loads being built (`crate::mem::emit_run`).
+    let mut mrun: Vec<(crate::mem::MPlan, crate::mem::At)> = Vec::new();
     for (k, p) in items.iter().enumerate() {
         let next_pc = p.pc.wrapping_add(p.size);
+        if !matches!(&p.item, Item::M(mp) if crate::mem::joins(&mrun, mp)) {
+            crate::mem::emit_run(&mut cx, &mrun);
+            mrun.clear();
+        }
         match &p.item {
             Item::V(vp) => {
                 let io = vp.io();
@@ -425,6 +447,15 @@ pub(crate) fn compile(
                 ended |= sp.ends_unit();
             }
             Item::L(lp) => lanes::emit(&mut cx, lp, p.pc),
+            Item::M(mp) => {
+                let rest = (items.len() - k - 1) as u32;
+                let at = crate::mem::At { pc: p.pc, rest };
+                if crate::mem::joins(&mrun, mp) {
+                    mrun.push((*mp, at));
+                } else {
+                    crate::mem::emit(&mut cx, mp, at);
+                }
+            }
             Item::Nop => {}
             Item::End => {
                 cx.flush();
@@ -459,6 +490,7 @@ pub(crate) fn compile(
         let _ = k;
     }
     if !ended {
+        crate::mem::emit_run(&mut cx, &mrun);
         count_segment(&mut cx, prof, prog, &seg);
         emit_segment(&mut cx, &seg);
         let last = items.last().map_or(spec.pc, |p| p.pc.wrapping_add(p.size));

@@ -12,6 +12,7 @@ use wavejit_interp::{Ctx, ExecError, RunStats, Step};
 use wavejit_isa::arch::{Arch, Gen};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
 use wavejit_isa::ir::Program;
+use wavejit_isa::state::diff::image_diff;
 use wavejit_isa::state::{Lds, Memory, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
@@ -207,45 +208,12 @@ pub fn compare(a: &Outcome, b: &Outcome) -> Option<String> {
     if a.result != b.result {
         return Some(format!("result: interp {:?}, jit {:?}", a.result, b.result));
     }
-    let (x, y) = (&a.wave, &b.wave);
-    for r in 0..256 {
-        for l in 0..64 {
-            if x.vgpr[r][l] != y.vgpr[r][l] {
-                return Some(format!(
-                    "v{r} lane {l}: interp {:#010x}, jit {:#010x}",
-                    x.vgpr[r][l], y.vgpr[r][l]
-                ));
-            }
-        }
-    }
-    for s in 0..128 {
-        if x.sgpr[s] != y.sgpr[s] {
-            return Some(format!(
-                "s{s}: interp {:#010x}, jit {:#010x}",
-                x.sgpr[s], y.sgpr[s]
-            ));
-        }
-    }
-    let pairs = [
-        ("exec", x.exec, y.exec),
-        ("vcc", x.vcc, y.vcc),
-        ("m0", x.m0 as u64, y.m0 as u64),
-        ("scc", x.scc as u64, y.scc as u64),
-        ("mode", x.mode as u64, y.mode as u64),
-        ("pc", x.pc as u64, y.pc as u64),
-    ];
-    for (n, p, q) in pairs {
-        if p != q {
-            return Some(format!("{n}: interp {p:#x}, jit {q:#x}"));
-        }
-    }
-    if a.lds != b.lds {
-        return Some("lds differs".into());
-    }
-    if a.mem != b.mem {
-        return Some("memory differs".into());
-    }
-    None
+    a.wave
+        .diff(&b.wave)
+        .chain(a.lds.diff(&b.lds))
+        .chain(image_diff(&a.mem, &b.mem))
+        .next()
+        .map(|d| format!("{}: interp {}, jit {}", d.place, d.a, d.b))
 }
 
 /// Run `prog` from `wave` in both engines; panic with the first difference.

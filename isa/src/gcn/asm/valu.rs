@@ -288,12 +288,16 @@ fn bind(
     }
     if form == Form::Sdwa {
         v.sdwa.dst_unused = if llvm { 2 } else { 0 };
+        // Selections of operands the operation does not have are 0, as LLVM encodes them.
         if shape.native == TableEnc::Vop1 {
             v.sdwa.src1_sel = 0;
         }
-        if shape.kind == ValuKind::Cmp {
+        if matches!(shape.kind, ValuKind::Cmp | ValuKind::Empty) {
             v.sdwa.dst_sel = 0;
             v.sdwa.dst_unused = 0;
+        }
+        if shape.kind == ValuKind::Empty {
+            v.sdwa.src0_sel = 0;
         }
     }
     for (k, (s, o)) in slots.iter().zip(ops).enumerate() {

@@ -1,94 +1,18 @@
-//! VALU instructions (VOP1, VOP2, VOPC, VOP3A/B, SDWA, DPP) as text. One model of their
-//! operands in VOP3 numbering (`Valu`), the conversions between it and each encoding's
-//! fields, the operand layout of each form, and the printer. The assembler builds a `Valu`
+//! VALU instructions (VOP1, VOP2, VOPC, VOP3A/B, SDWA, DPP) as text: the operand layout of
+//! each form, the conversion from the operand view (`crate::gcn::valu::Valu`) back to each
+//! encoding's fields, and the printer. The assembler builds a `Valu`
 //! and converts it with `to_inst`, trying the shortest form first.
 
 use super::names;
-use super::shape::{valu_shape, Ty, ValuKind, ValuShape};
+use super::shape::{Ty, ValuKind, ValuShape};
 use super::Syntax;
 use crate::arch::Gen;
 use crate::gcn::inst::{Enc, Fields, Inst, Src, VopBase};
 use crate::gcn::table::{Op, TableEnc};
 
-/// The four textual forms of a VALU instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Form {
-    /// VOP1/VOP2/VOPC (32-bit).
-    E32,
-    /// VOP3A/VOP3B.
-    E64,
-    Sdwa,
-    Dpp,
-}
-
-/// SDWA selections (000_20ed934eb40eff08.txt): 0-3 bytes, 4-5 words, 6 dword.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SdwaCtl {
-    pub dst_sel: u8,
-    pub dst_unused: u8,
-    pub src0_sel: u8,
-    pub src1_sel: u8,
-}
-
-/// DPP controls (002_969c374e212b41fa.txt).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DppCtl {
-    pub ctrl: u16,
-    pub bound_ctrl: bool,
-    pub row_mask: u8,
-    pub bank_mask: u8,
-}
-
-pub const SEL_DWORD: u8 = 6;
-pub const UNUSED_PAD: u8 = 0;
-pub const UNUSED_PRESERVE: u8 = 2;
-
-/// A VALU instruction's operands in VOP3 numbering, whatever its encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Valu {
-    /// The VDST field: a VGPR, or the SGPR written by readlane/readfirstlane.
-    pub dst: u8,
-    /// Scalar destination: a VOPC result or a carry out (VCC in the 32-bit forms).
-    pub sdst: u8,
-    pub src: [Src; 3],
-    /// Bit i: modifier on source i.
-    pub neg: u8,
-    pub abs: u8,
-    pub sext: u8,
-    pub clamp: bool,
-    pub omod: u8,
-    pub literal: Option<u32>,
-    pub sdwa: SdwaCtl,
-    pub dpp: DppCtl,
-}
-
-impl Default for Valu {
-    fn default() -> Self {
-        Valu {
-            dst: 0,
-            sdst: 0,
-            src: [Src(0); 3],
-            neg: 0,
-            abs: 0,
-            sext: 0,
-            clamp: false,
-            omod: 0,
-            literal: None,
-            sdwa: SdwaCtl {
-                dst_sel: SEL_DWORD,
-                dst_unused: UNUSED_PAD,
-                src0_sel: SEL_DWORD,
-                src1_sel: SEL_DWORD,
-            },
-            dpp: DppCtl {
-                ctrl: 0,
-                bound_ctrl: false,
-                row_mask: 0xf,
-                bank_mask: 0xf,
-            },
-        }
-    }
-}
+pub use crate::gcn::valu::{
+    from_inst, DppCtl, Form, SdwaCtl, Valu, SEL_DWORD, UNUSED_PAD, UNUSED_PRESERVE,
+};
 
 const VCC: u8 = 106;
 
@@ -160,135 +84,9 @@ pub fn form_exists(gen: Gen, op: Op, shape: &ValuShape, form: Form) -> bool {
     match form {
         Form::E32 => native32,
         Form::E64 => !native32 || e64_twin,
-        Form::Sdwa | Form::Dpp => {
-            gen == Gen::Gfx8
-                && native32
-                && !matches!(
-                    shape.kind,
-                    ValuKind::MadMk
-                        | ValuKind::MadAk
-                        | ValuKind::ReadLane
-                        | ValuKind::WriteLane
-                        | ValuKind::ReadFirstLane
-                        | ValuKind::Empty
-                )
-        }
+        Form::Sdwa => gen == Gen::Gfx8 && shape.sdwa,
+        Form::Dpp => gen == Gen::Gfx8 && shape.dpp,
     }
-}
-
-/// Read an instruction into the model. `None` for non-VALU instructions.
-pub fn from_inst(gen: Gen, inst: &Inst) -> Option<(Valu, Form, ValuShape)> {
-    let shape = valu_shape(gen, inst.op)?;
-    let mut v = Valu {
-        literal: inst.literal,
-        ..Valu::default()
-    };
-    let form = match inst.fields {
-        Fields::Vop1 { vdst, src0 } => {
-            v.dst = vdst;
-            v.src[0] = src0;
-            Form::E32
-        }
-        Fields::Vop2 { vdst, src0, vsrc1 } => {
-            v.dst = vdst;
-            v.src[0] = src0;
-            v.src[1] = match shape.kind {
-                // The lane select of GCN 1.0/1.1 VOP2 readlane/writelane is a scalar.
-                ValuKind::ReadLane | ValuKind::WriteLane => Src(vsrc1 as u16),
-                _ => Src::vgpr(vsrc1),
-            };
-            v.sdst = VCC;
-            v.src[2] = Src(VCC as u16);
-            Form::E32
-        }
-        Fields::Vopc { src0, vsrc1 } => {
-            v.sdst = VCC;
-            v.src[0] = src0;
-            v.src[1] = Src::vgpr(vsrc1);
-            Form::E32
-        }
-        Fields::Vop3 {
-            vdst,
-            sdst,
-            src,
-            abs,
-            neg,
-            clamp,
-            omod,
-        } => {
-            v.dst = vdst;
-            v.sdst = if shape.kind == ValuKind::Cmp {
-                vdst
-            } else {
-                sdst
-            };
-            v.src = src;
-            v.abs = abs;
-            v.neg = neg;
-            v.clamp = clamp;
-            v.omod = omod;
-            Form::E64
-        }
-        Fields::Sdwa {
-            vdst,
-            src0,
-            vsrc1,
-            dst_sel,
-            dst_unused,
-            clamp,
-            src0_sel,
-            src0_sext,
-            src0_neg,
-            src0_abs,
-            src1_sel,
-            src1_sext,
-            src1_neg,
-            src1_abs,
-        } => {
-            v.dst = vdst;
-            v.sdst = VCC;
-            v.src = [Src::vgpr(src0), Src::vgpr(vsrc1), Src(VCC as u16)];
-            v.neg = src0_neg as u8 | (src1_neg as u8) << 1;
-            v.abs = src0_abs as u8 | (src1_abs as u8) << 1;
-            v.sext = src0_sext as u8 | (src1_sext as u8) << 1;
-            v.clamp = clamp;
-            v.sdwa = SdwaCtl {
-                dst_sel,
-                dst_unused,
-                src0_sel,
-                src1_sel,
-            };
-            Form::Sdwa
-        }
-        Fields::Dpp {
-            vdst,
-            src0,
-            vsrc1,
-            dpp_ctrl,
-            bound_ctrl,
-            src0_neg,
-            src0_abs,
-            src1_neg,
-            src1_abs,
-            bank_mask,
-            row_mask,
-        } => {
-            v.dst = vdst;
-            v.sdst = VCC;
-            v.src = [Src::vgpr(src0), Src::vgpr(vsrc1), Src(VCC as u16)];
-            v.neg = src0_neg as u8 | (src1_neg as u8) << 1;
-            v.abs = src0_abs as u8 | (src1_abs as u8) << 1;
-            v.dpp = DppCtl {
-                ctrl: dpp_ctrl,
-                bound_ctrl,
-                row_mask,
-                bank_mask,
-            };
-            Form::Dpp
-        }
-        _ => return None,
-    };
-    Some((v, form, shape))
 }
 
 fn base(shape: &ValuShape) -> Option<VopBase> {
@@ -428,7 +226,12 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
         }
         Form::Sdwa | Form::Dpp => {
             let b = base(shape).ok_or("no 32-bit base encoding")?;
-            let s0 = v.src[0].as_vgpr().ok_or("SDWA/DPP sources must be VGPRs")?;
+            // An operation without sources (`v_nop`) encodes SRC0 = 0, as LLVM does.
+            let s0 = if nsrc == 0 {
+                0
+            } else {
+                v.src[0].as_vgpr().ok_or("SDWA/DPP sources must be VGPRs")?
+            };
             let s1 = if nsrc >= 2 {
                 v.src[1].as_vgpr().ok_or("SDWA/DPP sources must be VGPRs")?
             } else {
@@ -690,11 +493,13 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
     match form {
         Form::Sdwa => {
             let s = v.sdwa;
-            let is_c = shape.kind == ValuKind::Cmp;
+            let is_c = matches!(shape.kind, ValuKind::Cmp | ValuKind::Empty);
+            let has_src0 = shape.kind != ValuKind::Empty;
             let has_src1 = shape.native != TableEnc::Vop1;
             let llvm = sx == Syntax::Llvm;
             let n = mods.len();
-            // VOPC has no DST_SEL/DST_UNUSED, VOP1 no SRC1_SEL; LLVM encodes them as 0. Other
+            // VOPC and v_nop have no DST_SEL/DST_UNUSED, VOP1 no SRC1_SEL, v_nop no SRC0_SEL;
+            // LLVM encodes them as 0. Other
             // values (the decoder keeps them, ERRATA SDWA 4) print as the usual modifiers,
             // which only wavejit's assembler accepts there.
             let dst_sel = if is_c {
@@ -718,7 +523,12 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
             if dst_unused {
                 mods.push(format!("dst_unused:{}", unused_text(s.dst_unused, sx)));
             }
-            if llvm || s.src0_sel != SEL_DWORD {
+            let src0_sel = if has_src0 {
+                llvm || s.src0_sel != SEL_DWORD
+            } else {
+                s.src0_sel != 0
+            };
+            if src0_sel {
                 mods.push(format!("src0_sel:{}", sel_text(s.src0_sel, sx)));
             }
             if src1_sel {

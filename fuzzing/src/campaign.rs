@@ -1,0 +1,626 @@
+//! A campaign: programs `0..N` (or as many as fit in a time budget) of one seed, run on
+//! `jobs` threads, each program in the interpreter and in the engine under test; then the
+//! mismatches minimised and written as reproducers. And the self-test, which runs a
+//! campaign against an engine with a planted bug and demands that it be found and shrunk
+//! to a handful of instructions.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use wavejit_interp::ExecErrorKind;
+use wavejit_isa::progen::gcn::Pool;
+use wavejit_isa::progen::shape::{program, ShapeConfig};
+use wavejit_isa::progen::state::gcn_state;
+use wavejit_isa::progen::{self, vp1 as pvp1};
+use wavejit_isa::{Arch, Gen};
+use wavejit_jit::JitConfig;
+
+use super::case::{
+    gcn_program, run_gcn, run_vp1, Failure, GcnCase, GcnOutcome, Vp1Case, Vp1Interp, Vp1Jit,
+    Vp1Runner,
+};
+use super::compare::{self, Diffs};
+use super::engine::{PlantedDpp, Recycled};
+use super::{minimise, probe, repro};
+use wavejit::engine::{Interp, Jit, WaveEngine};
+
+/// Tier threshold of the `tiered` campaigns: low, so that the generator's long loops
+/// (5-24 trips) get compiled part-way and the hand-over from interpreted to compiled
+/// iterations is what is tested. The engine's default (`DEFAULT_TIER_THRESHOLD`, 32) is a
+/// speed trade-off chosen by the benchmarks and would leave those loops interpreted.
+pub const TIERED_FUZZ_THRESHOLD: u32 = 8;
+
+/// The engine compared with the interpreter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    /// The JIT, compiling every block on first use.
+    Jit,
+    /// The JIT with tiering (interpret a block a few times, then compile).
+    Tiered,
+    /// The interpreter itself (a check of the harness: never a mismatch).
+    Interp,
+    /// The JIT with its test-only wrong lowering (`JitConfig::plant_xor_bug`:
+    /// `v_xor_b32` lowered as an OR). Self-test only.
+    PlantedJit,
+    /// The interpreter with a planted DPP corner-case bug (`engine::PlantedDpp`).
+    /// Self-test only.
+    PlantedDpp,
+}
+
+impl Against {
+    pub fn name(self) -> &'static str {
+        match self {
+            Against::Jit => "jit",
+            Against::Tiered => "tiered",
+            Against::Interp => "interp",
+            Against::PlantedJit => "planted-jit",
+            Against::PlantedDpp => "planted-dpp",
+        }
+    }
+}
+
+impl std::str::FromStr for Against {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "jit" => Ok(Against::Jit),
+            "tiered" => Ok(Against::Tiered),
+            "interp" => Ok(Against::Interp),
+            _ => Err(format!("unknown engine `{s}` (jit|tiered|interp)")),
+        }
+    }
+}
+
+/// What a campaign does.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub arch: Arch,
+    pub seed: u64,
+    /// Number of programs (`None`: until `seconds` run out).
+    pub programs: Option<u64>,
+    pub seconds: Option<f64>,
+    /// Instructions per program (roughly).
+    pub len: usize,
+    pub jobs: usize,
+    pub against: Against,
+    /// Where reproducers go (`None`: not written).
+    pub out: Option<PathBuf>,
+    /// Mismatches minimised and written (the rest are only counted).
+    pub max_repros: usize,
+    /// Stop at the first mismatch.
+    pub stop_at_first: bool,
+    /// Show a progress bar (on a terminal).
+    pub progress: bool,
+    /// Draw only instructions the JIT lowers inline (GCN).
+    pub inline_only: bool,
+}
+
+impl Config {
+    pub fn new(arch: Arch) -> Config {
+        Config {
+            arch,
+            seed: 1,
+            programs: Some(1000),
+            seconds: None,
+            len: 24,
+            jobs: 1,
+            against: Against::Jit,
+            out: None,
+            max_repros: 3,
+            stop_at_first: false,
+            progress: false,
+            inline_only: false,
+        }
+    }
+}
+
+/// A mismatch, minimised.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The program's index in the campaign.
+    pub index: u64,
+    /// Differences of the original program.
+    pub diffs: Diffs,
+    /// Differences of the minimised case, its instruction count and its text.
+    pub min_diffs: Diffs,
+    pub min_len: usize,
+    pub min_text: String,
+    /// The reproducer's `.s` file, if written.
+    pub repro: Option<PathBuf>,
+}
+
+/// What a campaign did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub programs: u64,
+    /// Instructions executed (by the interpreter; the other engine ran as many unless
+    /// they mismatch).
+    pub insts: u64,
+    pub mismatches: u64,
+    /// Indices of every mismatching program.
+    pub mismatch_indices: Vec<u64>,
+    pub found: Vec<Found>,
+    /// Programs that ended in an error (the same one in both engines, unless mismatched).
+    pub errors: u64,
+    /// Programs that hit the instruction budget.
+    pub inst_limits: u64,
+    /// How programs that ended in an error ended (a short description → count).
+    pub error_kinds: std::collections::BTreeMap<String, u64>,
+    /// Candidates in the generator's pool.
+    pub pool: usize,
+    pub elapsed: Duration,
+    /// Blocks the JIT compiled, and of their instructions how many ran as helper calls.
+    pub jit_blocks: u64,
+    pub jit_insts: u64,
+    pub jit_helper_insts: u64,
+    /// A note to print (e.g. an engine that does not exist for the architecture).
+    pub note: Option<String>,
+}
+
+impl Summary {
+    pub fn insts_per_second(&self) -> f64 {
+        self.insts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// One worker's engines under test (the interpreter needs no state).
+struct Workers {
+    b: Recycled,
+    v: Box<dyn Vp1Runner + Send>,
+}
+
+fn engine_vp1(against: Against) -> Box<dyn Vp1Runner + Send> {
+    match against {
+        Against::Jit | Against::Tiered => Box::new(Vp1Jit),
+        Against::Interp | Against::PlantedJit | Against::PlantedDpp => Box::new(Vp1Interp),
+    }
+}
+
+fn engine_b(against: Against) -> Recycled {
+    Recycled::new(match against {
+        Against::Jit => Box::new(Jit::eager()),
+        Against::Tiered => Box::new(Jit::with_config(JitConfig {
+            tier_threshold: TIERED_FUZZ_THRESHOLD,
+            ..JitConfig::default()
+        })),
+        Against::Interp => Box::new(Interp),
+        Against::PlantedJit => Box::new(Jit::with_config(JitConfig {
+            plant_xor_bug: true,
+            ..JitConfig::default()
+        })),
+        Against::PlantedDpp => Box::new(PlantedDpp),
+    })
+}
+
+/// Per-program result of the parallel part.
+#[derive(Default)]
+struct One {
+    insts: u64,
+    error: Option<String>,
+    limit: bool,
+    mismatch: Option<Diffs>,
+}
+
+/// A short description of how a run failed, for the summary's histogram.
+fn error_key(f: &Failure) -> String {
+    match f {
+        Failure::Panic(m) => format!("panic: {}", m.chars().take(60).collect::<String>()),
+        Failure::Mismatch(_) => "engines disagree".into(),
+        Failure::Exec(e) => match &e.kind {
+            ExecErrorKind::Unsupported { mnemonic } => {
+                let words: Vec<&str> = mnemonic
+                    .split_whitespace()
+                    .filter(|w| {
+                        !w.starts_with("0x") && !w.starts_with(|c: char| c.is_ascii_digit())
+                    })
+                    .collect();
+                format!("unsupported {}", words.join(" "))
+            }
+            ExecErrorKind::OutOfBounds { space, .. } => format!("{space} access out of bounds"),
+            ExecErrorKind::PcOutOfCode(_) => "pc out of code".into(),
+            ExecErrorKind::InstLimit(_) => "instruction limit".into(),
+            ExecErrorKind::Decode(_) => "decode error".into(),
+            ExecErrorKind::BadOperand(m) => {
+                // Drop numbers so that similar messages count together.
+                let t: String = m.chars().filter(|c| !c.is_ascii_digit()).take(60).collect();
+                format!("bad operand: {t}")
+            }
+        },
+    }
+}
+
+fn tally(r: &Result<u64, Failure>, one: &mut One) {
+    match r {
+        Ok(n) => one.insts = *n,
+        Err(f) => {
+            one.error = Some(error_key(f));
+            one.limit =
+                matches!(f, Failure::Exec(e) if matches!(e.kind, ExecErrorKind::InstLimit(_)));
+        }
+    }
+}
+
+/// Program `index` of the campaign with the interpreter's outcome, after dropping the
+/// instructions the interpreter refuses as unsupported (a field combination the probe did
+/// not see, e.g. TFE), and — in three programs of four — an instruction whose operands
+/// are invalid or whose access is out of range, so that programs run on instead of
+/// ending early. The fourth keeps such errors: both engines must report them alike.
+pub fn gcn_case(
+    gen: Gen,
+    seed: u64,
+    index: u64,
+    len: usize,
+) -> (GcnCase, Option<(wavejit_isa::ir::Program, GcnOutcome)>) {
+    gcn_case_from(probe::gcn_pool(gen), seed, index, len)
+}
+
+/// The pool a campaign draws from.
+fn pool_for(cfg: &Config, gen: Gen) -> &'static Pool {
+    if cfg.inline_only {
+        probe::gcn_pool_inline(gen)
+    } else {
+        probe::gcn_pool(gen)
+    }
+}
+
+/// `gcn_case` drawing from `pool`.
+pub fn gcn_case_from(
+    pool: &Pool,
+    seed: u64,
+    index: u64,
+    len: usize,
+) -> (GcnCase, Option<(wavejit_isa::ir::Program, GcnOutcome)>) {
+    let gen = pool.gen;
+    let mut rng = progen::rng(seed, index);
+    let prog = program(pool, &mut rng, &ShapeConfig { len, control: true });
+    let state = gcn_state(gen, &mut rng);
+    let mut case = GcnCase { prog, state };
+    let keep_errors = index & 3 == 0;
+    for _ in 0..8 {
+        let Ok(p) = gcn_program(&case) else {
+            return (case, None);
+        };
+        let out = run_gcn(&Interp, &p, &case.state);
+        let drop = match &out.result {
+            Err(Failure::Exec(e)) => match e.kind {
+                ExecErrorKind::Unsupported { .. } => Some(e.pc),
+                ExecErrorKind::BadOperand(_) | ExecErrorKind::OutOfBounds { .. }
+                    if !keep_errors =>
+                {
+                    Some(e.pc)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(i) = drop.and_then(|pc| case.prog.item_at(pc)) {
+            if i + 1 < case.prog.items.len() {
+                case.prog.remove(i..i + 1);
+                continue;
+            }
+        }
+        return (case, Some((p, out)));
+    }
+    let p = gcn_program(&case).ok();
+    let out = p.map(|p| {
+        let o = run_gcn(&Interp, &p, &case.state);
+        (p, o)
+    });
+    (case, out)
+}
+
+/// VP1 program `index` of the campaign.
+pub fn vp1_case(seed: u64, index: u64, len: usize) -> Vp1Case {
+    let ops = probe::vp1_opcodes();
+    let mut rng = progen::rng(seed, index);
+    let words = pvp1::program(&mut rng, len, ops);
+    let state = pvp1::state(&mut rng);
+    Vp1Case { words, state }
+}
+
+fn one_gcn(cfg: &Config, gen: Gen, index: u64, b: &dyn WaveEngine) -> One {
+    let mut one = One::default();
+    let (case, run) = gcn_case_from(pool_for(cfg, gen), cfg.seed, index, cfg.len);
+    let Some((p, a)) = run else {
+        // The generator made a program that does not encode: a bug of ours, reported.
+        one.mismatch = Some(Diffs::default());
+        return one;
+    };
+    tally(&a.result, &mut one);
+    let bo = run_gcn(b, &p, &case.state);
+    let d = compare::gcn(&a, &bo);
+    if !d.is_empty() {
+        one.mismatch = Some(d);
+    }
+    one
+}
+
+fn one_vp1(cfg: &Config, index: u64, b: &mut dyn Vp1Runner) -> One {
+    let mut one = One::default();
+    let case = vp1_case(cfg.seed, index, cfg.len);
+    let a = run_vp1(&mut Vp1Interp, &case);
+    tally(&a.result, &mut one);
+    let bo = run_vp1(b, &case);
+    let d = compare::vp1(&a, &bo);
+    if !d.is_empty() {
+        one.mismatch = Some(d);
+    }
+    one
+}
+
+/// Programs per parallel batch (between progress updates and time checks).
+const BATCH: u64 = 64;
+
+/// Run a campaign.
+pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
+    let t0 = Instant::now();
+    let jobs = cfg.jobs.max(1);
+    let threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| wavejit::Error::Usage(format!("cannot start {jobs} threads: {e}")))?;
+    let mut sum = Summary::default();
+    let gen = match cfg.arch {
+        Arch::Gcn(g) => Some(g),
+        Arch::Vp1 => None,
+    };
+    let against = match (cfg.arch, cfg.against) {
+        (Arch::Vp1, Against::Tiered) => {
+            sum.note =
+                Some("vp1: the VP1 JIT compiles whole programs (no tiering): using jit".into());
+            Against::Jit
+        }
+        (Arch::Vp1, Against::PlantedJit | Against::PlantedDpp) => {
+            sum.note =
+                Some("vp1: no planted bug for VP1: comparing the interpreter with itself".into());
+            Against::Interp
+        }
+        (_, a) => a,
+    };
+    match gen {
+        Some(g) => sum.pool = threads.install(|| pool_for(cfg, g).cands().len()),
+        None => sum.pool = probe::vp1_opcodes().len(),
+    }
+    let workers: Vec<Mutex<Workers>> = (0..jobs)
+        .map(|_| {
+            Mutex::new(Workers {
+                b: engine_b(against),
+                v: engine_vp1(against),
+            })
+        })
+        .collect();
+    let limit = cfg.programs.unwrap_or(u64::MAX);
+    // An absurd or non-finite time runs until the programs run out (the CLI refuses it
+    // first; this keeps the library from panicking on it).
+    let deadline = cfg.seconds.and_then(|s| {
+        Duration::try_from_secs_f64(s.max(0.0))
+            .ok()
+            .and_then(|d| t0.checked_add(d))
+    });
+    let bar = progress_bar(cfg, limit);
+    let mut stop = false;
+    let mut start = 0u64;
+    while start < limit && !stop {
+        let end = limit.min(start + BATCH * jobs as u64);
+        let results: Vec<(u64, One)> = threads.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|i| {
+                    let k = rayon::current_thread_index().unwrap_or(0) % jobs;
+                    let mut w = match workers[k].lock() {
+                        Ok(w) => w,
+                        Err(p) => p.into_inner(),
+                    };
+                    let one = match gen {
+                        Some(g) => one_gcn(cfg, g, i, w.b.for_next_program()),
+                        None => one_vp1(cfg, i, &mut *w.v),
+                    };
+                    (i, one)
+                })
+                .collect()
+        });
+        for (i, one) in results {
+            sum.programs += 1;
+            sum.insts += one.insts;
+            if let Some(k) = one.error {
+                sum.errors += 1;
+                *sum.error_kinds.entry(k).or_default() += 1;
+            }
+            sum.inst_limits += one.limit as u64;
+            if one.mismatch.is_some() {
+                sum.mismatches += 1;
+                sum.mismatch_indices.push(i);
+                if cfg.stop_at_first {
+                    stop = true;
+                }
+            }
+        }
+        bar.set_position(end.min(limit));
+        bar.set_message(format!("{} mismatches", sum.mismatches));
+        start = end;
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    drop(workers);
+    sum.elapsed = t0.elapsed();
+    if let Some(g) = gen {
+        jit_stats(&mut sum, g, cfg, against);
+    }
+    sum.mismatch_indices.sort_unstable();
+    for &i in sum.mismatch_indices.iter().take(cfg.max_repros) {
+        sum.found.push(minimise_one(cfg, gen, against, i)?);
+    }
+    Ok(sum)
+}
+
+/// JIT statistics of a small sample run (the workers' own caches are flushed as they go).
+fn jit_stats(sum: &mut Summary, gen: Gen, cfg: &Config, against: Against) {
+    if !matches!(against, Against::Jit | Against::Tiered) {
+        return;
+    }
+    let j = match against {
+        Against::Tiered => Jit::with_config(JitConfig {
+            tier_threshold: TIERED_FUZZ_THRESHOLD,
+            ..JitConfig::default()
+        }),
+        _ => Jit::eager(),
+    };
+    if let Some(why) = j.inner().broken() {
+        sum.note = Some(format!("the JIT back end is not available here: {why}"));
+        return;
+    }
+    for i in 0..sum.programs.min(32) {
+        let (case, run) = gcn_case_from(pool_for(cfg, gen), cfg.seed, i, cfg.len);
+        if let Some((p, _)) = run {
+            let _ = run_gcn(&j, &p, &case.state);
+        }
+    }
+    let s = j.compile_stats();
+    sum.jit_blocks = s.blocks;
+    sum.jit_insts = s.insts;
+    sum.jit_helper_insts = s.helper_insts;
+}
+
+fn minimise_one(
+    cfg: &Config,
+    gen: Option<Gen>,
+    against: Against,
+    index: u64,
+) -> Result<Found, wavejit::Error> {
+    let origin = repro::Origin {
+        seed: cfg.seed,
+        index,
+        engines: ("interp".into(), against.name().into()),
+    };
+    let engine = if against == Against::Jit {
+        String::new()
+    } else {
+        format!("-{}", against.name())
+    };
+    let name = format!("{}-s{}-p{}{}", cfg.arch, cfg.seed, index, engine);
+    match gen {
+        Some(g) => {
+            let mut b = engine_b(against);
+            let (case, _) = gcn_case_from(pool_for(cfg, g), cfg.seed, index, cfg.len);
+            let mut diff = |c: &GcnCase| -> Diffs {
+                match gcn_program(c) {
+                    Ok(p) => compare::gcn(
+                        &run_gcn(&Interp, &p, &c.state),
+                        &run_gcn(b.for_next_program(), &p, &c.state),
+                    ),
+                    Err(_) => Diffs::default(),
+                }
+            };
+            let diffs = diff(&case);
+            let small = minimise::gcn(&case, &mut |c| !diff(c).is_empty());
+            let min_diffs = diff(&small);
+            let code = small
+                .prog
+                .encode()
+                .map_err(|e| wavejit::Error::Usage(e.to_string()))?;
+            let min_text = repro::gcn_text(g, &code);
+            let repro = match &cfg.out {
+                Some(dir) => Some(repro::write_gcn(dir, &name, &small, &min_diffs, &origin)?),
+                None => None,
+            };
+            Ok(Found {
+                index,
+                diffs,
+                min_diffs,
+                min_len: small.prog.items.len(),
+                min_text,
+                repro,
+            })
+        }
+        None => {
+            let case = vp1_case(cfg.seed, index, cfg.len);
+            let mut v = engine_vp1(against);
+            let mut diff =
+                |c: &Vp1Case| compare::vp1(&run_vp1(&mut Vp1Interp, c), &run_vp1(&mut *v, c));
+            let diffs = diff(&case);
+            let small = minimise::vp1(&case, &mut |c| !diff(c).is_empty());
+            let min_diffs = diff(&small);
+            let min_text = repro::vp1_text(&small.words);
+            let repro = match &cfg.out {
+                Some(dir) => Some(repro::write_vp1(dir, &name, &small, &min_diffs, &origin)?),
+                None => None,
+            };
+            Ok(Found {
+                index,
+                diffs,
+                min_diffs,
+                min_len: small.words.len(),
+                min_text,
+                repro,
+            })
+        }
+    }
+}
+
+fn progress_bar(cfg: &Config, limit: u64) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !cfg.progress || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = if limit == u64::MAX {
+        indicatif::ProgressBar::new_spinner()
+    } else {
+        indicatif::ProgressBar::new(limit)
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} programs ({per_sec}) {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// What the self-test found.
+#[derive(Clone, Debug)]
+pub struct SelfTest {
+    /// The campaign against the JIT with its planted wrong lowering.
+    pub jit: Summary,
+    /// The campaign against the interpreter with a planted DPP corner-case bug.
+    pub dpp: Summary,
+    /// Both bugs were found and shrunk to at most `MAX_SELF_TEST_LEN` instructions.
+    pub passed: bool,
+}
+
+/// Instructions (with `s_endpgm`) a minimised planted-bug reproducer may have.
+pub const MAX_SELF_TEST_LEN: usize = 6;
+
+/// Whether a self-test campaign found its bug and shrank it enough.
+pub fn self_test_ok(s: &Summary) -> bool {
+    s.found
+        .first()
+        .is_some_and(|f| !f.min_diffs.is_empty() && f.min_len <= MAX_SELF_TEST_LEN)
+}
+
+/// Plant known bugs and show that campaigns find them and shrink them to a handful of
+/// instructions: the JIT's test-only wrong lowering of `v_xor_b32` (an OR), met by most
+/// programs, and a DPP corner (`engine::PlantedDpp`: `row_shr` with BOUND_CTRL 0 and full
+/// masks zeroing lanes it must keep), met by about one program in several thousand.
+pub fn self_test(out: Option<&Path>, progress: bool) -> Result<SelfTest, wavejit::Error> {
+    let cfg = |against| Config {
+        arch: Arch::Gcn(Gen::Gfx8),
+        seed: 1,
+        programs: Some(50_000),
+        seconds: None,
+        len: 24,
+        jobs: 1,
+        against,
+        out: out.map(Path::to_path_buf),
+        max_repros: 1,
+        stop_at_first: true,
+        progress,
+        inline_only: false,
+    };
+    let jit = run(&cfg(Against::PlantedJit))?;
+    let dpp = run(&cfg(Against::PlantedDpp))?;
+    let passed = self_test_ok(&jit) && self_test_ok(&dpp);
+    Ok(SelfTest { jit, dpp, passed })
+}

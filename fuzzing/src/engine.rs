@@ -1,0 +1,114 @@
+//! What a campaign runs besides the facade's engines (`wavejit::engine`): the per-thread
+//! engine under test, whose code cache is emptied now and then so that it never fills up
+//! and silently falls back to interpreting ([`Recycled`]), and a deliberately broken
+//! interpreter for the self-test ([`PlantedDpp`]; the JIT's own planted bug is a
+//! `JitConfig` flag, see `campaign::Against::PlantedJit`).
+
+use wavejit::engine::{Jit, WaveEngine};
+use wavejit_interp::{Ctx, ExecError, Step};
+use wavejit_isa::gcn::{Enc, Fields, Op};
+use wavejit_isa::ir::{Inst as IrInst, Program};
+use wavejit_isa::state::{Lds, Memory, Wave};
+
+/// Programs run between two flushes of a worker's code cache (a power of two).
+const FLUSH_EVERY: u64 = 256;
+
+/// An engine owned by one worker thread, flushed every `FLUSH_EVERY` programs and
+/// whenever its code cache is full.
+pub struct Recycled {
+    engine: Box<dyn WaveEngine + Send>,
+    runs: u64,
+}
+
+impl Recycled {
+    pub fn new(engine: Box<dyn WaveEngine + Send>) -> Recycled {
+        Recycled { engine, runs: 0 }
+    }
+
+    /// The eager JIT.
+    pub fn jit() -> Recycled {
+        Recycled::new(Box::new(Jit::eager()))
+    }
+
+    /// The engine, for the next program.
+    pub fn for_next_program(&mut self) -> &dyn WaveEngine {
+        self.runs += 1;
+        if self.runs & (FLUSH_EVERY - 1) == 0 || self.engine.code_cache_full() {
+            self.engine.flush();
+        }
+        &*self.engine
+    }
+}
+
+/// The self-test's broken engine: the interpreter, except that `v_max_i32` with a DPP
+/// `row_shr` control, BOUND_CTRL 0 and full row/bank masks zeroes the active lanes whose
+/// source lane is outside the row — lanes that must keep their old value (ERRATA.md
+/// VOP_DPP 1). A plausible lowering bug (a mask built from the wrong bit), hit only by a
+/// corner of the input space; the fuzzer must find it and shrink it.
+pub struct PlantedDpp;
+
+/// Whether `inst` is the instruction `PlantedDpp` gets wrong.
+pub fn planted_target(inst: &IrInst) -> Option<(u8, u16)> {
+    let IrInst::Gcn(i) = inst else { return None };
+    if i.op != Op::VMaxI32 || !matches!(i.enc, Enc::Dpp { .. }) {
+        return None;
+    }
+    match i.fields {
+        Fields::Dpp {
+            vdst,
+            dpp_ctrl,
+            bound_ctrl: false,
+            row_mask: 0xf,
+            bank_mask: 0xf,
+            ..
+        } if (0x111..=0x11f).contains(&dpp_ctrl) => Some((vdst, dpp_ctrl & 0xf)),
+        _ => None,
+    }
+}
+
+impl WaveEngine for PlantedDpp {
+    fn name(&self) -> &'static str {
+        "planted-dpp"
+    }
+
+    fn run(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        max_insts: u64,
+    ) -> Result<(Step, u64), ExecError> {
+        let mut ctx = Ctx { wave, lds, mem };
+        let mut insts = 0u64;
+        loop {
+            if insts >= max_insts {
+                return Err(ExecError {
+                    pc: ctx.wave.pc,
+                    kind: wavejit_interp::ExecErrorKind::InstLimit(max_insts),
+                });
+            }
+            let pc = ctx.wave.pc;
+            let target = prog
+                .slot_index(pc)
+                .and_then(|i| prog.slots.get(i))
+                .and_then(|s| s.inst.as_ref().ok())
+                .and_then(planted_target);
+            let exec = ctx.wave.exec;
+            let step = wavejit_interp::step(&mut ctx, prog)?;
+            insts += 1;
+            if let Some((vdst, shift)) = target {
+                // row_shr:N: lanes 0..N of each row have no source lane.
+                for lane in 0..64usize {
+                    if exec >> lane & 1 != 0 && (lane % 16) < shift as usize {
+                        ctx.wave.vgpr[vdst as usize][lane] = 0;
+                    }
+                }
+            }
+            match step {
+                Step::Continue => {}
+                Step::End | Step::Barrier => return Ok((step, insts)),
+            }
+        }
+    }
+}

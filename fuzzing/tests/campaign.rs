@@ -1,0 +1,152 @@
+//! Differential fuzzing in CI: campaigns of generated programs with fixed seeds on every
+//! architecture, interpreter against JIT, with 0 mismatches allowed; the determinism
+//! the reproducers rely on; and the harness's own ability to fail (a planted difference is
+//! detected and named by register and lane).
+
+use wavejit::engine::Interp;
+use wavejit::isa::{Arch, Gen};
+use wavejit_fuzzing::campaign::{gcn_case, vp1_case};
+use wavejit_fuzzing::case::{gcn_program, run_gcn};
+use wavejit_fuzzing::compare;
+use wavejit_fuzzing::{self as fuzz, Against, Config};
+
+/// Programs per generation and seed: a few thousand in all, a few seconds each in release
+/// (CI); far fewer in a debug build, where compiling is an order of magnitude slower.
+const PROGRAMS: u64 = if cfg!(debug_assertions) { 60 } else { 700 };
+
+fn campaign(arch: Arch, seed: u64, programs: u64, len: usize) -> fuzz::Summary {
+    let mut cfg = Config::new(arch);
+    cfg.seed = seed;
+    cfg.programs = Some(programs);
+    cfg.len = len;
+    cfg.jobs = 2;
+    cfg.against = Against::Jit;
+    cfg.max_repros = 1;
+    let s = fuzz::run(&cfg).expect("campaign runs");
+    println!(
+        "{arch} seed {seed}: {} programs, {} instructions, {} mismatches, {} ended in an error, pool {}, jit {} blocks",
+        s.programs, s.insts, s.mismatches, s.errors, s.pool, s.jit_blocks
+    );
+    for f in &s.found {
+        println!(
+            "program {}: {}\nminimised ({} instructions): {}\n{}",
+            f.index,
+            f.diffs.first(),
+            f.min_len,
+            f.min_diffs.first(),
+            f.min_text
+        );
+    }
+    s
+}
+
+fn check(arch: Arch) {
+    let mut insts = 0;
+    for (seed, len) in [(1, 24), (2, 12), (3, 40)] {
+        let s = campaign(arch, seed, PROGRAMS, len);
+        assert_eq!(s.programs, PROGRAMS);
+        assert_eq!(
+            s.mismatches, 0,
+            "{arch} seed {seed}: mismatching programs {:?}",
+            s.mismatch_indices
+        );
+        // Most programs run to their end: the generator makes programs that do something.
+        assert!(
+            s.errors < PROGRAMS / 3,
+            "{arch} seed {seed}: {} of {PROGRAMS} programs ended in an error: {:?}",
+            s.errors,
+            s.error_kinds
+        );
+        insts += s.insts;
+        if let Arch::Gcn(_) = arch {
+            assert!(s.pool > 500, "{arch}: only {} candidates", s.pool);
+            // Without a JIT back end the campaign would compare the interpreter with
+            // itself: that is a failure here, not a pass.
+            assert_eq!(s.note, None, "{arch}: the JIT did not run");
+            assert!(s.jit_blocks > 0, "{arch}: the JIT compiled nothing");
+        }
+    }
+    assert!(
+        insts > 3 * PROGRAMS * 8,
+        "{arch}: {insts} instructions in all"
+    );
+}
+
+#[test]
+fn gfx6_interp_equals_jit() {
+    check(Arch::Gcn(Gen::Gfx6));
+}
+
+#[test]
+fn gfx7_interp_equals_jit() {
+    check(Arch::Gcn(Gen::Gfx7));
+}
+
+#[test]
+fn gfx8_interp_equals_jit() {
+    check(Arch::Gcn(Gen::Gfx8));
+}
+
+#[test]
+fn vp1_interp_equals_jit() {
+    check(Arch::Vp1);
+}
+
+#[test]
+fn a_program_is_a_function_of_seed_and_index() {
+    for gen in Gen::ALL {
+        let (a, _) = gcn_case(gen, 7, 123, 24);
+        let (b, _) = gcn_case(gen, 7, 123, 24);
+        let (c, _) = gcn_case(gen, 7, 124, 24);
+        let (ca, cb, cc) = (
+            a.prog.encode().unwrap(),
+            b.prog.encode().unwrap(),
+            c.prog.encode().unwrap(),
+        );
+        assert_eq!(ca, cb);
+        assert_ne!(ca, cc);
+        assert_eq!(a.state.wave.vgpr[..], b.state.wave.vgpr[..]);
+        assert_eq!(a.state.lds, b.state.lds);
+    }
+    assert_eq!(vp1_case(7, 5, 20).words, vp1_case(7, 5, 20).words);
+    // And of nothing else: the same campaign on 1 and 2 threads.
+    let run = |jobs| {
+        let mut cfg = Config::new(Arch::Gcn(Gen::Gfx8));
+        cfg.programs = Some(40);
+        cfg.jobs = jobs;
+        cfg.against = Against::Interp;
+        fuzz::run(&cfg).expect("runs")
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(
+        (one.programs, one.insts, one.errors),
+        (two.programs, two.insts, two.errors)
+    );
+}
+
+#[test]
+fn the_comparison_sees_one_flipped_bit_and_names_it() {
+    let (case, run) = gcn_case(Gen::Gfx8, 1, 0, 24);
+    let (prog, a) = run.expect("the program encodes");
+    let mut b = run_gcn(&Interp, &prog, &case.state);
+    assert!(
+        compare::gcn(&a, &b).is_empty(),
+        "the interpreter is deterministic"
+    );
+    b.wave.vgpr[3][5] ^= 1 << 31;
+    let d = compare::gcn(&a, &b);
+    assert_eq!(d.total, 1);
+    assert_eq!(d.listed[0].place, "v3 lane 5");
+    b.wave.vgpr[3][5] ^= 1 << 31;
+    b.wave.exec ^= 1 << 63;
+    b.lds[0x124] ^= 0x10;
+    b.mem[0].1[8] ^= 1;
+    let d = compare::gcn(&a, &b);
+    let places: Vec<&str> = d.listed.iter().map(|x| x.place.as_str()).collect();
+    assert_eq!(places, ["exec", "lds 0x124", "memory 0x10008"]);
+    // A different end is a difference too.
+    let p2 = gcn_program(&case).expect("encodes");
+    let mut c = run_gcn(&Interp, &p2, &case.state);
+    c.result = Err(wavejit_fuzzing::case::Failure::Panic("boom".into()));
+    assert_eq!(compare::gcn(&a, &c).listed[0].place, "end");
+}

@@ -1,0 +1,329 @@
+//! Global memory inline: the region check shared by vector and scalar accesses, and the
+//! FLAT loads, stores and 32-bit atomics (`wavejit_interp::mem::flat` defines them;
+//! atomics also 4-byte aligned, each lane's read-modify-write a host atomic, in lane
+//! order). The 64-bit atomics stay with the helper: a region's dwords are only 4-byte
+//! aligned on the host, and a host 64-bit atomic across a cache line is a split lock.
+//!
+//! The check covers the span from the lowest to the highest active address (plus the
+//! access size): `hi_min:lo_min` is at or below every address and `hi_max:lo_max + size`
+//! at or above every end, so when one mapped region holds that span every lane's access
+//! is in bounds — the interpreter's check, made once. Most instructions address one
+//! buffer, so a one-entry cache of the last region (`JitCtx::g_*`) answers inline; a miss
+//! calls `mem_span`, which looks the span up and refills the cache.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types;
+use cranelift_codegen::ir::{AbiParam, AtomicRmwOp, InstBuilder, Signature, Value};
+use cranelift_codegen::isa::CallConv;
+use wavejit_isa::gcn::{Fields, Inst, Op};
+
+use super::{
+    any_active, gather, host_flags, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit,
+    side_exit_if, sink_ptr, store_lane, vreg_stored, At,
+};
+use crate::block::{mflags, Cx, CHUNKS};
+use crate::ctx::{JitCtx, OFF_G_DELTA, OFF_G_END, OFF_G_LO};
+
+/// Look up the global region holding `lo..end` and make it the cached one. Returns 1 if
+/// the accesses may go ahead inline (`lo == end`: nothing is accessed), 0 if not.
+///
+/// # Safety
+/// `ctx` is the context the dispatcher passed to the running block.
+pub unsafe extern "C" fn mem_span(ctx: *mut JitCtx, lo: u64, end: u64) -> u32 {
+    let ctx = unsafe { &mut *ctx };
+    if lo == end {
+        return 1;
+    }
+    // SAFETY: set from a live reference for this run; nothing maps memory during it.
+    let mem = unsafe { &*ctx.mem };
+    match mem.region_spanning(lo, end) {
+        Some(r) => {
+            ctx.g_lo = r.base;
+            ctx.g_end = r.base + r.len;
+            ctx.g_delta = (r.host_ptr() as u64).wrapping_sub(r.base);
+            1
+        }
+        None => 0,
+    }
+}
+
+/// The host-minus-guest delta of the region holding `lo..end` (`i64`s; `lo == end` when
+/// no lane accesses anything). A span no single region holds leaves through the side exit
+/// that runs the instruction `at` through the interpreter.
+pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At) -> Value {
+    let flags = mflags();
+    let c_lo = cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_LO);
+    let c_end = cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_END);
+    let a = cx.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, lo, c_lo);
+    let b = cx.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, c_end);
+    let c = cx.b.ins().icmp(IntCC::UnsignedLessThan, lo, end);
+    let ab = cx.b.ins().band(a, b);
+    let hit = cx.b.ins().band(ab, c);
+    let miss = cx.b.create_block();
+    let join = cx.b.create_block();
+    cx.b.set_cold_block(miss);
+    cx.b.ins().brif(hit, join, &[], miss, &[]);
+    cx.b.switch_to_block(miss);
+    cx.b.seal_block(miss);
+    let mut sig = Signature::new(CallConv::SystemV);
+    sig.params.push(AbiParam::new(cx.ptr));
+    sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I64));
+    sig.returns.push(AbiParam::new(types::I32));
+    let sref = cx.b.import_signature(sig);
+    let f =
+        cx.b.ins()
+            .iconst(cx.ptr, mem_span as *const () as usize as i64);
+    let call = cx.b.ins().call_indirect(sref, f, &[cx.jctx, lo, end]);
+    let ok = cx.b.inst_results(call)[0];
+    let side = cx.b.create_block();
+    cx.b.set_cold_block(side);
+    cx.b.ins().brif(ok, join, &[], side, &[]);
+    cx.b.switch_to_block(side);
+    cx.b.seal_block(side);
+    side_exit(cx, at);
+    cx.b.switch_to_block(join);
+    cx.b.seal_block(join);
+    cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_DELTA)
+}
+
+/// The read-modify-write of a FLAT atomic lowered inline (32-bit: Cranelift's atomics on
+/// the host dword; the interpreter's `Memory::rmw_u32` is atomic across host threads too).
+#[derive(Clone, Copy, Debug)]
+pub enum FlatAtomic {
+    Rmw(AtomicRmwOp),
+    /// `M = (M == DATA[1]) ? DATA[0] : M`.
+    Cas,
+}
+
+/// A FLAT load, store or 32-bit atomic lowered inline.
+#[derive(Clone, Copy, Debug)]
+pub struct FlatPlan {
+    /// Bytes per lane: 1, 2, 4, 8, 12 or 16.
+    pub size: u32,
+    /// Sign-extend a 1- or 2-byte load.
+    pub sext: bool,
+    pub store: bool,
+    /// VDST (loads) or DATA (stores).
+    pub reg: u8,
+    /// The address pair.
+    pub addr: u8,
+    /// An atomic: its operation, and the VGPR that receives the old value (GLC=1).
+    pub atomic: Option<(FlatAtomic, Option<u8>)>,
+}
+
+fn atomic_kind(op: Op) -> Option<FlatAtomic> {
+    use AtomicRmwOp as R;
+    use FlatAtomic::*;
+    use Op::*;
+    Some(match op {
+        FlatAtomicSwap => Rmw(R::Xchg),
+        FlatAtomicCmpswap => Cas,
+        FlatAtomicAdd => Rmw(R::Add),
+        FlatAtomicSub => Rmw(R::Sub),
+        FlatAtomicSmin => Rmw(R::Smin),
+        FlatAtomicUmin => Rmw(R::Umin),
+        FlatAtomicSmax => Rmw(R::Smax),
+        FlatAtomicUmax => Rmw(R::Umax),
+        FlatAtomicAnd => Rmw(R::And),
+        FlatAtomicOr => Rmw(R::Or),
+        FlatAtomicXor => Rmw(R::Xor),
+        _ => return None,
+    })
+}
+
+fn kind(op: Op) -> Option<(u32, bool, bool)> {
+    use Op::*;
+    Some(match op {
+        FlatLoadUbyte => (1, false, false),
+        FlatLoadSbyte => (1, true, false),
+        FlatLoadUshort => (2, false, false),
+        FlatLoadSshort => (2, true, false),
+        FlatLoadDword => (4, false, false),
+        FlatLoadDwordx2 => (8, false, false),
+        FlatLoadDwordx3 => (12, false, false),
+        FlatLoadDwordx4 => (16, false, false),
+        FlatStoreByte => (1, false, true),
+        FlatStoreShort => (2, false, true),
+        FlatStoreDword => (4, false, true),
+        FlatStoreDwordx2 => (8, false, true),
+        FlatStoreDwordx3 => (12, false, true),
+        FlatStoreDwordx4 => (16, false, true),
+        _ => return None,
+    })
+}
+
+/// Plan a FLAT load, store or 32-bit atomic (not TFE; every register in range).
+pub fn plan(inst: &Inst) -> Option<FlatPlan> {
+    let Fields::Flat {
+        vdst,
+        addr,
+        data,
+        glc,
+        tfe: false,
+        ..
+    } = inst.fields
+    else {
+        return None;
+    };
+    if let Some(a) = atomic_kind(inst.op) {
+        let n = if matches!(a, FlatAtomic::Cas) { 2 } else { 1 };
+        if addr as u32 + 1 > 255 || data as u32 + n > 256 {
+            return None;
+        }
+        return Some(FlatPlan {
+            size: 4,
+            sext: false,
+            store: true,
+            reg: data,
+            addr,
+            atomic: Some((a, glc.then_some(vdst))),
+        });
+    }
+    let (size, sext, store) = kind(inst.op)?;
+    let reg = if store { data } else { vdst };
+    let n = size.div_ceil(4);
+    if addr as u32 + 1 > 255 || reg as u32 + n - 1 > 255 {
+        return None;
+    }
+    Some(FlatPlan {
+        size,
+        sext,
+        store,
+        reg,
+        addr,
+        atomic: None,
+    })
+}
+
+/// Emit a FLAT load or store.
+pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
+    settle(cx);
+    let delta = check(cx, p, at);
+    let sink = sink_ptr(cx);
+    for c in 0..CHUNKS {
+        chunk(cx, p, delta, sink, c);
+        cx.end_chunk(c);
+    }
+}
+
+/// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`),
+/// leaving through the side exit of `at` when it fails; the region's host delta.
+pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
+    // The span of the active lanes' addresses (inactive lanes neutral).
+    let ones = cx.splat32(u32::MAX);
+    let zero = cx.splat32(0);
+    let mut acc: Option<[Value; 4]> = None;
+    // Atomics need 4-byte aligned addresses (else the interpreter's error).
+    let mut low: Option<Value> = None;
+    for c in 0..CHUNKS {
+        let lo = vreg_stored(cx, p.addr, c);
+        let hi = vreg_stored(cx, p.addr + 1, c);
+        let m = cx.exec_lanes(c);
+        if p.atomic.is_some() {
+            let l = match m {
+                None => lo,
+                Some(m) => cx.b.ins().bitselect(m, lo, zero),
+            };
+            low = Some(match low {
+                None => l,
+                Some(o) => cx.b.ins().bor(o, l),
+            });
+        }
+        let (lmin, lmax, hmin, hmax) = match m {
+            None => (lo, lo, hi, hi),
+            Some(m) => (
+                cx.b.ins().bitselect(m, lo, ones),
+                cx.b.ins().bitselect(m, lo, zero),
+                cx.b.ins().bitselect(m, hi, ones),
+                cx.b.ins().bitselect(m, hi, zero),
+            ),
+        };
+        acc = Some(match acc {
+            None => [lmin, lmax, hmin, hmax],
+            Some([a, b, c2, d]) => [
+                cx.b.ins().umin(a, lmin),
+                cx.b.ins().umax(b, lmax),
+                cx.b.ins().umin(c2, hmin),
+                cx.b.ins().umax(d, hmax),
+            ],
+        });
+    }
+    let [vlmin, vlmax, vhmin, vhmax] = acc.unwrap_or([ones, zero, ones, zero]);
+    let lmin = reduce(cx, vlmin, false);
+    let lmax = reduce(cx, vlmax, true);
+    let hmin = reduce(cx, vhmin, false);
+    let hmax = reduce(cx, vhmax, true);
+    let lo = cx.concat64(lmin, hmin);
+    let top = cx.concat64(lmax, hmax);
+    let end = cx.b.ins().iadd_imm_s(top, p.size as i64);
+    let any = any_active(cx);
+    if let Some(o) = low {
+        let o = reduce_or(cx, o);
+        let mis = cx.b.ins().band_imm_u(o, 3);
+        let mut fail = cx.b.ins().icmp_imm_s(IntCC::NotEqual, mis, 0);
+        if let Some(a) = any {
+            fail = cx.b.ins().band(fail, a);
+        }
+        side_exit_if(cx, fail, at);
+    }
+    let (lo, end) = match any {
+        None => (lo, end),
+        Some(any) => {
+            let z = cx.iconst64(0);
+            (
+                cx.b.ins().select(any, lo, z),
+                cx.b.ins().select(any, end, z),
+            )
+        }
+    };
+    region_delta(cx, lo, end, at)
+}
+
+/// Chunk `c` of `p` after its check: each lane's bytes at its host address.
+pub fn chunk(cx: &mut Cx, p: &FlatPlan, delta: Value, sink: Value, c: usize) {
+    let n = p.size.div_ceil(4) as usize;
+    let lo = cx.vreg(p.addr, c);
+    let hi = cx.vreg(p.addr + 1, c);
+    let m = cx.exec_lanes(c);
+    let ptrs = lane_ptrs(cx, lo, Some(hi), m, delta, sink);
+    if let Some((a, ret)) = p.atomic {
+        // Lane by lane in lane order, as the interpreter (inactive lanes on the sink).
+        let src = cx.vreg(p.reg, c);
+        let cmp = matches!(a, FlatAtomic::Cas).then(|| cx.vreg(p.reg + 1, c));
+        let mut f = host_flags();
+        f.set_aligned();
+        let mut olds = [src; 4];
+        for (l, ptr) in ptrs.iter().enumerate() {
+            let x = cx.b.ins().extractlane(src, l as u8);
+            olds[l] = match (a, cmp) {
+                (FlatAtomic::Cas, Some(cv)) => {
+                    let e = cx.b.ins().extractlane(cv, l as u8);
+                    cx.b.ins().atomic_cas(f, *ptr, e, x)
+                }
+                (FlatAtomic::Rmw(op), _) => cx.b.ins().atomic_rmw(types::I32, f, op, *ptr, x),
+                (FlatAtomic::Cas, None) => x,
+            };
+        }
+        if let Some(r) = ret {
+            let v = gather(cx, olds);
+            cx.write_vreg(r, c, v);
+        }
+    } else if p.store {
+        let data: Vec<Value> = (0..n).map(|i| cx.vreg(p.reg + i as u8, c)).collect();
+        for (l, ptr) in ptrs.iter().enumerate() {
+            for (i, d) in data.iter().enumerate() {
+                let v = cx.b.ins().extractlane(*d, l as u8);
+                store_lane(cx, *ptr, v, p.size.min(4), 4 * i as i32);
+            }
+        }
+    } else {
+        for i in 0..n {
+            let vals = ptrs.map(|ptr| load_lane(cx, ptr, p.size, p.sext, 4 * i as i32));
+            let v = gather(cx, vals);
+            // The lanes' addresses were taken before this chunk's first write, and a
+            // chunk only overlaps itself: VDST may overlap ADDR.
+            cx.write_vreg(p.reg + i as u8, c, v);
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! DS reads and writes of the LDS inline (`wavejit_interp::mem::ds` defines them): the
+//! one-address forms of 1-16 bytes (sub-dword reads zero- or sign-extended) and the
+//! two-address `read2`/`write2` forms (with `st64`).
+//!
+//! The interpreter fails a lane whose address is not naturally aligned or runs past the
+//! LDS. Addresses are `base + constant`, so one compare of the highest active base and
+//! one test of the OR of the active addresses' low bits decide whether any lane would
+//! fail; if so, the side exit lets the interpreter report it.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types;
+use cranelift_codegen::ir::{InstBuilder, Value};
+use wavejit_isa::gcn::{Fields, Inst, Op};
+
+use super::{
+    any_active, gather, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit_if, sink_ptr,
+    store_lane, vreg_stored, At,
+};
+use crate::block::{mflags, Cx, CHUNKS};
+use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN};
+
+/// The shape of a DS access lowered here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DsKind {
+    Read { sext: bool },
+    Write,
+    Read2 { st64: bool },
+    Write2 { st64: bool },
+}
+
+/// A DS read or write lowered inline.
+#[derive(Clone, Copy, Debug)]
+pub struct DsPlan {
+    pub kind: DsKind,
+    /// Bytes per access (per element of the two-address forms).
+    pub size: u32,
+    pub vdst: u8,
+    pub addr: u8,
+    pub data0: u8,
+    pub data1: u8,
+    pub offset0: u8,
+    pub offset1: u8,
+}
+
+fn kind(op: Op) -> Option<(DsKind, u32)> {
+    use DsKind::*;
+    use Op::*;
+    Some(match op {
+        DsReadI8 => (Read { sext: true }, 1),
+        DsReadU8 => (Read { sext: false }, 1),
+        DsReadI16 => (Read { sext: true }, 2),
+        DsReadU16 => (Read { sext: false }, 2),
+        DsReadB32 => (Read { sext: false }, 4),
+        DsReadB64 => (Read { sext: false }, 8),
+        DsReadB96 => (Read { sext: false }, 12),
+        DsReadB128 => (Read { sext: false }, 16),
+        DsWriteB8 => (Write, 1),
+        DsWriteB16 => (Write, 2),
+        DsWriteB32 => (Write, 4),
+        DsWriteB64 => (Write, 8),
+        DsWriteB96 => (Write, 12),
+        DsWriteB128 => (Write, 16),
+        DsRead2B32 => (Read2 { st64: false }, 4),
+        DsRead2st64B32 => (Read2 { st64: true }, 4),
+        DsRead2B64 => (Read2 { st64: false }, 8),
+        DsRead2st64B64 => (Read2 { st64: true }, 8),
+        DsWrite2B32 => (Write2 { st64: false }, 4),
+        DsWrite2st64B32 => (Write2 { st64: true }, 4),
+        DsWrite2B64 => (Write2 { st64: false }, 8),
+        DsWrite2st64B64 => (Write2 { st64: true }, 8),
+        _ => return None,
+    })
+}
+
+/// Natural alignment of an access of `size` bytes (`interp::mem::ds`).
+fn alignment(size: u32) -> u32 {
+    match size {
+        1 | 2 | 4 | 8 => size,
+        _ => 16,
+    }
+}
+
+/// Plan a DS read or write (not GDS; every register in range).
+pub fn plan(inst: &Inst) -> Option<DsPlan> {
+    let Fields::Ds {
+        vdst,
+        addr,
+        data0,
+        data1,
+        offset0,
+        offset1,
+        gds: false,
+    } = inst.fields
+    else {
+        return None;
+    };
+    let (kind, size) = kind(inst.op)?;
+    let n = size.div_ceil(4);
+    let fits = |r: u8, k: u32| r as u32 + k <= 256;
+    let ok = match kind {
+        DsKind::Read { .. } => fits(vdst, n),
+        DsKind::Write => fits(data0, n),
+        DsKind::Read2 { .. } => fits(vdst, 2 * n),
+        DsKind::Write2 { .. } => fits(data0, n) && fits(data1, n),
+    };
+    ok.then_some(DsPlan {
+        kind,
+        size,
+        vdst,
+        addr,
+        data0,
+        data1,
+        offset0,
+        offset1,
+    })
+}
+
+impl DsPlan {
+    /// The byte offsets the lanes' addresses add to the base: one or two.
+    fn offsets(&self) -> Vec<u64> {
+        match self.kind {
+            DsKind::Read { .. } | DsKind::Write => {
+                vec![(self.offset1 as u64) << 8 | self.offset0 as u64]
+            }
+            DsKind::Read2 { st64 } | DsKind::Write2 { st64 } => {
+                let scale = self.size as u64 * if st64 { 64 } else { 1 };
+                vec![self.offset0 as u64 * scale, self.offset1 as u64 * scale]
+            }
+        }
+    }
+}
+
+/// Emit a DS read or write.
+pub fn emit(cx: &mut Cx, p: &DsPlan, at: At) {
+    settle(cx);
+    check(cx, p, at);
+    let lbase = lds_base(cx);
+    let sink = sink_ptr(cx);
+    for c in 0..CHUNKS {
+        chunk(cx, p, lbase, sink, &mut ReadPtrs::new(), c);
+        cx.end_chunk(c);
+    }
+}
+
+/// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`),
+/// leaving through the side exit of `at` when it fails.
+pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
+    let offs = p.offsets();
+    let align = alignment(p.size);
+    // Every offset of the two-address forms is a multiple of the element size: the
+    // alignment depends on the base alone; a one-address offset may be any number.
+    let low = (offs[0] as u32) & (align - 1);
+    let zero = cx.splat32(0);
+    let lowv = cx.splat32(low);
+    let mut mx: Option<Value> = None;
+    let mut or: Option<Value> = None;
+    for c in 0..CHUNKS {
+        let base = vreg_stored(cx, p.addr, c);
+        let m = cx.exec_lanes(c);
+        let b = match m {
+            None => base,
+            Some(m) => cx.b.ins().bitselect(m, base, zero),
+        };
+        mx = Some(match mx {
+            None => b,
+            Some(a) => cx.b.ins().umax(a, b),
+        });
+        if align > 1 {
+            let a = if low == 0 {
+                base
+            } else {
+                cx.b.ins().iadd(base, lowv)
+            };
+            let a = match m {
+                None => a,
+                Some(m) => cx.b.ins().bitselect(m, a, zero),
+            };
+            or = Some(match or {
+                None => a,
+                Some(o) => cx.b.ins().bor(o, a),
+            });
+        }
+    }
+    let mx = mx.unwrap_or(zero);
+    let top = reduce(cx, mx, true);
+    let top = cx.b.ins().uextend(types::I64, top);
+    let max_off = offs.iter().copied().max().unwrap_or(0);
+    let end = cx.b.ins().iadd_imm_s(top, (max_off + p.size as u64) as i64);
+    let len = cx.b.ins().load(types::I64, mflags(), cx.jctx, OFF_LDS_LEN);
+    let mut bad = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
+    if let Some(o) = or {
+        let o = reduce_or(cx, o);
+        let mis = cx.b.ins().band_imm_u(o, (align - 1) as i64);
+        let mis = cx.b.ins().icmp_imm_s(IntCC::NotEqual, mis, 0);
+        bad = cx.b.ins().bor(bad, mis);
+    }
+    let fail = match any_active(cx) {
+        None => bad,
+        Some(any) => cx.b.ins().band(bad, any),
+    };
+    side_exit_if(cx, fail, at);
+}
+
+/// The host address of LDS byte 0.
+pub fn lds_base(cx: &mut Cx) -> Value {
+    cx.b.ins().load(cx.ptr, mflags(), cx.jctx, OFF_LDS_BASE)
+}
+
+/// Lane pointers of reads, per address VGPR, within one chunk: reads at any offset add it
+/// as the load's displacement, so every read of a run from one base shares them.
+pub type ReadPtrs = std::collections::HashMap<u8, [Value; 4]>;
+
+/// Chunk `c` of `p` after its check. Reads point inactive lanes at `ZEROS` (readable at
+/// every DS offset); writes point them at `sink`, per offset.
+pub fn chunk(cx: &mut Cx, p: &DsPlan, lbase: Value, sink: Value, reads: &mut ReadPtrs, c: usize) {
+    let n = p.size.div_ceil(4) as usize;
+    let offs = p.offsets();
+    let base = cx.vreg(p.addr, c);
+    let m = cx.exec_lanes(c);
+    match p.kind {
+        DsKind::Read { .. } | DsKind::Read2 { .. } => {
+            let ptrs = match reads.get(&p.addr) {
+                Some(q) => *q,
+                None => {
+                    let z = cx.b.ins().iconst(cx.ptr, ZEROS.as_ptr() as usize as i64);
+                    let q = lane_ptrs(cx, base, None, m, lbase, z);
+                    reads.insert(p.addr, q);
+                    q
+                }
+            };
+            let sext = matches!(p.kind, DsKind::Read { sext: true });
+            for (k, &o) in offs.iter().enumerate() {
+                read(cx, &ptrs, o as i32, p.size, sext, p.vdst + (k * n) as u8, c);
+            }
+        }
+        DsKind::Write | DsKind::Write2 { .. } => {
+            let ptrs: Vec<[Value; 4]> = offs
+                .iter()
+                .map(|&o| {
+                    let d = cx.b.ins().iadd_imm_s(lbase, o as i64);
+                    lane_ptrs(cx, base, None, m, d, sink)
+                })
+                .collect();
+            let srcs: Vec<u8> = if p.kind == DsKind::Write {
+                vec![p.data0]
+            } else {
+                vec![p.data0, p.data1]
+            };
+            let data: Vec<Vec<Value>> = srcs
+                .iter()
+                .map(|&r| (0..n).map(|i| cx.vreg(r + i as u8, c)).collect())
+                .collect();
+            // Lane by lane, each lane's first access before its second (the
+            // interpreter's order, which decides same-address writes).
+            for l in 0..4u8 {
+                for (k, d) in data.iter().enumerate() {
+                    for (i, v) in d.iter().enumerate() {
+                        let x = cx.b.ins().extractlane(*v, l);
+                        store_lane(cx, ptrs[k][l as usize], x, p.size.min(4), 4 * i as i32);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Readable zeros covering every DS offset (16 bits, or 255 × 64 × 8 for `read2st64_b64`)
+/// plus an access: where inactive lanes of a read point (the values are not used).
+static ZEROS: [u8; 1 << 18] = [0; 1 << 18];
+
+/// Read `size` bytes per lane at `ptrs` + `off` into `dst`.. (chunk `c`, under EXEC).
+fn read(cx: &mut Cx, ptrs: &[Value; 4], off: i32, size: u32, sext: bool, dst: u8, c: usize) {
+    for i in 0..size.div_ceil(4) as usize {
+        let vals = ptrs.map(|ptr| load_lane(cx, ptr, size, sext, off + 4 * i as i32));
+        let v = gather(cx, vals);
+        cx.write_vreg(dst + i as u8, c, v);
+    }
+}

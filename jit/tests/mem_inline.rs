@@ -1,0 +1,444 @@
+//! Memory instructions lowered inline (`wavejit_jit::mem`): FLAT loads and stores, DS
+//! reads and writes (one- and two-address), scalar loads. Values worked out by hand,
+//! zero helper calls where every access is in bounds, and random programs — addresses in
+//! range, out of range, misaligned, straddling two regions, random EXEC, destinations
+//! overlapping addresses — against the interpreter (results, errors with pc and lane,
+//! memory and LDS bytes).
+
+mod common;
+
+use common::*;
+use rand::Rng;
+use wavejit_interp::Ctx;
+use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
+use wavejit_isa::state::{Lds, Wave};
+
+const A: u64 = 0x10000;
+const A_LEN: usize = 1024;
+const B: u64 = 0x20000;
+const B_LEN: usize = 512;
+const LDS_LEN: usize = 512;
+
+fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Flat,
+        fields: Fields::Flat {
+            vdst,
+            addr,
+            data,
+            glc: false,
+            slc: false,
+            tfe: false,
+        },
+        literal: None,
+    }
+}
+
+fn flat_glc(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
+    let mut i = flat(op, vdst, addr, data);
+    if let Fields::Flat { glc, .. } = &mut i.fields {
+        *glc = true;
+    }
+    i
+}
+
+fn ds(op: Op, vdst: u8, addr: u8, data: [u8; 2], offset: [u8; 2]) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Ds,
+        fields: Fields::Ds {
+            vdst,
+            addr,
+            data0: data[0],
+            data1: data[1],
+            offset0: offset[0],
+            offset1: offset[1],
+            gds: false,
+        },
+        literal: None,
+    }
+}
+
+fn smem(op: Op, sdata: u8, sbase: u8, imm: bool, offset: u32) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Smem,
+        fields: Fields::Smem {
+            sdata,
+            sbase,
+            imm,
+            glc: false,
+            offset,
+        },
+        literal: None,
+    }
+}
+
+fn smrd(op: Op, sdst: u8, sbase: u8, imm: bool, offset: u8) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Smrd,
+        fields: Fields::Smrd {
+            sdst,
+            sbase,
+            imm,
+            offset,
+        },
+        literal: None,
+    }
+}
+
+/// Region A holds byte i = i mod 256, region B byte i = 255 − i mod 256.
+fn memory() -> MemInit {
+    MemInit {
+        regions: vec![
+            (A, (0..A_LEN).map(|i| i as u8).collect()),
+            (B, (0..B_LEN).map(|i| 255 - i as u8).collect()),
+        ],
+    }
+}
+
+/// LDS dword i = 3 × i.
+fn lds() -> Lds {
+    let mut l = Lds::new(LDS_LEN);
+    for i in 0..LDS_LEN / 4 {
+        l.bytes[4 * i..4 * i + 4].copy_from_slice(&(3 * i as u32).to_le_bytes());
+    }
+    l
+}
+
+fn set_addr(w: &mut Wave, reg: usize, lane: usize, a: u64) {
+    w.vgpr[reg][lane] = a as u32;
+    w.vgpr[reg + 1][lane] = (a >> 32) as u32;
+}
+
+fn helper_steps(prog: &wavejit_isa::ir::Program, w: &Wave) -> u64 {
+    let jit = jit();
+    let (mut wj, mut l) = (Box::new(w.clone()), lds());
+    let m = memory().build();
+    let mut ctx = Ctx {
+        wave: &mut wj,
+        lds: &mut l,
+        mem: &m,
+    };
+    jit.run_with_stats(&mut ctx, prog, 1000)
+        .expect("runs")
+        .1
+        .helper_steps
+}
+
+#[test]
+fn loads_and_stores_by_hand() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64 {
+        set_addr(&mut w, 0, l, A + 0x80 + l as u64); // bytes 0x80 + l
+        set_addr(&mut w, 2, l, A + 0x100 + 2 * l as u64); // shorts at 0x100 + 2l
+        set_addr(&mut w, 4, l, A + 0x200 + 4 * l as u64); // dwords
+        w.vgpr[6][l] = 4 * l as u32; // LDS dword l
+        w.vgpr[7][l] = 0x1000 + l as u32;
+    }
+    w.sgpr[4] = A as u32;
+    w.sgpr[5] = 0;
+    let insts = vec![
+        flat(Op::FlatLoadSbyte, 10, 0, 0),
+        flat(Op::FlatLoadUbyte, 11, 0, 0),
+        flat(Op::FlatLoadSshort, 12, 2, 0),
+        flat(Op::FlatLoadUshort, 13, 2, 0),
+        flat(Op::FlatStoreDword, 0, 4, 7),
+        flat(Op::FlatLoadDwordx2, 14, 4, 0),
+        ds(Op::DsRead2B32, 16, 6, [0, 0], [1, 5]),
+        ds(Op::DsWriteB32, 0, 6, [7, 0], [0, 0]),
+        ds(Op::DsReadB32, 18, 6, [0, 0], [4, 0]),
+        smem(Op::SLoadDwordx2, 20, 4, true, 8),
+        flat(Op::FlatLoadDword, 0, 0, 0), // VDST overlaps ADDR
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "by hand");
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    let o = &out.wave;
+    // Lane 0: byte 0x80 sign-extended; lane 5: byte 0x85.
+    assert_eq!(o.vgpr[10][0], 0xffff_ff80);
+    assert_eq!(o.vgpr[11][5], 0x85);
+    // Lane 0: bytes 0x00, 0x01 at 0x100 → 0x0100 (positive); lane 64 would wrap.
+    assert_eq!(o.vgpr[12][0], 0x0100);
+    // Lane 63: bytes 0x7e, 0x7f at 0x17e → 0x7f7e; region offset 0x100 + 126.
+    assert_eq!(o.vgpr[13][63], 0x7f7e);
+    // Stored 0x1000 + l at 0x200 + 4l, then x2 reads lane l's and lane l+1's dwords.
+    assert_eq!(o.vgpr[14][3], 0x1003);
+    assert_eq!(o.vgpr[15][3], 0x1004);
+    // Lane 63's second dword is byte pattern 0x300..0x303 (never stored).
+    assert_eq!(o.vgpr[15][63], 0x0302_0100);
+    // read2: dwords l + 1 and l + 5 of the LDS (3 × index).
+    assert_eq!(o.vgpr[16][2], 9);
+    assert_eq!(o.vgpr[17][2], 21);
+    // The write replaced dword l with 0x1000 + l; offset 4 reads dword l + 1.
+    assert_eq!(o.vgpr[18][2], 0x1003);
+    assert_eq!(o.vgpr[18][63], 3 * 64);
+    assert_eq!(o.sgpr[20], 0x0b0a_0908);
+    assert_eq!(o.sgpr[21], 0x0f0e_0d0c);
+    assert_eq!(o.vgpr[0][1], 0x8483_8281);
+    assert_eq!(
+        helper_steps(&prog, &w),
+        0,
+        "every access in bounds: all inline"
+    );
+    // Partial EXEC: inactive lanes are neither loaded nor stored, even out of bounds.
+    let mut w2 = w.clone();
+    w2.exec = 0x00ff_0000_f0f0_0001;
+    for l in 0..64 {
+        if (w2.exec >> l) & 1 == 0 {
+            set_addr(&mut w2, 0, l, 0xdead_0000_0000);
+            w2.vgpr[6][l] = 0x7fff_0001;
+        }
+    }
+    let out = check_with(&jit(), &prog, &w2, &lds(), &memory(), 1000, "exec");
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    assert_eq!(out.wave.vgpr[10][1], w2.vgpr[10][1], "lane 1 inactive");
+    assert_eq!(helper_steps(&prog, &w2), 0);
+}
+
+#[test]
+fn atomics_by_hand() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64 {
+        set_addr(&mut w, 0, l, A + 0x40); // every lane on one dword
+        set_addr(&mut w, 2, l, A + 0x80 + 4 * (l as u64 % 4)); // four dwords
+        w.vgpr[4][l] = 1;
+        w.vgpr[5][l] = l as u32;
+        w.vgpr[6][l] = 0x8b8a_8988; // dword 0x88 of A before anything: cmpswap's compare
+    }
+    let insts = vec![
+        flat_glc(Op::FlatAtomicAdd, 10, 0, 4),
+        flat(Op::FlatAtomicUmax, 0, 2, 5),
+        flat_glc(Op::FlatAtomicCmpswap, 11, 2, 5),
+        flat_glc(Op::FlatLoadDwordx4, 12, 2, 0),
+        endpgm(),
+    ];
+    // (cmpswap reads v5 as the new value and v6 as the compare value.)
+    let prog = program(gen, &insts);
+    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "atomics");
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    let o = &out.wave;
+    // Dword 0x40 of A is 0x43424140; lane l added 1 after lanes 0..l: old = that + l.
+    assert_eq!(o.vgpr[10][0], 0x4342_4140);
+    assert_eq!(o.vgpr[10][63], 0x4342_4140 + 63);
+    // umax of lanes ≡ k (mod 4) into dword k: the bytes are larger than any lane number, so
+    // nothing changed; cmpswap replaced dword 2 (0x8b8a8988) with lane 2's v5 = 2, so lane
+    // 6 saw 2 and left it.
+    assert_eq!(o.vgpr[11][2], 0x8b8a_8988);
+    assert_eq!(o.vgpr[11][6], 2);
+    assert_eq!(o.vgpr[12][0], 0x8382_8180);
+    assert_eq!(o.vgpr[14][0], 2);
+    assert_eq!(helper_steps(&prog, &w), 0);
+}
+
+#[test]
+fn smrd_loads_on_gcn11() {
+    let gen = Gen::Gfx7;
+    let mut w = Wave::new(gen);
+    w.sgpr[2] = B as u32;
+    w.sgpr[3] = 0;
+    w.sgpr[9] = 17; // byte offset, low two bits dropped
+    let insts = vec![
+        smrd(Op::SLoadDwordx4, 12, 2, true, 3),
+        smrd(Op::SLoadDword, 16, 2, false, 9),
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "smrd");
+    // Byte i of B is 255 − i: dword 3 = bytes 12..15 = 0xf0f1f2f3; offset 16.
+    assert_eq!(out.wave.sgpr[12], 0xf0f1_f2f3);
+    assert_eq!(out.wave.sgpr[16], 0xeced_eeef);
+    assert_eq!(helper_steps(&prog, &w), 0);
+}
+
+/// A random memory instruction (and the ALU work around it) for the random programs.
+fn random_inst(gen: Gen, rng: &mut rand::rngs::StdRng) -> Inst {
+    // Address registers: v[0:1] in A, v[2:3] in B, v4 LDS (aligned), v5 LDS (any).
+    let flat_ops = [
+        Op::FlatLoadUbyte,
+        Op::FlatLoadSbyte,
+        Op::FlatLoadUshort,
+        Op::FlatLoadSshort,
+        Op::FlatLoadDword,
+        Op::FlatLoadDwordx2,
+        Op::FlatLoadDwordx3,
+        Op::FlatLoadDwordx4,
+        Op::FlatStoreByte,
+        Op::FlatStoreShort,
+        Op::FlatStoreDword,
+        Op::FlatStoreDwordx2,
+        Op::FlatStoreDwordx3,
+        Op::FlatStoreDwordx4,
+    ];
+    let ds_ops = [
+        Op::DsReadU8,
+        Op::DsReadI8,
+        Op::DsReadU16,
+        Op::DsReadI16,
+        Op::DsReadB32,
+        Op::DsReadB64,
+        Op::DsReadB96,
+        Op::DsReadB128,
+        Op::DsWriteB8,
+        Op::DsWriteB16,
+        Op::DsWriteB32,
+        Op::DsWriteB64,
+        Op::DsWriteB96,
+        Op::DsWriteB128,
+        Op::DsRead2B32,
+        Op::DsRead2st64B32,
+        Op::DsRead2B64,
+        Op::DsWrite2B32,
+        Op::DsWrite2st64B32,
+        Op::DsWrite2B64,
+    ];
+    // Destinations v8..v23 (sometimes an address register), data v24..v31.
+    let dst = if rng.random_ratio(1, 12) {
+        rng.random_range(0..6)
+    } else {
+        rng.random_range(8..20)
+    };
+    let data = rng.random_range(24..28);
+    match rng.random_range(0..11) {
+        10 if gen != Gen::Gfx6 => {
+            let ops = [
+                Op::FlatAtomicAdd,
+                Op::FlatAtomicSub,
+                Op::FlatAtomicSwap,
+                Op::FlatAtomicCmpswap,
+                Op::FlatAtomicUmin,
+                Op::FlatAtomicSmax,
+                Op::FlatAtomicXor,
+                Op::FlatAtomicAddX2,
+            ];
+            let op = ops[rng.random_range(0..ops.len())];
+            let addr = if rng.random_bool(0.5) { 0 } else { 2 };
+            if rng.random_bool(0.5) {
+                flat_glc(op, dst, addr, data)
+            } else {
+                flat(op, 0, addr, data)
+            }
+        }
+        0..=3 if gen != Gen::Gfx6 => {
+            let op = flat_ops[rng.random_range(0..flat_ops.len())];
+            let addr = if rng.random_bool(0.5) { 0 } else { 2 };
+            // Fields an operation does not use must be zero (the encoder checks).
+            if op.mnemonic().contains("store") {
+                flat(op, 0, addr, data)
+            } else {
+                flat(op, dst, addr, 0)
+            }
+        }
+        0..=6 => {
+            let op = ds_ops[rng.random_range(0..ds_ops.len())];
+            let addr = if rng.random_ratio(1, 4) { 5 } else { 4 };
+            let off = [rng.random_range(0..8), rng.random_range(0..8)];
+            let m = op.mnemonic();
+            if m.contains("write2") {
+                ds(op, 0, addr, [data, data + 2], off)
+            } else if m.contains("write") {
+                ds(op, 0, addr, [data, 0], off)
+            } else {
+                ds(op, dst, addr, [0, 0], off)
+            }
+        }
+        7 => {
+            let ops = [
+                Op::SLoadDword,
+                Op::SLoadDwordx2,
+                Op::SLoadDwordx4,
+                Op::SLoadDwordx8,
+                Op::SLoadDwordx16,
+            ];
+            let op = ops[rng.random_range(0..ops.len())];
+            let sd = 4 * rng.random_range(5..12);
+            if gen == Gen::Gfx8 {
+                if rng.random_bool(0.5) {
+                    smem(op, sd, 4, true, rng.random_range(0..1100))
+                } else {
+                    smem(op, sd, 4, false, 6)
+                }
+            } else {
+                smrd(op, sd, 4, rng.random_bool(0.5), rng.random_range(0..10))
+            }
+        }
+        _ => vop2(Op::VXorB32, data, ic(rng.random_range(1..9)), data),
+    }
+}
+
+fn random_wave_for_mem(gen: Gen, rng: &mut rand::rngs::StdRng) -> Box<Wave> {
+    let mut w = random_wave(gen, rng, 0);
+    w.exec = match rng.random_range(0..4) {
+        0 => u64::MAX,
+        1 => 0,
+        _ => rand64(rng),
+    };
+    for l in 0..64 {
+        set_addr(&mut w, 0, l, A + rng.random_range(0..A_LEN as u64 - 16));
+        set_addr(&mut w, 2, l, B + rng.random_range(0..B_LEN as u64 - 16));
+        w.vgpr[4][l] = 16 * rng.random_range(0..(LDS_LEN as u32 - 64) / 16);
+        w.vgpr[5][l] = rng.random_range(0..LDS_LEN as u32 - 64);
+    }
+    // Now and then a lane out of range, past a region's end, in the other region, or
+    // misaligned in the LDS.
+    let lane = rng.random_range(0..64);
+    match rng.random_range(0..8) {
+        0 => set_addr(&mut w, 0, lane, A + A_LEN as u64 - 2),
+        1 => set_addr(&mut w, 0, lane, B + 8),
+        2 => set_addr(&mut w, 2, lane, u64::MAX - 1),
+        3 => w.vgpr[4][lane] = LDS_LEN as u32 - 4,
+        4 => w.vgpr[4][lane] += 2,
+        5 => w.vgpr[4][lane] = u32::MAX - 3,
+        _ => {}
+    }
+    w.sgpr[4] = A as u32;
+    w.sgpr[5] = 0;
+    w.sgpr[6] = rng.random_range(0..1100);
+    w
+}
+
+fn rand64(rng: &mut rand::rngs::StdRng) -> u64 {
+    (rand32(rng) as u64) << 32 | rand32(rng) as u64
+}
+
+#[test]
+fn random_memory_programs_match_the_interpreter() {
+    let mut rng = rng(0x6d656d);
+    let jits = jits();
+    for (i, gen) in [Gen::Gfx8, Gen::Gfx7, Gen::Gfx6]
+        .iter()
+        .cycle()
+        .take(600)
+        .enumerate()
+    {
+        let n = rng.random_range(1..10);
+        let mut insts: Vec<Inst> = Vec::new();
+        while insts.len() < n {
+            let inst = random_inst(*gen, &mut rng);
+            // Not every operation exists in every generation.
+            if wavejit_isa::gcn::encode(*gen, &inst).is_ok() {
+                insts.push(inst);
+            }
+        }
+        insts.push(endpgm());
+        let prog = program(*gen, &insts);
+        let w = random_wave_for_mem(*gen, &mut rng);
+        for (name, jit) in &jits {
+            check_with(
+                jit,
+                &prog,
+                &w,
+                &lds(),
+                &memory(),
+                1000,
+                &format!("program {i} ({name}, {gen:?}): {insts:?}"),
+            );
+        }
+    }
+}

@@ -1,0 +1,465 @@
+//! The engines that run a wave, behind one trait ([`WaveEngine`]): the reference
+//! interpreter ([`Interp`]), the Cranelift JIT compiling every block on first use or once
+//! it is hot ([`Jit`]), and both side by side, compared after every block ([`Diff`]).
+//! `run_wave`, the grid (`grid::run`), the `Device`, the fuzzer and the benchmarks all
+//! run waves through it. [`Engine`] names the kinds on the command line.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use wavejit_interp::profile::Profile;
+use wavejit_interp::{ExecError, ExecErrorKind, RunStats, Step};
+use wavejit_isa::ir::Program;
+use wavejit_isa::state::{Lds, Memory, Wave};
+
+use crate::Error;
+
+/// Which engine executes a program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// The reference interpreter (`wavejit-interp`).
+    Interp,
+    /// The Cranelift JIT (`wavejit-jit`): every block compiled on first use.
+    #[default]
+    Jit,
+    /// Interpret a block until it has run `wavejit_jit::DEFAULT_TIER_THRESHOLD` times,
+    /// then compile it.
+    Tiered,
+    /// Interpreter and JIT side by side, compared after every block; the first
+    /// difference is an error naming the instruction (`wavejit_jit::diff`).
+    Diff,
+}
+
+impl Engine {
+    /// Every engine, by its command-line name.
+    pub const ALL: &'static [(&'static str, Engine)] = &[
+        ("interp", Engine::Interp),
+        ("jit", Engine::Jit),
+        ("tiered", Engine::Tiered),
+        ("diff", Engine::Diff),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Engine::ALL
+            .iter()
+            .find(|(_, e)| *e == self)
+            .map_or("?", |(n, _)| n)
+    }
+}
+
+impl FromStr for Engine {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Engine, Error> {
+        let l = s.trim().to_ascii_lowercase();
+        Engine::ALL
+            .iter()
+            .find(|(n, _)| *n == l)
+            .map(|(_, e)| *e)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Engine::ALL.iter().map(|(n, _)| *n).collect();
+                Error::Usage(format!("unknown engine `{s}` (try {})", names.join("|")))
+            })
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Executes a wave until it ends or reaches a barrier: the interpreter or a JIT.
+pub trait WaveEngine: Sync {
+    /// Run at most `budget` instructions; returns why it stopped and how many ran.
+    /// Reaching the budget is `ExecErrorKind::InstLimit`.
+    fn run(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), ExecError>;
+
+    /// `run`, with the failures that are not execution errors kept apart (the `diff`
+    /// engine's mismatches). The grid calls this one.
+    fn run_checked(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), WaveError> {
+        self.run(prog, wave, lds, mem, budget)
+            .map_err(WaveError::Exec)
+    }
+
+    /// `run_checked`, counting profile events into `prof` (`wavejit_interp::profile`).
+    /// Engines that cannot count refuse with `Unsupported`.
+    fn run_profiled(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+        prof: &mut Profile,
+    ) -> Result<(Step, u64), WaveError> {
+        let _ = (prog, lds, mem, budget, prof);
+        Err(WaveError::Exec(ExecError {
+            pc: wave.pc,
+            kind: ExecErrorKind::Unsupported {
+                mnemonic: format!("profiling on the {} engine", self.name()),
+            },
+        }))
+    }
+
+    /// Name shown in summaries.
+    fn name(&self) -> &'static str;
+
+    /// The most host threads this engine can run a grid on (`None`: any).
+    fn max_threads(&self) -> Option<usize> {
+        None
+    }
+
+    /// What the engine did besides running (a JIT: blocks compiled), for summaries.
+    fn report(&self) -> Option<String> {
+        None
+    }
+
+    /// Whether the engine's code cache has reached its size bound (from then on a JIT
+    /// interprets what it has not compiled yet).
+    fn code_cache_full(&self) -> bool {
+        false
+    }
+
+    /// Forget compiled code (a JIT's code cache); engines without one do nothing.
+    fn flush(&mut self) {}
+}
+
+/// How a wave's run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WaveError {
+    #[error(transparent)]
+    Exec(#[from] ExecError),
+    /// The `diff` engine saw the interpreter and the JIT disagree.
+    #[error("the interpreter and the JIT disagree: {0}")]
+    Mismatch(wavejit_jit::Mismatch),
+}
+
+/// The reference interpreter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Interp;
+
+impl WaveEngine for Interp {
+    fn run(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), ExecError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let (step, stats) = wavejit_interp::run(&mut ctx, prog, budget)?;
+        Ok((step, stats.insts))
+    }
+
+    fn run_profiled(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+        prof: &mut Profile,
+    ) -> Result<(Step, u64), WaveError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let (step, stats) = wavejit_interp::profile::run(&mut ctx, prog, budget, prof)?;
+        Ok((step, stats.insts))
+    }
+
+    fn name(&self) -> &'static str {
+        "interp"
+    }
+}
+
+/// The Cranelift JIT (`wavejit-jit`): compiles each block on first use (`jit`) or once it
+/// is hot (`tiered`), interpreting the rest. One engine (and code cache) is shared by all
+/// the worker threads of a grid.
+pub struct Jit {
+    jit: wavejit_jit::Jit,
+    /// The same engine compiling code that counts profile events, made on the first
+    /// profiled run (its code is kept apart: it is slower).
+    profiling: OnceLock<wavejit_jit::Jit>,
+    name: &'static str,
+}
+
+impl Jit {
+    /// Compile every block on first use.
+    pub fn eager() -> Jit {
+        Jit::with_config(wavejit_jit::JitConfig::default())
+    }
+
+    /// Interpret blocks until they are hot, then compile them.
+    pub fn tiered() -> Jit {
+        Jit::with_config(wavejit_jit::JitConfig {
+            tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
+            ..wavejit_jit::JitConfig::default()
+        })
+    }
+
+    /// A JIT configured by `config`: `tiered` when its tier threshold is above 1, else
+    /// `jit`.
+    pub fn with_config(config: wavejit_jit::JitConfig) -> Jit {
+        Jit {
+            jit: wavejit_jit::Jit::new(config),
+            profiling: OnceLock::new(),
+            name: if config.tier_threshold > 1 {
+                "tiered"
+            } else {
+                "jit"
+            },
+        }
+    }
+
+    /// The compiler's counters so far.
+    pub fn compile_stats(&self) -> wavejit_jit::CompileStats {
+        self.jit.stats()
+    }
+
+    /// The underlying `wavejit_jit::Jit` (its configuration, statistics, health).
+    pub fn inner(&self) -> &wavejit_jit::Jit {
+        &self.jit
+    }
+}
+
+impl WaveEngine for Jit {
+    fn run(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), ExecError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let (step, stats) = self.jit.run(&mut ctx, prog, budget)?;
+        Ok((step, stats.insts))
+    }
+
+    fn run_profiled(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+        prof: &mut Profile,
+    ) -> Result<(Step, u64), WaveError> {
+        let jit = self.profiling.get_or_init(|| {
+            wavejit_jit::Jit::new(wavejit_jit::JitConfig {
+                profile: true,
+                ..*self.jit.config()
+            })
+        });
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let (step, stats) = jit.run_profiled(&mut ctx, prog, budget, prof)?;
+        Ok((step, stats.insts))
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn report(&self) -> Option<String> {
+        if let Some(e) = self.jit.broken() {
+            return Some(format!(
+                "JIT unavailable ({e}); every instruction was interpreted"
+            ));
+        }
+        let mut s = self.jit.stats();
+        if let Some(p) = self.profiling.get() {
+            let q = p.stats();
+            s.blocks += q.blocks;
+            s.insts += q.insts;
+            s.helper_insts += q.helper_insts;
+            s.nanos += q.nanos;
+            s.failures += q.failures;
+        }
+        Some(format!(
+            "{} blocks ({} instructions, {} through interpreter helpers) compiled in {:.1} ms{}",
+            s.blocks,
+            s.insts,
+            s.helper_insts,
+            s.nanos as f64 / 1e6,
+            if s.failures > 0 {
+                format!(
+                    ", {} blocks failed to compile and were interpreted",
+                    s.failures
+                )
+            } else {
+                String::new()
+            }
+        ))
+    }
+
+    fn code_cache_full(&self) -> bool {
+        self.jit.is_full()
+    }
+
+    fn flush(&mut self) {
+        self.jit.flush();
+        if let Some(p) = self.profiling.get_mut() {
+            p.flush();
+        }
+    }
+}
+
+/// The interpreter and the JIT side by side (`wavejit_jit::diff_run`): every block runs in
+/// both from the same state and everything it can change is compared; the first
+/// difference is an error naming the instruction. The waves continue from the
+/// interpreter's state. Slow (memory is compared after every block) and one thread only
+/// (other workgroups must not write memory while a block is compared).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Diff;
+
+impl WaveEngine for Diff {
+    /// A mismatch becomes a `BadOperand` error carrying its description here;
+    /// `run_checked` keeps it typed.
+    fn run(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), ExecError> {
+        self.run_checked(prog, wave, lds, mem, budget)
+            .map_err(|e| match e {
+                WaveError::Exec(e) => e,
+                WaveError::Mismatch(m) => ExecError {
+                    pc: m.pc,
+                    kind: ExecErrorKind::BadOperand(format!(
+                        "the interpreter and the JIT disagree: {m}"
+                    )),
+                },
+            })
+    }
+
+    fn run_checked(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), WaveError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let d = wavejit_jit::diff_run(&mut ctx, prog, budget)?;
+        if let Some(m) = d.mismatch {
+            return Err(WaveError::Mismatch(m));
+        }
+        Ok((d.stop.unwrap_or(Step::Continue), d.stats.insts))
+    }
+
+    fn run_profiled(
+        &self,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+        prof: &mut Profile,
+    ) -> Result<(Step, u64), WaveError> {
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let d = wavejit_jit::diff_run_profiled(&mut ctx, prog, budget, prof)?;
+        if let Some(m) = d.mismatch {
+            return Err(WaveError::Mismatch(m));
+        }
+        Ok((d.stop.unwrap_or(Step::Continue), d.stats.insts))
+    }
+
+    fn name(&self) -> &'static str {
+        "diff"
+    }
+
+    fn max_threads(&self) -> Option<usize> {
+        Some(1)
+    }
+}
+
+/// A new engine of kind `engine` (with a code cache of its own).
+pub fn for_engine(engine: Engine) -> Box<dyn WaveEngine> {
+    match engine {
+        Engine::Interp => Box::new(Interp),
+        Engine::Jit => Box::new(Jit::eager()),
+        Engine::Tiered => Box::new(Jit::tiered()),
+        Engine::Diff => Box::new(Diff),
+    }
+}
+
+/// The engine called `name` on the command line (`interp`, `jit`, `tiered`, `diff`).
+pub fn by_name(name: &str) -> Result<Box<dyn WaveEngine>, String> {
+    name.parse::<Engine>()
+        .map(for_engine)
+        .map_err(|e| e.to_string())
+}
+
+/// The process-wide engine of kind `engine`: its code cache outlives one run, so a
+/// program run again is not compiled again. When a cache reaches its size bound, the
+/// rest runs in the interpreter.
+pub fn shared(engine: Engine) -> &'static dyn WaveEngine {
+    static JIT: OnceLock<Jit> = OnceLock::new();
+    static TIERED: OnceLock<Jit> = OnceLock::new();
+    match engine {
+        Engine::Interp => &Interp,
+        Engine::Jit => JIT.get_or_init(Jit::eager),
+        Engine::Tiered => TIERED.get_or_init(Jit::tiered),
+        Engine::Diff => &Diff,
+    }
+}
+
+/// Run one wave from `wave.pc` until `s_endpgm` on `engine`, with at most `max_insts`
+/// instructions. The wave is a workgroup of its own, so `s_barrier` lets it continue at
+/// once. Running past the budget is `InstLimit(max_insts)` at the pc it reached.
+pub fn run_to_end(
+    engine: &dyn WaveEngine,
+    prog: &Program,
+    wave: &mut Wave,
+    lds: &mut Lds,
+    mem: &Memory,
+    max_insts: u64,
+) -> Result<RunStats, WaveError> {
+    let mut total = RunStats::default();
+    loop {
+        let left = max_insts.saturating_sub(total.insts);
+        let limit = |pc| {
+            WaveError::Exec(ExecError {
+                pc,
+                kind: ExecErrorKind::InstLimit(max_insts),
+            })
+        };
+        if left == 0 {
+            return Err(limit(wave.pc));
+        }
+        let (stop, n) = engine
+            .run_checked(prog, wave, lds, mem, left)
+            .map_err(|e| match e {
+                WaveError::Exec(ExecError {
+                    pc,
+                    kind: ExecErrorKind::InstLimit(_),
+                }) => limit(pc),
+                other => other,
+            })?;
+        total.insts += n;
+        match stop {
+            Step::End => return Ok(total),
+            Step::Barrier => {}
+            Step::Continue => return Err(limit(wave.pc)),
+        }
+    }
+}
