@@ -16,6 +16,7 @@ pub mod cache;
 pub mod ctx;
 pub mod diff;
 pub mod engine;
+pub mod env;
 pub mod error;
 pub mod gcn;
 pub mod mem;
