@@ -42,7 +42,11 @@ impl Export {
         }
         if self.compr {
             let d = self.data[c / 2][lane];
-            let h = if c.is_multiple_of(2) { d & 0xFFFF } else { d >> 16 };
+            let h = if c.is_multiple_of(2) {
+                d & 0xFFFF
+            } else {
+                d >> 16
+            };
             Some(half::f16::from_bits(h as u16).to_f32())
         } else {
             Some(f32::from_bits(self.data[c][lane]))
