@@ -214,6 +214,21 @@ fn measure_wave_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Error
     opts.say(|| format!("{}: compiled {:?}", k.name, cs));
     let t_jit = best(opts.fast(), || k.wave_state(size), run(&jit), no_check)?;
 
+    // The same JIT counting profile events (its profiling code compiled by a first run).
+    opts.say(|| format!("{}: jit, profiling", k.name));
+    let profiled = |st: &mut WaveState| {
+        engines::run_wave_profiled(&jit, &prog, st)
+            .map(|_| ())
+            .map_err(Error::from)
+    };
+    best(
+        first,
+        || k.wave_state(size),
+        profiled,
+        check("profiled jit", size),
+    )?;
+    let t_profiled = best(opts.fast(), || k.wave_state(size), profiled, no_check)?;
+
     // Cold JIT and cold tiered engines, fresh for each run (engine creation not timed).
     opts.say(|| format!("{}: jit and tiered from a cold cache", k.name));
     let cold = |mk: fn() -> Jit| move || Ok((mk(), k.wave_state(size)?));
@@ -266,6 +281,7 @@ fn measure_wave_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Error
         jit: t_jit,
         jit_cold: t_jit_cold,
         tiered: t_tiered,
+        profiled: t_profiled,
         native: t_native,
         native128: t_native128,
     };
@@ -324,6 +340,10 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
     let t_first = best(first, || Ok(()), |_| run(&jit), |_| check(&mm, "jit"))?;
     let cs = jit.compile_stats();
     let t_jit = best(opts.fast(), || Ok(()), |_| run(&jit), no_check)?;
+    opts.say(|| format!("{}: jit, profiling", k.name));
+    let profiled = |_: &mut ()| mm.run_profiled(&jit, &prog, 1).map(|_| ());
+    best(first, || Ok(()), profiled, |_| check(&mm, "profiled jit"))?;
+    let t_profiled = best(opts.fast(), || Ok(()), profiled, no_check)?;
     let t_jit_cold = best(
         opts.fast(),
         || Ok(engines::eager_jit()),
@@ -342,6 +362,7 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
         jit: t_jit,
         jit_cold: t_jit_cold,
         tiered: t_tiered,
+        profiled: t_profiled,
         native: None,
         native128: None,
     };
@@ -641,11 +662,21 @@ fn scaling_point(
     let failed: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
     // (running ns, waiting ns, latest finish)
     let acc = std::sync::Mutex::new((0u64, 0u64, None::<Instant>));
-    let ready = std::sync::Barrier::new(threads + 1);
-    let (t0, c0) = std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                ready.wait();
+    // Workers wait for `go` once all are up; if one cannot be started, `abort` sends the
+    // ones already running home (a barrier would wait for the missing one forever).
+    let up = AtomicUsize::new(0);
+    let go = std::sync::atomic::AtomicBool::new(false);
+    let abort = std::sync::atomic::AtomicBool::new(false);
+    let started = std::thread::scope(|s| {
+        for i in 0..threads {
+            let spawned = std::thread::Builder::new().spawn_scoped(s, || {
+                up.fetch_add(1, Ordering::SeqCst);
+                while !go.load(Ordering::SeqCst) {
+                    std::thread::yield_now();
+                }
+                if abort.load(Ordering::SeqCst) {
+                    return;
+                }
                 let start = clock::thread_sched();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -668,10 +699,23 @@ fn scaling_point(
                     t.2 = Some(t.2.map_or(done, |x| x.max(done)));
                 }
             });
+            if let Err(e) = spawned {
+                abort.store(true, Ordering::SeqCst);
+                go.store(true, Ordering::SeqCst);
+                return Err(Error::Usage(format!(
+                    "cannot start thread {} of {threads}: {e}",
+                    i + 1
+                )));
+            }
         }
-        ready.wait();
-        (Instant::now(), clock::cpu_time().unwrap_or(0.0))
+        while up.load(Ordering::SeqCst) < threads {
+            std::thread::yield_now();
+        }
+        let t = (Instant::now(), clock::cpu_time().unwrap_or(0.0));
+        go.store(true, Ordering::SeqCst);
+        Ok(t)
     });
+    let (t0, c0) = started?;
     let c = clock::cpu_time().unwrap_or(0.0) - c0;
     if let Ok(Some(e)) = failed.into_inner() {
         return Err(e);
