@@ -146,6 +146,30 @@ pub mod wave_off {
     }
 }
 
+/// Profiling: add the LDS bank conflicts of the DS instruction at `pc` to its counters,
+/// from the address VGPR in `wave` (compiled code stores the registers first) and the
+/// `exec` the code holds. Compiled code calls this before a DS instruction it lowers
+/// inline, so the count is the interpreter's (`profile::bank_conflicts`) at a call's cost.
+///
+/// # Safety
+/// `wave` and `ctx` are the pointers the dispatcher passed to the block, valid and not
+/// otherwise borrowed for the duration of the call.
+pub unsafe extern "C" fn profile_ds(wave: *const Wave, ctx: *mut JitCtx, pc: u64, exec: u64) {
+    let (wave, ctx) = unsafe { (&*wave, &mut *ctx) };
+    // SAFETY: the dispatcher set `prog` from a live reference for this run.
+    let prog = unsafe { &*ctx.prog };
+    let Some(i) = prog.slot_index(pc as u32) else {
+        return;
+    };
+    let Some(Ok(wavejit_isa::ir::Inst::Gcn(g))) = prog.slots.get(i).map(|s| &s.inst) else {
+        return;
+    };
+    let n = profile::bank_conflicts_with_exec(g, wave, exec);
+    if let Some(c) = ctx.counters(i) {
+        c.bank_conflicts += n;
+    }
+}
+
 /// Run one instruction (the one at `pc`) through the reference interpreter. Compiled
 /// code calls this for instructions it does not lower inline (memory accesses with their
 /// bounds checks, rare complex operations): registers are flushed to `wave` before and

@@ -330,19 +330,7 @@ pub(crate) fn compile(
         0 => MAX_UNIT_LEN,
         n => n.min(MAX_UNIT_LEN),
     };
-    let mut items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
-    if cfg.profile {
-        // The helper makes the profiler's address-dependent counts (LDS bank conflicts,
-        // global access strides: `ctx::helper_step`): memory stays with it.
-        for p in &mut items {
-            if matches!(p.item, Item::M(_)) {
-                p.item = Item::Helper {
-                    jumps: false,
-                    keeps_exec: true,
-                };
-            }
-        }
-    }
+    let items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
     if items.is_empty()
         || items
             .iter()
@@ -448,6 +436,9 @@ pub(crate) fn compile(
             }
             Item::L(lp) => lanes::emit(&mut cx, lp, p.pc),
             Item::M(mp) => {
+                if let (Some(_), crate::mem::MPlan::Ds(d)) = (prof, mp) {
+                    crate::mem::lds::count_bank_conflicts(&mut cx, d, p.pc);
+                }
                 let rest = (items.len() - k - 1) as u32;
                 let at = crate::mem::At { pc: p.pc, rest };
                 if crate::mem::joins(&mrun, mp) {
@@ -551,7 +542,7 @@ fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&valu
 }
 
 /// EXEC's low half, in the scalar encoding.
-const EXEC_LO: u8 = 126;
+pub(crate) const EXEC_LO: u8 = 126;
 
 /// Emit a run of vector instructions: chunk by chunk when it is lane-independent, else
 /// the one cross-lane instruction with its sources gathered first.
