@@ -118,6 +118,7 @@ impl JitCtx {
 /// Byte offsets of the `Wave` fields compiled code addresses directly.
 pub mod wave_off {
     use super::*;
+    use crate::slots;
     pub const VGPR: i32 = offset_of!(Wave, vgpr) as i32;
     pub const SGPR: i32 = offset_of!(Wave, sgpr) as i32;
     pub const EXEC: i32 = offset_of!(Wave, exec) as i32;
@@ -136,11 +137,11 @@ pub mod wave_off {
     /// `Wave::read_sreg` does: VCC, M0 and EXEC live in their own fields.
     pub fn sreg(slot: u8) -> i32 {
         match slot & 127 {
-            106 => VCC,
-            107 => VCC + 4,
-            124 => M0,
-            126 => EXEC,
-            127 => EXEC + 4,
+            slots::VCC_LO => VCC,
+            slots::VCC_HI => VCC + 4,
+            slots::M0 => M0,
+            slots::EXEC_LO => EXEC,
+            slots::EXEC_HI => EXEC + 4,
             s => SGPR + 4 * s as i32,
         }
     }

@@ -13,7 +13,7 @@ use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature, Value};
 use cranelift_codegen::isa::CallConv;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
-use super::{
+use super::access::{
     any_active, gather, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit_if, sink_ptr,
     store_lane, vreg_stored, At,
 };
@@ -156,7 +156,7 @@ const NO_CONFLICT_SPAN: i64 = 124;
 /// the stored registers.
 pub fn count_bank_conflicts(cx: &mut Cx, p: &DsPlan, pc: u32) {
     settle(cx);
-    let exec = cx.sreg64(crate::gcn::EXEC_LO);
+    let exec = cx.sreg64(crate::slots::EXEC_LO);
     let (none, all) = (cx.splat32(0), cx.splat32(u32::MAX));
     let mut narrow: Option<Value> = None;
     for pass in 0..2 {
