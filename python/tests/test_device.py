@@ -187,6 +187,7 @@ def test_fault_is_exec_error_with_position(build, engine):
     # Lanes 0-3 store inside the 16 bytes; lane 4 is the first past them.
     assert x.lane == 4 and x.address == small.address + 16 and x.size == 4
     assert isinstance(x.pc, int)
+    assert x.instruction.startswith("flat_store_dword")  # GCN 1.2 stores through FLAT
     # A null pointer faults at a small address.
     with pytest.raises(wavejit.ExecError) as e:
         dev.launch(code, "vadd", grid=n, block=64, args=[a, a, None, n])
