@@ -18,12 +18,12 @@
 use wavejit_isa::gcn::{ExpFields, ExpTarget, Inst};
 use wavejit_isa::state::{Export, LANES, MAX_EXPORTS};
 
+use crate::ctx::{bad_fields, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::Ctx;
 
 /// Execute one EXP instruction.
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
-    let f = ExpFields::of(inst).ok_or_else(|| crate::exec::bad_fields(inst))?;
+    let f = ExpFields::of(inst).ok_or_else(|| bad_fields(inst))?;
     if ExpTarget::from_tgt(f.tgt).is_none() {
         return Err(ExecErrorKind::BadOperand(format!(
             "export target {} is reserved",
