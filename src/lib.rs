@@ -3,12 +3,14 @@
 //!
 //! The facade: which `Engine` runs a program, the crate-wide `Error`, loading a program
 //! from a file (`program_from_file`: raw bytes or assembly text) and running one wave to
-//! its end (`run_wave`). `statefile` reads and writes the JSON state of `wavejit run`.
+//! its end (`run_wave`). `statefile` reads and writes the JSON state of `wavejit run`;
+//! `draw` rasterises triangles and runs a pixel shader on them.
 
 pub use wavejit_interp as interp;
 pub use wavejit_isa as isa;
 
 pub mod device;
+pub mod draw;
 pub mod engine;
 pub mod grid;
 pub mod load;
@@ -46,6 +48,8 @@ pub enum Error {
     /// A bad command-line or API argument.
     #[error("{0}")]
     Usage(String),
+    #[error(transparent)]
+    Draw(#[from] draw::DrawError),
     /// The `diff` engine found the interpreter and the JIT disagreeing.
     #[error("engines differ: {0}")]
     Mismatch(wavejit_jit::Mismatch),

@@ -9,6 +9,7 @@
 //! schema, targets, table, Markdown), `svg` (the plot).
 
 pub mod clock;
+pub mod draw;
 pub mod engines;
 pub mod measure;
 pub mod native;

@@ -50,6 +50,10 @@ pub struct Args {
     /// suite's).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     size: Option<u32>,
+    /// Only the draw benchmark: a triangle covering every pixel of a 1920x1080 viewport,
+    /// shaded by the gradient pixel shader, on the JIT and on the interpreter.
+    #[arg(long)]
+    draw: bool,
     /// Runs of `--run` (at least 1).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
@@ -76,6 +80,26 @@ pub fn run(a: Args) -> CmdResult {
             let names: Vec<&str> = bench::suite::KERNELS.iter().map(|k| k.name).collect();
             return Err(format!("unknown kernel `{k}` (try {})", names.join(",")).into());
         }
+    }
+    if a.draw {
+        let (w, h) = (1920, 1080);
+        let jit = bench::draw::measure(wavejit::Engine::Jit, w, h)?;
+        let interp = bench::draw::measure(wavejit::Engine::Interp, w, h)?;
+        for t in [&jit, &interp] {
+            println!(
+                "draw {w}x{h} on {:<6} {:8.3} s  ({} waves, {} pixels, {} instructions)",
+                t.engine.to_string(),
+                t.seconds,
+                t.stats.waves,
+                t.stats.pixels,
+                t.stats.insts
+            );
+        }
+        println!(
+            "interpreter / JIT: {:.1}x",
+            interp.seconds / jit.seconds.max(1e-9)
+        );
+        return Ok(ExitCode::SUCCESS);
     }
     if let Some(name) = &a.run {
         let t = bench::measure::run_one(name, &a.engine, a.size, a.repeat, a.threads)?;

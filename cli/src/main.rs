@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod asm;
 mod bench;
 mod disasm;
+mod draw;
 mod flags;
 mod fuzz;
 mod launch;
@@ -39,6 +40,8 @@ enum Cmd {
     Disasm(disasm::Args),
     /// Run a program on one wavefront (or VP1 scalar unit) with a state file.
     Run(run::Args),
+    /// Rasterise a scene's triangles and run a pixel shader on them, writing PNGs.
+    Draw(draw::Args),
     /// Launch a kernel of an AMDHSA code object on a grid.
     Launch(launch::Args),
     /// Show a profile written by `launch --profile` or `run --profile`.
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Cmd::Asm(a) => asm::run(a),
         Cmd::Disasm(a) => disasm::run(a),
         Cmd::Run(a) => run::run(a),
+        Cmd::Draw(a) => draw::run(a),
         Cmd::Launch(a) => launch::run(a),
         Cmd::ProfileReport(a) => profile_report::run(a),
         Cmd::Fuzz(a) => fuzz::run(a),

@@ -328,7 +328,7 @@ pub fn facade(py: Python<'_>, e: &Error) -> PyErr {
         Error::Asm(x) => asm(py, x),
         Error::State(x) => state(py, x),
         Error::Io { .. } => pyo3::exceptions::PyOSError::new_err(e.to_string()),
-        Error::Unsupported(_) | Error::Usage(_) => {
+        Error::Unsupported(_) | Error::Usage(_) | Error::Draw(_) => {
             pyo3::exceptions::PyValueError::new_err(e.to_string())
         }
         Error::Mismatch(_) => mismatch(py, e.to_string(), Place::default()),

@@ -1,0 +1,84 @@
+//! `wavejit draw` on the command line: files written (PNG per render target exported,
+//! raw floats with `--raw`), the raw layout (W x H x 4 little-endian f32, row-major from
+//! the top row, unwritten pixels = clear), and errors that name the file.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_wavejit");
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wavejit-draw-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// A 6x4 viewport; the triangle covers the pixels whose centre has x + y < 5 (the left
+/// part); POS_X and POS_Y (SPI_PS_INPUT_ENA 0x300) reach MRT2 as (x+0.5, y+0.5, 0, 1).
+const SCENE: &str = r#"{"arch": "gfx7", "width": 6, "height": 4, "clear": [0.25, 0.5, 0.75, 1.0],
+  "spi_ps_input_ena": 768, "triangles": [{"v": [[0, 0], [5, 0], [0, 5]]}]}"#;
+const SHADER: &str =
+    "v_mov_b32 v2, 0\nv_mov_b32 v3, 1.0\nexp mrt2 v0, v1, v2, v3 done vm\ns_endpgm\n";
+
+#[test]
+fn draw_writes_png_and_raw_floats() {
+    let d = scratch("ok");
+    std::fs::write(d.join("scene.json"), SCENE).expect("scene");
+    std::fs::write(d.join("ps.s"), SHADER).expect("shader");
+    let out = d.join("out");
+    for engine in ["interp", "jit", "diff"] {
+        let o = Command::new(BIN)
+            .args(["draw", "--raw", "--engine", engine])
+            .arg(d.join("scene.json"))
+            .arg(d.join("ps.s"))
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{engine}: {err}");
+        assert!(
+            err.contains("1 triangles") && err.contains("waves"),
+            "{err}"
+        );
+        let png = std::fs::read(out.join("mrt2.png")).expect("mrt2.png");
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        assert!(
+            !out.join("mrt0.png").exists(),
+            "only exported targets are written"
+        );
+        let raw = std::fs::read(out.join("mrt2.f32")).expect("mrt2.f32");
+        assert_eq!(raw.len(), 6 * 4 * 16);
+        let px = |x: usize, y: usize| -> [f32; 4] {
+            let at = (y * 6 + x) * 16;
+            [0, 1, 2, 3].map(|c| {
+                let b = &raw[at + 4 * c..at + 4 * c + 4];
+                f32::from_le_bytes([b[0], b[1], b[2], b[3]])
+            })
+        };
+        // (1, 2): centre (1.5, 2.5), x + y = 4 < 5: inside. (4, 3): (4.5, 3.5): outside.
+        assert_eq!(px(1, 2), [1.5, 2.5, 0.0, 1.0], "{engine}");
+        assert_eq!(px(4, 3), [0.25, 0.5, 0.75, 1.0], "{engine}: clear");
+    }
+}
+
+#[test]
+fn draw_errors_name_the_file() {
+    let d = scratch("bad");
+    std::fs::write(d.join("scene.json"), r#"{"arch": "gfx7", "width": 6}"#).expect("scene");
+    std::fs::write(d.join("ps.s"), SHADER).expect("shader");
+    let o = Command::new(BIN)
+        .arg("draw")
+        .arg(d.join("scene.json"))
+        .arg(d.join("ps.s"))
+        .arg("--out")
+        .arg(d.join("out"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("scene.json") && err.contains("line 1"),
+        "{err}"
+    );
+}
