@@ -64,7 +64,7 @@ pub fn layout(ena: u32) -> Result<Vec<(Input, u8)>, DrawError> {
     }
     let mut out = Vec::new();
     let mut next = 0u8;
-    for bit in 0..16 {
+    for (bit, name) in NAMES.iter().enumerate() {
         if ena >> bit & 1 == 0 {
             continue;
         }
@@ -78,8 +78,7 @@ pub fn layout(ena: u32) -> Result<Vec<(Input, u8)>, DrawError> {
             14 => Input::SampleCoverage,
             _ => {
                 return Err(DrawError::Unsupported(format!(
-                    "the pixel-shader input {} (SPI_PS_INPUT_ENA bit {bit})",
-                    NAMES[bit]
+                    "the pixel-shader input {name} (SPI_PS_INPUT_ENA bit {bit})"
                 )))
             }
         };

@@ -68,7 +68,7 @@ pub enum DrawError {
         triangle: usize,
         x: u32,
         y: u32,
-        source: WaveError,
+        source: Box<WaveError>,
     },
     #[error("output: {0}")]
     Output(String),
@@ -246,7 +246,7 @@ impl Drawer<'_> {
                 triangle: tri,
                 x: q.x,
                 y: q.y,
-                source,
+                source: Box::new(source),
             }
         })?;
         self.stats.insts += st.insts;
@@ -324,10 +324,11 @@ impl Drawer<'_> {
                     };
                     bytes[base + 4 * dw..base + 4 * dw + 4].copy_from_slice(&word.to_le_bytes())
                 };
-                for c in 0..4 {
-                    put(2 * c, at[0][c]);
-                    put(2 * c + 1, at[1][c] - at[0][c]);
-                    put(8 + c, at[2][c] - at[0][c]);
+                let [v0, v1, v2] = at;
+                for (c, &p0) in v0.iter().enumerate() {
+                    put(2 * c, p0);
+                    put(2 * c + 1, v1[c] - p0);
+                    put(8 + c, v2[c] - p0);
                 }
             }
         }
