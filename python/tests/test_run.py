@@ -3,6 +3,9 @@ states (worked out by hand in the sources) on every engine; ExecError and StateE
 carry their positions."""
 
 import json
+import os
+import signal
+import threading
 
 import pytest
 
@@ -63,6 +66,7 @@ def test_fault_has_pc_lane_address(engine):
     x = e.value
     assert (x.kind, x.pc, x.lane, x.address, x.size) == ("out_of_bounds", 4, 5, 0x1000, 4)
     assert x.space == "global"
+    assert x.instruction == "flat_load_dword v1, v[2:3]"
     assert "0x1000" in str(x)
 
 
@@ -72,6 +76,9 @@ def test_instruction_limit(engine):
         wavejit.run("s_nop 0\nl: s_branch l\ns_endpgm", "gfx8", engine=engine, max_insts=1000)
     assert e.value.kind == "inst_limit"
     assert e.value.pc == 4
+    # The branch to itself (offset -1 dwords), as the disassembler prints it.
+    assert e.value.instruction == wavejit.disassemble(b"\xff\xff\x82\xbf", "gfx8", "llvm")[0]
+    assert e.value.instruction.startswith("s_branch ")
     assert e.value.lane is None and e.value.address is None
 
 
@@ -99,3 +106,15 @@ def test_state_errors():
         wavejit.run("s_endpgm", "gfx8", engine="gpu")
     with pytest.raises(wavejit.AsmError):
         wavejit.run("s_endpgm bogus", "gfx8")
+
+
+def test_ctrl_c_interrupts_a_run():
+    # 5e7 instructions of the interpreter take seconds; the signal comes after 0.2 s. The
+    # abandoned run finishes its budget in the background.
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        wavejit.run("l: s_add_u32 s0, s0, 1\ns_branch l\ns_endpgm", "gfx8", engine="interp",
+                    max_insts=50_000_000)
+    timer.join()
+    assert wavejit.run("s_endpgm", "gfx8")["exec"] == 2**64 - 1
