@@ -366,7 +366,12 @@ fn statement(
         };
         return valu::assemble(gen, op, &shape, suffix, &ops, &mods, hcol, end_col);
     }
-    if suffix.is_some() {
+    // LLVM accepts `_e32` on the 32-bit scalar encodings (`s_mov_b64_e32`), and only that.
+    let scalar32 = matches!(
+        rows[0].enc,
+        TableEnc::Sop1 | TableEnc::Sop2 | TableEnc::Sopc | TableEnc::Sopk | TableEnc::Sopp
+    );
+    if suffix.is_some() && !(scalar32 && suffix == Some(Form::E32)) {
         return Err(PErr {
             col: hcol,
             msg: format!("{} takes no encoding suffix", op.mnemonic()),

@@ -7,8 +7,8 @@ use super::parse::{ModVal, Modifier, Operand, PErr, Val};
 use super::valu::{parse_attr, parse_param};
 use crate::arch::Gen;
 use crate::gcn::fmt::mem::{
-    buffer_vaddr_dwords, buffer_vdata_dwords, ds_layout, ds_two_offsets, flat_kind, nfmt_names,
-    DsField, FlatKind, DFMT_NAMES,
+    buffer_vaddr_dwords, buffer_vdata_dwords, ds_layout, ds_two_offsets, flat_kind, mimg_has_d16,
+    nfmt_names, DsField, FlatKind, DFMT_NAMES,
 };
 use crate::gcn::fmt::shape::{row_sig, sig_dwords, Ty};
 use crate::gcn::inst::{BufferFields, Enc, Fields, Inst, Src};
@@ -360,7 +360,13 @@ pub fn assemble(
             (b.fields(), enc)
         }
         TableEnc::Flat => {
-            let md = collect(mods, &["glc", "slc", "tfe"], &[], false, gen)?;
+            // FLAT has no offset field before GCN 1.4: LLVM accepts `offset:0`, which says so.
+            let mods: Vec<Modifier> = mods
+                .iter()
+                .filter(|m| !(m.name == "offset" && m.value == Some(ModVal::Int(0))))
+                .cloned()
+                .collect();
+            let md = collect(&mods, &["glc", "slc", "tfe"], &[], false, gen)?;
             let w = row_sig(gen, op, TableEnc::Flat);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             let glc = md.has("glc");
@@ -469,7 +475,7 @@ pub fn assemble(
                 nd += 1;
             }
             let vdata = opnd::vreg_n(&ops[0], nd, "data")?;
-            let vaddr = opnd::vreg_n(&ops[1], w.get(1).map_or(1, |x| x.1), "address")?;
+            let vaddr = opnd::vreg_any(&ops[1], "address")?;
             let r128 = md.has("r128");
             let srsrc = opnd::sreg_n(gen, &ops[2], if r128 { 4 } else { 8 }, "resource")?;
             if srsrc % 4 != 0 {
@@ -492,6 +498,9 @@ pub fn assemble(
             };
             if md.has("d16") && gen != Gen::Gfx8 {
                 return err(head_col, "d16 exists only on GCN 1.2");
+            }
+            if md.has("d16") && !mimg_has_d16(op) {
+                return err(head_col, format!("{m} has no d16 form"));
             }
             let opc = row.opcode[gen.index()].unwrap_or(0) as u32;
             let bit = |f: &str, b: u32| (md.has(f) as u32) << b;

@@ -156,6 +156,18 @@ pub fn vreg_n(o: &Operand, n: u8, what: &str) -> Result<u8, PErr> {
     }
 }
 
+/// A VGPR tuple of any size: the first register, whatever the count. MIMG addresses on
+/// GCN 1.0-1.2 encode only their first VGPR (the resource says how many are read), and
+/// LLVM and CLRX accept any range there.
+pub fn vreg_any(o: &Operand, what: &str) -> Result<u8, PErr> {
+    no_mods(o)?;
+    match vgpr(&o.val, o.col)? {
+        Some((r, c)) if r as u32 + c as u32 <= 256 => Ok(r),
+        Some(_) => err(o.col, "register tuple runs past v255"),
+        None => err(o.col, format!("{what} must be a VGPR")),
+    }
+}
+
 /// A scalar register of exactly `n` registers (SGPRs and named registers).
 pub fn sreg_n(gen: Gen, o: &Operand, n: u8, what: &str) -> Result<u16, PErr> {
     no_mods(o)?;

@@ -36,7 +36,15 @@ pub fn ds_returns(op: Op) -> bool {
         )
 }
 
-/// Whether a DS operation has two 8-bit offsets (`offset0:`/`offset1:`).
+/// Whether a MIMG operation has a 16-bit (D16) form on GCN 1.2: loads, stores, samples and
+/// gathers of formatted data do; raw (`_pck`) transfers, atomics and queries do not (as
+/// LLVM). D16 on the others is decoded (the bit is there) but not assembled from text.
+pub fn mimg_has_d16(op: Op) -> bool {
+    let m = op.mnemonic();
+    !(m.ends_with("_pck") || m.starts_with("image_atomic") || m.starts_with("image_get"))
+}
+
+/// Whether a DS operation has two 8-bit offsets (`offset0`/`offset1`) instead of one.
 pub fn ds_two_offsets(op: Op) -> bool {
     let m = op.mnemonic();
     m.starts_with("ds_read2") || m.starts_with("ds_write2") || m.starts_with("ds_wrxchg2")
