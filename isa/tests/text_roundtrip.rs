@@ -77,6 +77,9 @@ const FALLBACK_REASONS: &[&str] = &[
     "the text does not hold every bit",
     // D16 on a MIMG operation without a 16-bit form: decoded, but LLVM refuses the text.
     "has no d16 form",
+    // CLAMP on a GCN 1.0/1.1 compare, carry or integer operation: decoded, but LLVM refuses
+    // the text (`clamps_before_gfx8`).
+    "has no clamp before GCN 1.2",
 ];
 
 /// The only instructions whose words hold bits no text (LLVM's or CLRX's) has a place for:

@@ -479,6 +479,26 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
             if p.peek2() == Some(&TokKind::Punct(':')) {
                 p.i += 2;
                 let v = p.mod_value()?;
+                // CLRX's `clamp:0`, `glc:1`, `vop3:0`: an on/off flag with a value is on
+                // for 1 and absent for 0. (DPP's `wave_shl:1`, `row_mirror` and LLVM's
+                // `bound_ctrl:0` are controls, not flags.)
+                if FLAG_WORDS.contains(&l.as_str())
+                    && !(l.starts_with("wave_") || l.starts_with("row_") || l == "bound_ctrl")
+                {
+                    match v {
+                        ModVal::Int(0) => continue,
+                        ModVal::Int(1) => {
+                            st.args.push(Arg::Mod(Modifier {
+                                name: l,
+                                word: n.clone(),
+                                value: None,
+                                col,
+                            }));
+                            continue;
+                        }
+                        _ => return perr(col, format!("`{l}` takes 0 or 1")),
+                    }
+                }
                 st.args.push(Arg::Mod(Modifier {
                     name: l,
                     word: n.clone(),
@@ -500,6 +520,20 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
         }
         let o = p.operand()?;
         st.args.push(Arg::Op(o));
+    }
+    // A modifier given twice is a mistake, whatever the values (as LLVM).
+    let mods: Vec<&Modifier> = st
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Mod(m) => Some(m),
+            Arg::Op(_) => None,
+        })
+        .collect();
+    for (i, m) in mods.iter().enumerate() {
+        if mods[..i].iter().any(|x| x.name == m.name) {
+            return perr(m.col, format!("`{}` given twice", m.name));
+        }
     }
     Ok(st)
 }

@@ -7,7 +7,9 @@ use super::opnd::{self, err};
 use super::parse::{ModVal, Modifier, Operand, PErr, Val};
 use crate::arch::Gen;
 use crate::gcn::fmt::shape::{Ty, ValuKind, ValuShape};
-use crate::gcn::fmt::valu::{constant_bus_reads, form_exists, layout, to_inst, Form, Slot, Valu};
+use crate::gcn::fmt::valu::{
+    clamps_before_gfx8, constant_bus_reads, form_exists, layout, to_inst, Form, Slot, Valu,
+};
 use crate::gcn::inst::{Inst, Src};
 use crate::gcn::table::{Op, TableEnc};
 
@@ -365,7 +367,18 @@ fn bind(
             )
         };
         match m.name.as_str() {
-            "clamp" if matches!(form, Form::E64 | Form::Sdwa) => v.clamp = true,
+            "clamp" if matches!(form, Form::E64 | Form::Sdwa) => {
+                if gen != Gen::Gfx8 && !clamps_before_gfx8(op, shape) {
+                    return Err(at(
+                        pv,
+                        PErr {
+                            col: m.col,
+                            msg: format!("{} has no clamp before GCN 1.2", op.mnemonic()),
+                        },
+                    ));
+                }
+                v.clamp = true
+            }
             "mul" | "div" if form == Form::E64 => {
                 v.omod = match (m.name.as_str(), &m.value) {
                     ("mul", Some(ModVal::Int(2))) => 1,
@@ -458,7 +471,7 @@ fn bind(
     })?;
     if matches!(form, Form::E32 | Form::E64)
         && !matches!(shape.kind, ValuKind::ReadLane | ValuKind::WriteLane)
-        && constant_bus_reads(shape, &v, form) > 1
+        && constant_bus_reads(op, shape, &v, form) > 1
     {
         // Ranked past a form mismatch: this form holds the operands, they only break a rule.
         return Err(at(
