@@ -3,6 +3,9 @@ states (worked out by hand in the sources) on every engine; ExecError and StateE
 carry their positions."""
 
 import json
+import os
+import signal
+import threading
 
 import pytest
 
@@ -99,3 +102,15 @@ def test_state_errors():
         wavejit.run("s_endpgm", "gfx8", engine="gpu")
     with pytest.raises(wavejit.AsmError):
         wavejit.run("s_endpgm bogus", "gfx8")
+
+
+def test_ctrl_c_interrupts_a_run():
+    # 5e7 instructions of the interpreter take seconds; the signal comes after 0.2 s. The
+    # abandoned run finishes its budget in the background.
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        wavejit.run("l: s_add_u32 s0, s0, 1\ns_branch l\ns_endpgm", "gfx8", engine="interp",
+                    max_insts=50_000_000)
+    timer.join()
+    assert wavejit.run("s_endpgm", "gfx8")["exec"] == 2**64 - 1
