@@ -1,9 +1,11 @@
-//! CLRX's spelling of on/off modifiers with a value (`clamp:0`, `glc:1`, `vop3:0`): 1 turns
-//! the flag on, 0 leaves it off, anything else is an error; and a modifier given twice is an
-//! error (as llvm-mc). Expected words are llvm-mc-19's (`-mcpu=fiji -show-encoding`) for the
-//! same instruction written with or without the flag.
+//! CLRX spellings as a user writes them: on/off modifiers with a value (`clamp:0`, `glc:1`,
+//! `vop3:0`: 1 turns the flag on, 0 leaves it off, anything else is an error), a modifier
+//! given twice (an error, as llvm-mc), short buffer formats (`format:[8_8,uint]`), the
+//! integer compare names `lg`/`tru`, and `exp` with a comma after the target. Expected words
+//! are llvm-mc-19's (`-mcpu=fiji -show-encoding`) for the same instruction in LLVM's words.
 
 use wavejit_isa::gcn::asm::assemble;
+use wavejit_isa::gcn::fmt::{listing, Syntax};
 use wavejit_isa::Gen;
 
 fn words(text: &str) -> Vec<u32> {
@@ -50,4 +52,35 @@ fn other_values_and_repeated_modifiers_are_errors() {
     ] {
         assert!(assemble(Gen::Gfx8, bad).is_err(), "`{bad}` assembles");
     }
+}
+
+#[test]
+fn clrx_names_formats_and_export_targets() {
+    // llvm-mc: ... format:[BUF_DATA_FORMAT_8_8,BUF_NUM_FORMAT_UINT] → 00 00 18 ea 00 01 01 01.
+    let uint88 = vec![0xea18_0000, 0x0101_0100];
+    assert_eq!(
+        words("tbuffer_load_format_x v1, off, s[4:7], s1 format:[8_8,uint]"),
+        uint88
+    );
+    // format:[BUF_NUM_FORMAT_SINT] → 00 00 88 ea 00 01 01 01.
+    assert_eq!(
+        words("tbuffer_load_format_x v1, off, s[4:7], s1 format:[sint]"),
+        vec![0xea88_0000, 0x0101_0100]
+    );
+    // v_cmp_ne_i32_e32 vcc, v1, v2 → 01 05 8a 7d; v_cmpx_t_u64_e32 → 01 05 fe 7d;
+    // v_cmp_lg_f32_e32 (a float condition of its own) → 01 05 8a 7c.
+    assert_eq!(words("v_cmp_lg_i32 vcc, v1, v2"), vec![0x7d8a_0501]);
+    assert_eq!(
+        words("v_cmpx_tru_u64 vcc, v[1:2], v[2:3]"),
+        vec![0x7dfe_0501]
+    );
+    assert_eq!(words("v_cmp_lg_f32 vcc, v1, v2"), vec![0x7c8a_0501]);
+    // exp param5 v116, v1, off, off → 53 02 00 c4 74 01 00 00; CLRX writes a comma after
+    // the target, and wavejit's CLRX listing prints it so.
+    let exp = vec![0xc400_0253, 0x0000_0174];
+    assert_eq!(words("exp param5, v116, v1, off, off"), exp);
+    let bytes: Vec<u8> = exp.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let text = &listing(Gen::Gfx8, &bytes, Syntax::Clrx)[0].text;
+    assert!(text.starts_with("exp param5, v116, v1"), "{text}");
+    assert_eq!(words(text), exp);
 }

@@ -268,6 +268,16 @@ fn bind(
 ) -> Result<Inst, (usize, PErr)> {
     let slots = layout(shape, form);
     let at = |p: usize, e: PErr| (p, e);
+    // A 32-bit compare writes VCC whether or not the text names it (LLVM accepts
+    // `v_cmpx_eq_f32 -1, v2`).
+    let with_vcc: Vec<Operand>;
+    let ops = if form == Form::E32 && shape.kind == ValuKind::Cmp && ops.len() + 1 == slots.len() {
+        let col = ops.first().map_or(end_col, |o| o.col);
+        with_vcc = [&[Operand::plain(Val::Ident("vcc".into()), col)], ops].concat();
+        &with_vcc[..]
+    } else {
+        ops
+    };
     if ops.len() != slots.len() {
         let col = ops.get(slots.len()).map_or(end_col, |o| o.col);
         return Err(at(
