@@ -49,6 +49,10 @@ pub struct Args {
     /// here; `wavejit profile-report` reads it. GCN only.
     #[arg(long, value_name = "FILE.json")]
     profile: Option<PathBuf>,
+    /// Also show the final state's words as u32, i32, hex, f32 or f16x2 on standard
+    /// output (the JSON stays exact: it goes to `--out`, or is not printed).
+    #[arg(long, value_parser = clap::value_parser!(super::view::Format))]
+    format: Option<super::view::Format>,
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -129,7 +133,16 @@ pub fn run(a: Args) -> CmdResult {
             _ => e.to_string(),
         }
     })?;
-    write_out(&a.out, &sf.dump(&start, &end))?;
+    let json = sf.dump(&start, &end);
+    match a.format {
+        None => write_out(&a.out, &json)?,
+        Some(f) => {
+            if a.out.is_some() {
+                write_out(&a.out, &json)?;
+            }
+            print!("{}", super::view::state(f, &json)?);
+        }
+    }
     eprintln!(
         "wavejit: {} instructions, ended at s_endpgm (pc 0x{:x})",
         stats.insts, end.wave.pc
