@@ -203,6 +203,32 @@ fn dpp_ctrl(m: &Modifier) -> Result<Option<u16>, PErr> {
     }))
 }
 
+/// `abs(c)`/`neg(c)` of a float constant in a 32-bit form, which has no source modifiers:
+/// the sign is folded into the constant, as LLVM does (`v_add_f32 v5, neg(1.0), v2` is
+/// `v_add_f32_e32 v5, -1.0, v2`; `abs(0x3e22f983)` is the inline 1/(2π)). A hex value is
+/// the operand's bits (32 or 16 of them); 64-bit hex values are left alone.
+fn fold_sign(o: &Operand, ty: Ty) -> Option<Operand> {
+    if !(o.abs || o.neg) || o.sext || o.lit || !ty.float {
+        return None;
+    }
+    let val = match o.val {
+        Val::Float(x) => {
+            let x = if o.abs { x.abs() } else { x };
+            Val::Float(if o.neg { -x } else { x })
+        }
+        Val::Int(n) if ty.bits <= 32 => {
+            let sign: i128 = if ty.bits == 16 { 0x8000 } else { 0x8000_0000 };
+            if !(0..sign << 1).contains(&n) {
+                return None;
+            }
+            let n = if o.abs { n & !sign } else { n };
+            Val::Int(if o.neg { n ^ sign } else { n })
+        }
+        _ => return None,
+    };
+    Some(Operand::plain(val, o.col))
+}
+
 fn set_lit(v: &mut Valu, lit: u32, col: u32) -> Result<(), PErr> {
     match v.literal {
         Some(x) if x != lit => err(col, "only one literal constant is allowed"),
@@ -335,6 +361,12 @@ fn bind(
                 }
                 Slot::Src(i) => {
                     let ty = shape.src[i].unwrap_or(Ty::B32);
+                    let folded = if form == Form::E32 {
+                        fold_sign(o, ty.in_gen(gen))
+                    } else {
+                        None
+                    };
+                    let o = folded.as_ref().unwrap_or(o);
                     let (s, lit) = opnd::src(gen, o, ty)?;
                     v.src[i] = s;
                     if let Some(l) = lit {
