@@ -95,7 +95,7 @@ impl Jit {
             None
         };
         let start_budget = max_insts.min(i64::MAX as u64) as i64;
-        let mut jc = JitCtx::new(start_budget, &mut *ctx.lds, ctx.mem, prog);
+        let mut jc = JitCtx::new(start_budget, &mut *ctx.lds, ctx.mem, prog, &code);
         if let Some(p) = prof {
             if p.insts.len() < prog.slots.len() {
                 p.insts.resize(prog.slots.len(), Default::default());
@@ -241,17 +241,8 @@ impl Jit {
                 comp.stats.helper_insts += u.helpers as u64;
                 comp.stats.clif_insts += u.clif_insts as u64;
                 comp.stats.code_bytes = comp.backend.code_bytes() as u64;
-                if slot.mode.load(Ordering::Acquire) != spec.mode {
-                    // A block for another MODE: replace both variants.
-                    slot.full.store(0, Ordering::Release);
-                    slot.masked.store(0, Ordering::Release);
-                    slot.mode.store(spec.mode, Ordering::Release);
-                }
-                if spec.exec_all {
-                    slot.full.store(u.func, Ordering::Release);
-                } else {
-                    slot.masked.store(u.func, Ordering::Release);
-                }
+                self.record(comp, code, spec, &u);
+                code.publish(spec.pc, spec.mode, spec.exec_all, u.func);
                 Some(u.func)
             }
             Err(NoUnit::Pointless) => {
@@ -315,9 +306,10 @@ impl Jit {
         let code = self.prog_code(prog);
         let mut guard = self.compiler.lock().ok()?;
         let comp = guard.as_mut()?;
-        gcn::compile(comp, &self.config, prog, &code, spec)
-            .ok()
-            .map(|u| u.func)
+        let u = gcn::compile(comp, &self.config, prog, &code, spec).ok()?;
+        // Not published, so not stored either.
+        comp.backend.last = None;
+        Some(u.func)
     }
 
     /// Call compiled unit `f` once from the current state.
@@ -332,7 +324,8 @@ impl Jit {
             return interp_one(ctx, prog, budget);
         };
         let start = budget.min(i64::MAX as u64) as i64;
-        let mut jc = JitCtx::new(start, &mut *ctx.lds, ctx.mem, prog);
+        let code = self.prog_code(prog);
+        let mut jc = JitCtx::new(start, &mut *ctx.lds, ctx.mem, prog, &code);
         let pc = ctx.wave.pc;
         // SAFETY: as in `run_with_stats`.
         let r = unsafe { t(f, &mut *ctx.wave, &mut jc) };

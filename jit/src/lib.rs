@@ -5,7 +5,8 @@
 //! helpers it may call), `block` (the lowering context and its register cache), `gcn/`
 //! (lowering of GCN instructions: scalar, vector, DPP, SDWA, control flow), `mem/` (memory
 //! instructions checked and done inline), `engine`
-//! (the dispatcher: `jit` and `tiered` runs), `diff` (interpreter and JIT side by side).
+//! (the dispatcher: `jit` and `tiered` runs), `diff` (interpreter and JIT side by side), `disk` (compiled units kept between
+//! processes).
 //! `vp1/` belongs to the VP1 work.
 
 #![deny(clippy::unwrap_used)]
@@ -15,6 +16,7 @@ pub mod block;
 pub mod cache;
 pub mod ctx;
 pub mod diff;
+pub mod disk;
 pub mod engine;
 pub mod error;
 pub mod gcn;
@@ -23,5 +25,6 @@ pub mod vp1;
 
 pub use cache::{CompileStats, Jit, JitConfig, DEFAULT_TIER_THRESHOLD};
 pub use diff::{diff_run, diff_run_profiled, diff_run_with, DiffRun, Mismatch};
+pub use disk::DiskCache;
 pub use engine::{JitRunStats, UnitStep};
 pub use error::JitError;
