@@ -193,6 +193,12 @@ macro_rules! scalar {
 }
 scalar!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
 
+/// Most host threads a device runs workgroups on.
+pub const MAX_THREADS: usize = 1024;
+
+/// Bytes `read_to` and `alloc_from_reader` move at a time.
+const STREAM_CHUNK: u64 = 1 << 20;
+
 /// The simulated device: its memory, engine and thread count.
 pub struct Device {
     mem: Memory,
@@ -214,6 +220,10 @@ pub struct Device {
     queue: Option<Buffer>,
     scratch: Vec<Buffer>,
     dispatch_id: u64,
+    /// Bounds on each dispatch (`set_max_insts_total`, `set_time_limit`, `cancel_token`).
+    max_insts_total: Option<u64>,
+    time_limit: Option<std::time::Duration>,
+    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Profile every launch (`set_profiling`); the launches' profiles so far.
     profiling: bool,
     profiles: Vec<KernelProfile>,
@@ -257,7 +267,29 @@ impl Device {
             dispatch_id: 0,
             profiling: false,
             profiles: Vec::new(),
+            max_insts_total: None,
+            time_limit: None,
+            cancel: Default::default(),
         }
+    }
+
+    /// Most wave-instructions one launch may run in all (default: unbounded; each wave is
+    /// still bounded by `set_max_insts_per_wave`). Checked between workgroups.
+    pub fn set_max_insts_total(&mut self, n: Option<u64>) -> &mut Self {
+        self.max_insts_total = n;
+        self
+    }
+
+    /// Longest one launch may run (checked between workgroups).
+    pub fn set_time_limit(&mut self, t: Option<std::time::Duration>) -> &mut Self {
+        self.time_limit = t;
+        self
+    }
+
+    /// A flag that stops the running (and every later) launch between workgroups when set,
+    /// from any thread or a signal handler; clear it to launch again.
+    pub fn cancel_token(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        self.cancel.clone()
     }
 
     /// Count profile events in every launch from now on (`crate::profile`): the same
@@ -279,9 +311,9 @@ impl Device {
         f
     }
 
-    /// Host threads that run workgroups (default: all cores).
+    /// Host threads that run workgroups (default: all cores), 1 to `MAX_THREADS`.
     pub fn set_threads(&mut self, n: usize) -> &mut Self {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, MAX_THREADS);
         self
     }
 
@@ -393,17 +425,68 @@ impl Device {
             .map_err(|e| LaunchError::Memory(e.to_string()))
     }
 
-    /// A buffer's bytes.
+    /// A buffer's bytes (allocated fallibly: a buffer the host cannot copy is an error).
     pub fn read(&self, b: Buffer) -> Result<Vec<u8>, LaunchError> {
         let len =
             usize::try_from(b.len).map_err(|_| LaunchError::Memory("buffer too large".into()))?;
-        let mut out = vec![0u8; len];
+        let mut out = Vec::new();
+        out.try_reserve_exact(len).map_err(|_| {
+            LaunchError::Memory(format!(
+                "the host cannot allocate {len} bytes to copy a buffer out (Device::read_to streams it)"
+            ))
+        })?;
+        out.resize(len, 0);
         if len > 0 {
             self.mem
                 .read(b.addr, &mut out)
                 .map_err(|e| LaunchError::Memory(e.to_string()))?;
         }
         Ok(out)
+    }
+
+    /// Write a buffer's bytes to `w` a chunk at a time (no copy of the whole buffer).
+    pub fn read_to(&self, b: Buffer, w: &mut dyn std::io::Write) -> Result<(), LaunchError> {
+        let mut chunk = vec![0u8; STREAM_CHUNK.min(b.len) as usize];
+        let mut off = 0u64;
+        while off < b.len {
+            let n = (b.len - off).min(STREAM_CHUNK) as usize;
+            self.mem
+                .read(b.addr + off, &mut chunk[..n])
+                .map_err(|e| LaunchError::Memory(e.to_string()))?;
+            w.write_all(&chunk[..n])
+                .map_err(|e| LaunchError::Memory(format!("writing a buffer out: {e}")))?;
+            off += n as u64;
+        }
+        Ok(())
+    }
+
+    /// A buffer of `len` bytes filled from `r` a chunk at a time (no copy of the whole
+    /// input); bytes `r` does not have stay zero. Reading more than `len` bytes is an error.
+    pub fn alloc_from_reader(
+        &mut self,
+        len: u64,
+        r: &mut dyn std::io::Read,
+    ) -> Result<Buffer, LaunchError> {
+        let b = self.alloc_zeroed(len)?;
+        let mut chunk = vec![0u8; STREAM_CHUNK.min(len.max(1)) as usize];
+        let mut off = 0u64;
+        loop {
+            let n = r
+                .read(&mut chunk)
+                .map_err(|e| LaunchError::Memory(format!("reading a buffer in: {e}")))?;
+            if n == 0 {
+                return Ok(b);
+            }
+            if off + n as u64 > len {
+                return Err(LaunchError::Memory(format!(
+                    "the input has more than the buffer's {len} bytes"
+                )));
+            }
+            self.mem
+                .write(b.addr + off, &chunk[..n])
+                .map_err(|e| LaunchError::Memory(e.to_string()))?;
+            off += n as u64;
+        }
     }
 
     /// A buffer's contents as little-endian scalars (a trailing partial element is dropped).
@@ -510,12 +593,20 @@ impl Device {
             || k.kd.enables(UserSgpr::PrivateSegmentBuffer)
             || k.kd.enables(UserSgpr::FlatScratchInit);
         let block_items = block.iter().map(|&b| b as u64).product::<u64>();
+        // Host workers that can be busy: no more than the workgroups, nor than the engine runs.
+        let groups: u64 = (0..3)
+            .map(|i| grid[i].div_ceil(block[i]) as u64)
+            .fold(1u64, u64::saturating_mul);
+        let workers = (self.threads as u64)
+            .min(groups)
+            .min(self.exec.max_threads().unwrap_or(usize::MAX) as u64)
+            .max(1) as usize;
         let waves_per_group = block_items.div_ceil(64);
         let scratch = if wants_scratch {
             let need = (waves_per_group * per_lane as u64 * 64).max(256);
             Some(Scratch {
                 per_lane,
-                slots: self.scratch_slots(need)?,
+                slots: self.scratch_slots(need, workers)?,
             })
         } else {
             None
@@ -534,6 +625,11 @@ impl Device {
             lds_bytes: lds_bytes as u32,
             scratch,
             max_insts_per_wave: self.max_insts,
+            limits: grid::Limits {
+                max_insts: self.max_insts_total,
+                deadline: self.time_limit.and_then(|t| Instant::now().checked_add(t)),
+                cancel: Some(self.cancel.clone()),
+            },
         };
         self.dispatch_id += 1;
         self.mem
@@ -637,20 +733,21 @@ impl Device {
         Ok(b)
     }
 
-    fn scratch_slots(&mut self, need: u64) -> Result<Vec<u64>, LaunchError> {
-        if self.scratch.len() < self.threads || self.scratch.iter().any(|b| b.len < need) {
-            let mut v = Vec::with_capacity(self.threads);
-            for i in 0..self.threads {
+    /// One scratch region of `need` bytes per host worker that will run (`workers`).
+    fn scratch_slots(&mut self, need: u64, workers: usize) -> Result<Vec<u64>, LaunchError> {
+        if self.scratch.len() < workers || self.scratch.iter().any(|b| b.len < need) {
+            // The old regions stay mapped (the device keeps its address space simple),
+            // but they no longer count against the limit twice over: reuse when possible.
+            let mut v = Vec::new();
+            v.try_reserve_exact(workers).map_err(|_| {
+                LaunchError::Memory(format!("no host memory for {workers} workers"))
+            })?;
+            for i in 0..workers {
                 v.push(self.map_system(need, &format!("scratch of worker {i}"))?);
             }
             self.scratch = v;
         }
-        Ok(self
-            .scratch
-            .iter()
-            .take(self.threads)
-            .map(|b| b.addr)
-            .collect())
+        Ok(self.scratch.iter().take(workers).map(|b| b.addr).collect())
     }
 
     /// For an out-of-bounds global access: which region it missed, and by how much.
@@ -807,6 +904,25 @@ struct KernargImage {
 }
 
 /// The bytes of one user argument for `meta` (size and kind checked).
+/// What an OpenCL scalar type holds, from the metadata's type name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ScalarKind {
+    Int,
+    Float,
+}
+
+fn scalar_class(meta: &ArgMeta) -> Option<ScalarKind> {
+    let t = meta.type_name.as_deref()?.trim();
+    match t {
+        "float" | "double" | "half" => Some(ScalarKind::Float),
+        "char" | "uchar" | "short" | "ushort" | "int" | "uint" | "long" | "ulong" | "bool"
+        | "size_t" | "unsigned char" | "unsigned short" | "unsigned int" | "unsigned long" => {
+            Some(ScalarKind::Int)
+        }
+        _ => None,
+    }
+}
+
 fn arg_bytes(a: &Arg, meta: &ArgMeta, what: &str) -> Result<Vec<u8>, String> {
     let size = meta.size as usize;
     let kind = meta.value_kind.as_str();
@@ -831,6 +947,14 @@ fn arg_bytes(a: &Arg, meta: &ArgMeta, what: &str) -> Result<Vec<u8>, String> {
             Arg::U64(v) if size == 8 => Ok(v.to_le_bytes().to_vec()),
             _ => Err(format!("{what} is a pointer to global memory; give it a buffer (in:, out:, inout:), not {a}")),
         },
+        "by_value" if scalar_class(meta) == Some(ScalarKind::Int) && matches!(a, Arg::F32(_) | Arg::F64(_)) => Err(format!(
+            "{what} is an integer ({}); give it u32:, i32:, u64: or i64:, not {a}",
+            meta.type_name.as_deref().unwrap_or("")
+        )),
+        "by_value" if scalar_class(meta) == Some(ScalarKind::Float) && matches!(a, Arg::U32(_) | Arg::I32(_) | Arg::U64(_) | Arg::I64(_)) => Err(format!(
+            "{what} is a float ({}); give it f32: or f64:, not {a}",
+            meta.type_name.as_deref().unwrap_or("")
+        )),
         "by_value" => match a {
             Arg::U32(v) if size <= 4 => int(*v as i128),
             Arg::I32(v) if size <= 4 => int(*v as i128),
@@ -1194,6 +1318,7 @@ mod tests {
             lds_bytes: 0,
             scratch: None,
             max_insts_per_wave: 1,
+            limits: grid::Limits::default(),
         };
         let p = dispatch_packet(&d, 3, 16, 2048, 0xabcd_0000);
         // hsa_kernel_dispatch_packet_t: header u16, setup u16, workgroup_size_x/y/z u16 at

@@ -75,6 +75,8 @@ pub struct Dispatch {
     pub lds_bytes: u32,
     pub scratch: Option<Scratch>,
     pub max_insts_per_wave: u64,
+    /// Bounds on the whole dispatch (instructions, wall time, cancellation).
+    pub limits: Limits,
 }
 
 /// Scratch memory: one region per host worker ("slot"), each big enough for one
@@ -114,6 +116,28 @@ pub enum GridError {
     },
     #[error("{0}")]
     Config(String),
+    #[error("the dispatch ran {insts} wave-instructions, past its budget of {budget}, after {workgroups} workgroups; raise the budget if the kernel is just long")]
+    DispatchBudget {
+        budget: u64,
+        insts: u64,
+        workgroups: u64,
+    },
+    #[error("the dispatch ran out of time after {workgroups} workgroups")]
+    Timeout { workgroups: u64 },
+    #[error("the dispatch was cancelled after {workgroups} workgroups")]
+    Cancelled { workgroups: u64 },
+}
+
+/// Bounds on a whole dispatch, checked before each workgroup starts (a workgroup that has
+/// started runs to its end, bounded by the per-wave budget).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Most wave-instructions of the dispatch.
+    pub max_insts: Option<u64>,
+    /// Latest time a workgroup may start.
+    pub deadline: Option<std::time::Instant>,
+    /// Set (e.g. by a Ctrl-C handler or another thread) to stop the dispatch.
+    pub cancel: Option<std::sync::Arc<AtomicBool>>,
 }
 
 /// Counters of a finished grid.
@@ -127,6 +151,31 @@ pub struct GridStats {
     pub barriers: u64,
     /// Waves released from those barriers (the waves that waited at them, summed).
     pub barrier_waves: u64,
+}
+
+impl Limits {
+    /// Whether the dispatch may start another workgroup, after `insts` instructions and
+    /// `workgroups` finished workgroups.
+    pub fn check(&self, insts: u64, workgroups: u64) -> Result<(), GridError> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(GridError::Cancelled { workgroups });
+        }
+        if let Some(budget) = self.max_insts.filter(|&b| insts > b) {
+            return Err(GridError::DispatchBudget {
+                budget,
+                insts,
+                workgroups,
+            });
+        }
+        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            return Err(GridError::Timeout { workgroups });
+        }
+        Ok(())
+    }
 }
 
 impl Dispatch {
@@ -332,7 +381,10 @@ fn run_inner(
         .as_ref()
         .map(|s| s.slots.clone())
         .unwrap_or_default();
-    let threads = threads.max(1).min(exec.max_threads().unwrap_or(usize::MAX));
+    let threads = threads
+        .max(1)
+        .min(exec.max_threads().unwrap_or(usize::MAX))
+        .min(usize::try_from(total).unwrap_or(usize::MAX).max(1));
     if d.scratch.is_some() && slots.len() < threads {
         return Err(GridError::Config(format!(
             "{} scratch slots for {threads} threads",
@@ -355,6 +407,13 @@ fn run_inner(
     let one = |worker: &mut Worker, i: u64| -> Result<(), GridError> {
         if failed.load(Ordering::Relaxed) {
             return Ok(());
+        }
+        if let Err(e) = d
+            .limits
+            .check(insts.load(Ordering::Relaxed), done.load(Ordering::Relaxed))
+        {
+            failed.store(true, Ordering::Relaxed);
+            return Err(e);
         }
         let wg = [
             (i % gx) as u32,
@@ -602,6 +661,7 @@ mod tests {
                 slots: vec![0x9_0000_0000],
             }),
             max_insts_per_wave: 10,
+            limits: Limits::default(),
         }
     }
 

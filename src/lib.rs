@@ -94,8 +94,13 @@ pub fn program_from_file(arch: Arch, path: &Path) -> Result<Program, Error> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("s"))
     {
-        let text = String::from_utf8(bytes)
-            .map_err(|e| Error::Usage(format!("{}: not UTF-8 text: {e}", path.display())))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::Usage(format!(
+                "{}: not UTF-8 text (byte {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
         assemble(arch, &text)?
     } else {
         bytes

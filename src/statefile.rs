@@ -115,9 +115,10 @@ impl Ctx {
     fn fail<E: de::Error>(&self, at: impl Into<String>, msg: impl Into<String>) -> E {
         let mut f = self.fail.borrow_mut();
         if f.is_none() {
+            // Keys and values come from the file: never repeat a huge one whole.
             *f = Some(StateError {
-                at: at.into(),
-                msg: msg.into(),
+                at: elide(&at.into(), MAX_QUOTE),
+                msg: elide(&msg.into(), 4 * MAX_QUOTE),
             });
         }
         E::custom("state file refused")
@@ -210,9 +211,17 @@ impl<'de> Visitor<'de> for Int<'_> {
         self.check(v as i128)
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
-        Err(self
-            .cx
-            .fail(self.at.as_str(), format!("{v} is not an integer")))
+        // JSON integers past 64 bits reach here rounded to a float: say so rather than
+        // print the rounded value as if the file had it.
+        let msg = if v.is_finite() && v.fract() == 0.0 && v.abs() >= 9.2e18 {
+            format!(
+                "a number past 64 bits (about {v:e}); at most {} bits here, or a \"0x…\" string",
+                self.bits
+            )
+        } else {
+            format!("{v} is not an integer")
+        };
+        Err(self.cx.fail(self.at.as_str(), msg))
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<u64, E> {
         let t = s.trim();
@@ -381,9 +390,108 @@ impl<'de> Visitor<'de> for Vgpr<'_> {
 }
 
 /// A register number from an object key.
+/// A register or offset key of a state file (GCN and VP1 alike): a decimal number written
+/// plainly — digits only, no sign, spaces or leading zeros.
+pub fn register_key(k: &str) -> Option<u32> {
+    let plain = !k.is_empty()
+        && k.bytes().all(|b| b.is_ascii_digit())
+        && (k.len() == 1 || !k.starts_with('0'));
+    if plain {
+        k.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Longest key or message a state-file error repeats (the rest is elided).
+const MAX_QUOTE: usize = 120;
+
+/// `s`, cut to `max` characters with how many were left out.
+pub fn elide(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max {
+        return s.to_string();
+    }
+    let head: String = s.chars().take(max).collect();
+    format!("{head}… ({} more characters)", n - max)
+}
+
+/// Refuse a JSON text in which an object names a key twice (JSON parsers keep the last
+/// silently; a state file means one value). The error names the key's path.
+pub fn refuse_duplicate_keys(text: &str) -> Result<(), StateError> {
+    struct Walk<'p> {
+        at: &'p str,
+    }
+    impl<'de> DeserializeSeed<'de> for Walk<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Walk<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(k) = m.next_key::<String>()? {
+                let at = if self.at.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{}.{k}", self.at)
+                };
+                if !seen.insert(k) {
+                    return Err(de::Error::custom(format!(
+                        "duplicate key `{}`",
+                        elide(&at, MAX_QUOTE)
+                    )));
+                }
+                m.next_value_seed(Walk { at: &at })?;
+            }
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<(), A::Error> {
+            let mut i = 0usize;
+            loop {
+                let at = format!("{}[{i}]", self.at);
+                if s.next_element_seed(Walk { at: &at })?.is_none() {
+                    return Ok(());
+                }
+                i += 1;
+            }
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    Walk { at: "" }
+        .deserialize(&mut de)
+        .map_err(|e| StateError {
+            at: format!("line {}, column {}", e.line(), e.column()),
+            msg: e.to_string(),
+        })
+}
+
 fn key_index<E: de::Error>(cx: &Ctx, k: &str, at: &str, max: u32) -> Result<u32, E> {
-    match k.trim().parse::<u32>() {
-        Ok(n) if n <= max => Ok(n),
+    match register_key(k) {
+        Some(n) if n <= max => Ok(n),
         _ => Err(cx.fail(format!("{at}.{k}"), format!("key must be a number 0-{max}"))),
     }
 }
@@ -744,7 +852,8 @@ impl<'de> Visitor<'de> for Region<'_> {
                 "a memory region needs at least one dword",
             ));
         }
-        if addr.checked_add(4 * d.len() as u64).is_none() {
+        // The last byte must fit: a region may end exactly at 2^64.
+        if addr.checked_add(4 * d.len() as u64 - 1).is_none() {
             return Err(cx.fail(
                 format!("{}.addr", self.at),
                 format!("0x{addr:x} + {} bytes wraps past 2^64", 4 * d.len()),
@@ -813,6 +922,7 @@ impl<'de> Visitor<'de> for Region<'_> {
 impl StateFile {
     /// Parse the text of a state file.
     pub fn parse(text: &str) -> Result<StateFile, StateError> {
+        refuse_duplicate_keys(text)?;
         let cx = Ctx {
             fail: RefCell::new(None),
             memory_left: Cell::new(MAX_MEMORY_BYTES),
@@ -833,7 +943,7 @@ impl StateFile {
         sf.memory.sort_by_key(|r| r.0);
         for p in sf.memory.windows(2) {
             let (a, b) = (&p[0], &p[1]);
-            if a.0 + 4 * a.1.len() as u64 > b.0 {
+            if a.0 + (4 * a.1.len() as u64 - 1) >= b.0 {
                 return err(
                     "memory",
                     format!("regions at 0x{:x} and 0x{:x} overlap", a.0, b.0),
@@ -878,7 +988,10 @@ impl StateFile {
             }
         }
         let mut mem = Memory::new();
-        for (addr, d) in &self.memory {
+        // In address order: each map then goes after every region (no reordering).
+        let mut regions: Vec<&(u64, Vec<u32>)> = self.memory.iter().collect();
+        regions.sort_unstable_by_key(|r| r.0);
+        for (addr, d) in regions {
             let bytes: Vec<u8> = d.iter().flat_map(|w| w.to_le_bytes()).collect();
             mem.map_bytes(*addr, &bytes).map_err(|f| StateError {
                 at: format!("memory 0x{addr:x}"),

@@ -110,7 +110,7 @@ impl Matmul {
         let stride = bytes.next_multiple_of(0x1_0000) + 0x1_0000;
         let (a, b, c) = (A_ADDR, A_ADDR + stride, A_ADDR + 2 * stride);
         let mut mem = Memory::new();
-        let fault = |e: wavejit_isa::state::MemFault| {
+        let fault = |e: wavejit_isa::state::MapError| {
             wavejit::Error::Usage(format!("lds_matmul memory: {e}"))
         };
         let mat = |f: fn(u32, u32) -> f32| -> Vec<u8> {
@@ -153,6 +153,7 @@ impl Matmul {
             lds_bytes: 2048,
             scratch: None,
             max_insts_per_wave: BUDGET,
+            limits: grid::Limits::default(),
         };
         Ok(Matmul {
             n,

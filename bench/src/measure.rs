@@ -641,11 +641,21 @@ fn scaling_point(
     let failed: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
     // (running ns, waiting ns, latest finish)
     let acc = std::sync::Mutex::new((0u64, 0u64, None::<Instant>));
-    let ready = std::sync::Barrier::new(threads + 1);
-    let (t0, c0) = std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                ready.wait();
+    // Workers wait for `go` once all are up; if one cannot be started, `abort` sends the
+    // ones already running home (a barrier would wait for the missing one forever).
+    let up = AtomicUsize::new(0);
+    let go = std::sync::atomic::AtomicBool::new(false);
+    let abort = std::sync::atomic::AtomicBool::new(false);
+    let started = std::thread::scope(|s| {
+        for i in 0..threads {
+            let spawned = std::thread::Builder::new().spawn_scoped(s, || {
+                up.fetch_add(1, Ordering::SeqCst);
+                while !go.load(Ordering::SeqCst) {
+                    std::thread::yield_now();
+                }
+                if abort.load(Ordering::SeqCst) {
+                    return;
+                }
                 let start = clock::thread_sched();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -668,10 +678,23 @@ fn scaling_point(
                     t.2 = Some(t.2.map_or(done, |x| x.max(done)));
                 }
             });
+            if let Err(e) = spawned {
+                abort.store(true, Ordering::SeqCst);
+                go.store(true, Ordering::SeqCst);
+                return Err(Error::Usage(format!(
+                    "cannot start thread {} of {threads}: {e}",
+                    i + 1
+                )));
+            }
         }
-        ready.wait();
-        (Instant::now(), clock::cpu_time().unwrap_or(0.0))
+        while up.load(Ordering::SeqCst) < threads {
+            std::thread::yield_now();
+        }
+        let t = (Instant::now(), clock::cpu_time().unwrap_or(0.0));
+        go.store(true, Ordering::SeqCst);
+        Ok(t)
     });
+    let (t0, c0) = started?;
     let c = clock::cpu_time().unwrap_or(0.0) - c0;
     if let Ok(Some(e)) = failed.into_inner() {
         return Err(e);

@@ -83,8 +83,13 @@ fn hex_words(bytes: &[u8]) -> String {
 pub fn run(a: Args) -> CmdResult {
     let arch: Arch = a.arch.parse()?;
     let raw = read_limited(&a.file, MAX_SOURCE_BYTES)?;
-    let src =
-        String::from_utf8(raw).map_err(|_| format!("{}: not UTF-8 text", a.file.display()))?;
+    let src = String::from_utf8(raw).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (byte {})",
+            a.file.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     // (bytes, listing lines of (bytes of the statement, text))
     let (bytes, lines): (Vec<u8>, Vec<(Vec<u8>, String)>) = match arch {
         Arch::Gcn(gen) => {

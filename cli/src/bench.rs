@@ -28,8 +28,8 @@ pub struct Args {
     /// Only these kernels (comma-separated: valu,dpp,sdwa,vintrp,divergent,lds_matmul,f64).
     #[arg(long, value_delimiter = ',')]
     kernels: Vec<String>,
-    /// Most threads for the scaling runs (default: every core).
-    #[arg(long, default_value_t = 0)]
+    /// Most threads for the scaling runs (0, the default: every core; at most 1024).
+    #[arg(long, default_value_t = 0, value_parser = threads_or_all)]
     threads: usize,
     /// Do not measure: read a results file written by --json and redraw from it.
     #[arg(long, value_name = "FILE.json")]
@@ -46,12 +46,21 @@ pub struct Args {
     /// Engine of `--run`: interp, jit (code cache warmed first), tiered, native, native128.
     #[arg(long, default_value = "jit")]
     engine: String,
-    /// Size of `--run` (iterations; N for lds_matmul; default: the full suite's).
-    #[arg(long)]
+    /// Size of `--run` (iterations, at least 1; N for lds_matmul; default: the full
+    /// suite's).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     size: Option<u32>,
-    /// Runs of `--run`.
-    #[arg(long, default_value_t = 1)]
+    /// Runs of `--run` (at least 1).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
+}
+
+/// `--threads`: 0 (every core) or 1 to 1024.
+fn threads_or_all(s: &str) -> Result<usize, String> {
+    if s.trim() == "0" {
+        return Ok(0);
+    }
+    super::threads(s)
 }
 
 const BEGIN: &str = "<!-- bench:begin -->";

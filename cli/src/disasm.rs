@@ -70,10 +70,17 @@ pub fn run(a: Args) -> CmdResult {
         match arch {
             Arch::Gcn(gen) => {
                 for l in listing(gen, &code, syntax) {
-                    bad |= l.text.starts_with(".long");
+                    let undecoded = l.text.starts_with(".long");
+                    bad |= undecoded;
                     if a.verbose {
                         let w: Vec<String> = l.words.iter().map(|w| format!("{w:08x}")).collect();
                         writeln!(o, "{:8x}: {:<17}  {}", l.pc, w.join(" "), l.text)?;
+                    } else if undecoded {
+                        // Name the place of a word that did not decode even without -v.
+                        let text = l
+                            .text
+                            .replacen("// ", &format!("// offset 0x{:x}: ", l.pc), 1);
+                        writeln!(o, "{text}")?;
                     } else {
                         writeln!(o, "{}", l.text)?;
                     }
@@ -91,7 +98,7 @@ pub fn run(a: Args) -> CmdResult {
                             let k = rest.len().min(4);
                             b[..k].copy_from_slice(&rest[..k]);
                             let w = u32::from_le_bytes(b);
-                            (format!(".long 0x{w:08x} // {e}"), 4, w)
+                            (format!(".long 0x{w:08x} // offset 0x{pc:x}: {e}"), 4, w)
                         }
                     };
                     if a.verbose {

@@ -22,14 +22,14 @@ pub struct Args {
     /// Number of programs to run.
     #[arg(long, conflicts_with = "seconds")]
     programs: Option<u64>,
-    /// Run for this many seconds instead of a number of programs.
-    #[arg(long)]
+    /// Run for this many seconds instead of a number of programs (at most 1e6).
+    #[arg(long, value_parser = super::seconds)]
     seconds: Option<f64>,
     /// Instructions per program (roughly; loops and EXEC regions are counted whole).
-    #[arg(long, default_value_t = 24)]
+    #[arg(long, default_value_t = 24, value_parser = super::fuzz_len)]
     len: usize,
-    /// Worker threads.
-    #[arg(long, default_value_t = 1)]
+    /// Worker threads (1 to 1024; no more are started than there are programs).
+    #[arg(long, default_value_t = 1, value_parser = super::threads)]
     jobs: usize,
     /// The engine compared with the interpreter: jit, tiered, or interp (a harness check).
     #[arg(long, default_value = "jit")]
@@ -155,7 +155,10 @@ pub fn run(a: Args) -> CmdResult {
     };
     cfg.seconds = a.seconds;
     cfg.len = a.len.max(1);
-    cfg.jobs = a.jobs.max(1);
+    // No more workers than programs to share out (each worker builds its own engines).
+    cfg.jobs = a
+        .jobs
+        .clamp(1, cfg.programs.unwrap_or(u64::MAX).clamp(1, 1024) as usize);
     cfg.against = a.engine;
     cfg.out = Some(a.out);
     cfg.max_repros = a.max_repros;

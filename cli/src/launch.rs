@@ -44,9 +44,15 @@ pub struct Args {
     /// by block, on one thread).
     #[arg(long, default_value = "jit")]
     engine: String,
-    /// Host threads running workgroups (default: all cores).
-    #[arg(long)]
+    /// Host threads running workgroups (default: all cores; 1 to 1024).
+    #[arg(long, value_parser = super::threads)]
     threads: Option<usize>,
+    /// Instruction budget of the whole dispatch (checked between workgroups; default: none).
+    #[arg(long, value_name = "N")]
+    max_total_insts: Option<u64>,
+    /// Stop the dispatch after this many seconds (checked between workgroups).
+    #[arg(long, value_parser = super::seconds, value_name = "SECONDS")]
+    timeout: Option<f64>,
     /// Instruction budget of each wave.
     #[arg(long, default_value_t = grid::DEFAULT_MAX_INSTS)]
     max_insts: u64,
@@ -97,9 +103,10 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
     let (kind, rest) = spec
         .split_once(':')
         .ok_or_else(|| format!("argument `{spec}`: expected KIND:VALUE (in:, out:, inout:, local:, u32:, i32:, u64:, i64:, f32:, f64:)"))?;
-    let bad = |m: String| format!("argument `{spec}`: {m}");
+    let bad = |m: String| format!("argument `{}`: {m}", super::elide(spec));
     Ok(match kind {
         "in" if !rest.is_empty() => ArgSpec::In(rest.into()),
+        "in" => return Err(bad("expected in:PATH".into())),
         "out" => {
             let (path, bytes) = rest
                 .rsplit_once(':')
@@ -129,16 +136,12 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
         "f32" => ArgSpec::Scalar(Arg::F32(if rest.starts_with("0x") {
             f32::from_bits(ranged(rest, "32 bits").map_err(bad)?)
         } else {
-            rest.trim()
-                .parse()
-                .map_err(|_| bad(format!("`{rest}` is not a number")))?
+            float::<f32>(rest, "f32").map_err(bad)?
         })),
         "f64" => ArgSpec::Scalar(Arg::F64(if rest.starts_with("0x") {
             f64::from_bits(ranged(rest, "64 bits").map_err(bad)?)
         } else {
-            rest.trim()
-                .parse()
-                .map_err(|_| bad(format!("`{rest}` is not a number")))?
+            float::<f64>(rest, "f64").map_err(bad)?
         })),
         _ => {
             return Err(bad(
@@ -146,6 +149,23 @@ pub fn parse_arg(spec: &str) -> Result<ArgSpec, String> {
             ))
         }
     })
+}
+
+/// A decimal float of type `T`: a number too large for it is an error, not infinity
+/// (write `inf` for infinity).
+fn float<T: std::str::FromStr + Into<f64> + Copy>(s: &str, what: &str) -> Result<T, String> {
+    let t = s.trim();
+    let v: T = t
+        .parse()
+        .map_err(|_| format!("`{}` is not a number", super::elide(s)))?;
+    let said_inf = t
+        .trim_start_matches(['+', '-'])
+        .to_ascii_lowercase()
+        .starts_with("inf");
+    if v.into().is_infinite() && !said_inf {
+        return Err(format!("`{}` is out of {what} range", super::elide(s)));
+    }
+    Ok(v)
 }
 
 /// Parse `X[,Y[,Z]]` (missing dimensions are 1).
@@ -166,16 +186,21 @@ pub fn parse_dims(s: &str, what: &str) -> Result<[u32; 3], String> {
     Ok(d)
 }
 
-fn read_input(p: &PathBuf) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
-    if meta.len() > MAX_INPUT_BYTES {
+/// A buffer holding the file at `p`, read straight into device memory.
+fn map_input(dev: &mut Device, p: &PathBuf) -> Result<Buffer, String> {
+    let mut f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let len = f
+        .metadata()
+        .map_err(|e| format!("{}: {e}", p.display()))?
+        .len();
+    if len > MAX_INPUT_BYTES {
         return Err(format!(
-            "{}: {} bytes is more than wavejit maps",
-            p.display(),
-            meta.len()
+            "{}: {len} bytes is more than wavejit maps",
+            p.display()
         ));
     }
-    std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))
+    dev.alloc_from_reader(len, &mut f)
+        .map_err(|e| format!("{}: {e}", p.display()))
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -199,6 +224,11 @@ pub fn run(a: Args) -> CmdResult {
         dev.set_threads(t);
     }
     dev.set_max_insts_per_wave(a.max_insts);
+    dev.set_max_insts_total(a.max_total_insts);
+    dev.set_time_limit(a.timeout.map(std::time::Duration::from_secs_f64));
+    // Ctrl-C stops the dispatch between workgroups, with an error naming how far it got.
+    let cancel = dev.cancel_token();
+    let _ = ctrlc::set_handler(move || cancel.store(true, std::sync::atomic::Ordering::Relaxed));
     dev.set_profiling(a.profile.is_some());
 
     let mut args = Vec::with_capacity(specs.len());
@@ -206,7 +236,7 @@ pub fn run(a: Args) -> CmdResult {
     for (i, s) in specs.iter().enumerate() {
         let arg = match s {
             ArgSpec::In(p) => {
-                let b = dev.alloc(&read_input(p)?)?;
+                let b = map_input(&mut dev, p)?;
                 dev.name_buffer(b, &format!("--arg {i} ({})", p.display()));
                 Arg::Buffer(b)
             }
@@ -217,7 +247,7 @@ pub fn run(a: Args) -> CmdResult {
                 Arg::Buffer(b)
             }
             ArgSpec::InOut(pi, po) => {
-                let b = dev.alloc(&read_input(pi)?)?;
+                let b = map_input(&mut dev, pi)?;
                 dev.name_buffer(b, &format!("--arg {i} ({})", pi.display()));
                 outputs.push((b, po.clone()));
                 Arg::Buffer(b)
@@ -255,8 +285,11 @@ pub fn run(a: Args) -> CmdResult {
     }
     let stats = r?;
     for (b, p) in &outputs {
-        let bytes = dev.read(*b)?;
-        std::fs::write(p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+        let f = std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let mut w = std::io::BufWriter::new(f);
+        dev.read_to(*b, &mut w)
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+        std::io::Write::flush(&mut w).map_err(|e| format!("{}: {e}", p.display()))?;
     }
     if let Some(p) = &a.profile {
         let f = dev.take_profile();

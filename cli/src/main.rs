@@ -8,11 +8,14 @@ use clap::{Parser, Subcommand};
 mod asm;
 mod bench;
 mod disasm;
+mod flags;
 mod fuzz;
 mod launch;
 mod profile_report;
 mod run;
 mod table;
+
+use flags::{elide, fuzz_len, seconds, threads};
 
 /// What a subcommand returns: an exit code, or an error printed as `wavejit: error: …`.
 pub type CmdResult = Result<ExitCode, Box<dyn std::error::Error>>;
@@ -50,6 +53,10 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = wavejit_jit::env::check() {
+        eprintln!("wavejit: error: {e}");
+        return ExitCode::from(2);
+    }
     let r = match cli.cmd {
         Cmd::Asm(a) => asm::run(a),
         Cmd::Disasm(a) => disasm::run(a),

@@ -63,10 +63,13 @@ pub fn run(a: Args) -> CmdResult {
     let state_text = match &a.state {
         Some(p) => {
             let bytes = read_file_limited(p, MAX_STATE_BYTES)?;
-            Some(
-                String::from_utf8(bytes)
-                    .map_err(|e| Error::Usage(format!("{}: not UTF-8 text: {e}", p.display())))?,
-            )
+            Some(String::from_utf8(bytes).map_err(|e| {
+                Error::Usage(format!(
+                    "{}: not UTF-8 text (byte {})",
+                    p.display(),
+                    e.utf8_error().valid_up_to()
+                ))
+            })?)
         }
         None => None,
     };

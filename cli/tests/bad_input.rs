@@ -244,13 +244,25 @@ fn absurd_state_files_are_refused_quickly() {
     ] {
         assert!(StateFile::parse(text).is_err(), "{text}");
     }
-    // High addresses are fine while the region's end is below 2^64.
+    // High addresses are fine while the region's last byte is at most 2^64 - 1.
     let sf = StateFile::parse(r#"{"memory": [{"addr": "0xfffffffffffffff0", "dwords": [1, 2]}]}"#)
         .unwrap();
     let m = sf.build(Gen::Gfx7).unwrap();
     assert_eq!(m.mem.read_u32(0xffff_ffff_ffff_fff4).unwrap(), 2);
+    // Ending exactly at 2^64: the last dword is readable, and nothing past it wraps.
+    let sf = StateFile::parse(r#"{"memory": [{"addr": "0xfffffffffffffff8", "dwords": [1, 2]}]}"#)
+        .unwrap();
+    let m = sf.build(Gen::Gfx7).unwrap();
+    assert_eq!(m.mem.read_u32(0xffff_ffff_ffff_fffc).unwrap(), 2);
+    assert!(m.mem.read_u32(0).is_err());
+    let mut b = [0u8; 8];
     assert!(
-        StateFile::parse(r#"{"memory": [{"addr": "0xfffffffffffffff8", "dwords": [1, 2]}]}"#)
+        m.mem.read(0xffff_ffff_ffff_fffc, &mut b).is_err(),
+        "a read past 2^64"
+    );
+    // One dword further wraps.
+    assert!(
+        StateFile::parse(r#"{"memory": [{"addr": "0xfffffffffffffffc", "dwords": [1, 2]}]}"#)
             .is_err()
     );
 }

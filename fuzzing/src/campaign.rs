@@ -392,9 +392,13 @@ pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
         })
         .collect();
     let limit = cfg.programs.unwrap_or(u64::MAX);
-    let deadline = cfg
-        .seconds
-        .map(|s| t0 + Duration::from_secs_f64(s.max(0.0)));
+    // An absurd or non-finite time runs until the programs run out (the CLI refuses it
+    // first; this keeps the library from panicking on it).
+    let deadline = cfg.seconds.and_then(|s| {
+        Duration::try_from_secs_f64(s.max(0.0))
+            .ok()
+            .and_then(|d| t0.checked_add(d))
+    });
     let bar = progress_bar(cfg, limit);
     let mut stop = false;
     let mut start = 0u64;

@@ -212,6 +212,46 @@ impl Region {
     }
 }
 
+/// The largest region `Memory::map` takes (64 GiB).
+pub const MAX_REGION_BYTES: u64 = 1 << 36;
+
+/// Why `Memory::map` refused a region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MapError {
+    #[error("a region at 0x{base:x} must be 4-byte aligned")]
+    Misaligned { base: u64 },
+    #[error("a region of {len} bytes at 0x{base:x}: regions are 1 byte to 64 GiB")]
+    Size { base: u64, len: u64 },
+    #[error("a region of {len} bytes at 0x{base:x} runs past the end of the address space")]
+    Wraps { base: u64, len: u64 },
+    #[error("a region of {len} bytes at 0x{base:x} overlaps the region at 0x{other:x}")]
+    Overlap { base: u64, len: u64, other: u64 },
+    #[error("the host cannot allocate {len} bytes for a region")]
+    HostMemory { len: u64 },
+    #[error(transparent)]
+    Fault(MemFault),
+}
+
+/// `n` zero words, allocated fallibly (zeroed pages come from the OS untouched).
+fn zeroed_words(n: u64) -> Option<Box<[AtomicU32]>> {
+    let n = usize::try_from(n).ok()?;
+    let layout = std::alloc::Layout::array::<AtomicU32>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Box::new([]));
+    }
+    // SAFETY: the layout has a nonzero size; a null result is handled; all-zero bytes are
+    // a valid `AtomicU32` (it has the size and bit validity of `u32`), so the slice of `n`
+    // of them built from the allocation is initialised, and `Box` frees it with the same
+    // layout (the global allocator, `Layout::array::<AtomicU32>(n)`).
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut AtomicU32;
+        if p.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)))
+    }
+}
+
 /// Global memory: a set of disjoint mapped regions. Shared between the threads of a grid
 /// (`&Memory` is `Sync`): every dword is an atomic, so concurrent waves race as a GPU's
 /// would, without undefined behaviour in the host.
@@ -225,35 +265,41 @@ impl Memory {
         Memory::default()
     }
 
-    /// Map `len` zero bytes at `base` (4-byte aligned). Overlapping maps are refused.
-    pub fn map(&mut self, base: u64, len: u64) -> Result<(), MemFault> {
-        let fault = MemFault {
-            space: Space::Global,
-            addr: base,
-            size: len.min(u32::MAX as u64) as u32,
-        };
-        if !base.is_multiple_of(4) || len == 0 || base.checked_add(len).is_none() || len > (1 << 36)
-        {
-            return Err(fault);
+    /// Map `len` zero bytes at `base` (4-byte aligned). Overlapping maps are refused, and
+    /// so is a map the host cannot allocate (an error, never an abort). Regions are kept
+    /// sorted; a map above every region (the usual order) costs O(log n) besides its bytes.
+    pub fn map(&mut self, base: u64, len: u64) -> Result<(), MapError> {
+        if !base.is_multiple_of(4) {
+            return Err(MapError::Misaligned { base });
         }
-        if self
-            .regions
-            .iter()
-            .any(|r| base < r.base + r.len && r.base < base + len)
-        {
-            return Err(fault);
+        if len == 0 || len > MAX_REGION_BYTES {
+            return Err(MapError::Size { base, len });
         }
-        let n = len.div_ceil(4) as usize;
-        let words: Box<[AtomicU32]> = (0..n).map(|_| AtomicU32::new(0)).collect();
-        self.regions.push(Region { base, len, words });
-        self.regions.sort_by_key(|r| r.base);
+        // The region may end exactly at 2^64 (its last byte is 2^64 - 1).
+        let last = base
+            .checked_add(len - 1)
+            .ok_or(MapError::Wraps { base, len })?;
+        let at = self.regions.partition_point(|r| r.base <= base);
+        let before = at.checked_sub(1).map(|i| &self.regions[i]);
+        let after = self.regions.get(at);
+        let overlaps = |r: &Region| base <= r.base + (r.len - 1) && r.base <= last;
+        if let Some(r) = before.into_iter().chain(after).find(|r| overlaps(r)) {
+            return Err(MapError::Overlap {
+                base,
+                len,
+                other: r.base,
+            });
+        }
+        let words = zeroed_words(len.div_ceil(4)).ok_or(MapError::HostMemory { len })?;
+        self.regions.reserve(1);
+        self.regions.insert(at, Region { base, len, words });
         Ok(())
     }
 
     /// Map and fill with `data`.
-    pub fn map_bytes(&mut self, base: u64, data: &[u8]) -> Result<(), MemFault> {
+    pub fn map_bytes(&mut self, base: u64, data: &[u8]) -> Result<(), MapError> {
         self.map(base, data.len().max(1) as u64)?;
-        self.write(base, data)
+        self.write(base, data).map_err(MapError::Fault)
     }
 
     pub fn regions(&self) -> &[Region] {
@@ -265,7 +311,7 @@ impl Memory {
     pub fn top(&self) -> u64 {
         self.regions
             .iter()
-            .map(|r| r.base + r.len)
+            .map(|r| r.base.saturating_add(r.len))
             .max()
             .unwrap_or(0x1000)
             .next_multiple_of(256)
@@ -279,8 +325,11 @@ impl Memory {
         };
         let idx = self.regions.partition_point(|r| r.base <= addr);
         let r = idx.checked_sub(1).map(|i| &self.regions[i]).ok_or(fault)?;
-        let end = addr.checked_add(size as u64).ok_or(fault)?;
-        if end <= r.base + r.len {
+        // Last bytes, so that a region ending exactly at 2^64 works.
+        let last = addr
+            .checked_add((size as u64).saturating_sub(1))
+            .ok_or(fault)?;
+        if last <= r.base + (r.len - 1) {
             Ok(r)
         } else {
             Err(fault)

@@ -210,7 +210,12 @@ fn diff_run_inner(
             jit.step_unit(&mut jc, prog, max_insts - done)
                 .map(|u: UnitStep| (u.insts, u.stop))
         };
-        let n = rb.as_ref().map_or(1, |r| r.0.max(1));
+        // A unit that failed ran up to its failing instruction: the interpreter runs as far
+        // (it stops at its own first error), so both report the fault at the same place.
+        let n = match &rb {
+            Ok(r) => r.0.max(1),
+            Err(e) => steps_to(prog, pc, e.pc).min(max_insts - done).max(1),
+        };
         let ra = interp_n(ctx, prog, n, prof.as_deref_mut());
         blocks += 1;
         let state_diff = first_difference((ctx.wave, ctx.lds, ctx.mem), (&j.wave, &j.lds, &j.mem));
@@ -252,6 +257,21 @@ fn diff_run_inner(
                 blocks,
             });
         }
+    }
+}
+
+/// Instructions from `pc` up to and including the one at `fault` along the straight-line
+/// code of a unit (units run without chaining here, so at most one pass over a block).
+/// A fault with no instruction of its own after `pc` (running off the end of the code, a
+/// jump into the middle of an instruction) is reached after every instruction from `pc`
+/// on, so count those and one more; the interpreter stops at its own first error anyway.
+fn steps_to(prog: &Program, pc: u32, fault: u32) -> u64 {
+    let Some(i0) = prog.slot_index(pc) else {
+        return 1;
+    };
+    match prog.slot_index(fault) {
+        Some(j) if j >= i0 => (j - i0 + 1) as u64,
+        _ => (prog.slots.len() - i0 + 1) as u64,
     }
 }
 

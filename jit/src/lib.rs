@@ -18,6 +18,7 @@ pub mod ctx;
 pub mod diff;
 pub mod disk;
 pub mod engine;
+pub mod env;
 pub mod error;
 pub mod gcn;
 pub mod mem;

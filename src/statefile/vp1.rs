@@ -161,14 +161,8 @@ fn indexed<'a>(
     let mut out = Vec::new();
     for (k, val) in m {
         let here = format!("{at}.{k}");
-        match k.parse::<usize>() {
-            Ok(n)
-                if n < count
-                    && k.bytes().all(|b| b.is_ascii_digit())
-                    && (n == 0 || !k.starts_with('0')) =>
-            {
-                out.push((n, here, val))
-            }
+        match crate::statefile::register_key(k).map(|n| n as usize) {
+            Some(n) if n < count => out.push((n, here, val)),
             _ => return err(here, format!("index must be 0-{}", count - 1)),
         }
     }
@@ -244,6 +238,7 @@ impl Vp1StateFile {
                 ),
             );
         }
+        crate::statefile::refuse_duplicate_keys(text)?;
         let root: Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(e) => return err("-", format!("not JSON: {e}")),

@@ -67,6 +67,12 @@ pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
         )
 }
 
+/// Most instructions in one unit: a longer basic block is compiled as several units that
+/// chain to each other. Cranelift's cost grows faster than linearly with function size
+/// (register allocation over long live ranges), so this keeps compile time linear in the
+/// length of a block (a 100,000-instruction block took 50 s as one unit).
+pub const MAX_UNIT_LEN: u32 = 1024;
+
 /// What a unit is specialised on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
@@ -320,8 +326,11 @@ pub(crate) fn compile(
     let Arch::Gcn(gen) = prog.arch else {
         return Err(NoUnit::Pointless);
     };
-    let mut items =
-        plan_unit(prog, gen, spec.pc, spec.mode, spec.max_len).ok_or(NoUnit::Pointless)?;
+    let max_len = match spec.max_len {
+        0 => MAX_UNIT_LEN,
+        n => n.min(MAX_UNIT_LEN),
+    };
+    let mut items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
     if cfg.profile {
         // The helper makes the profiler's address-dependent counts (LDS bank conflicts,
         // global access strides: `ctx::helper_step`): memory stays with it.
