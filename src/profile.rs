@@ -481,26 +481,40 @@ pub fn profile_wave(
 ) -> Result<(u64, Profile, u64), crate::engine::WaveError> {
     let exec = crate::engine::for_engine(engine);
     let mut prof = Profile::for_program(prog);
+    let (insts, barriers) = profile_wave_on(&*exec, prog, wave, lds, mem, max_insts, &mut prof)?;
+    Ok((insts, prof, barriers))
+}
+
+/// `profile_wave` on an engine the caller keeps (its code cache stays warm across calls):
+/// runs the wave to `s_endpgm`, adding its counts to `prof`; returns the wave-instructions
+/// executed and the barriers passed.
+pub fn profile_wave_on(
+    exec: &dyn crate::engine::WaveEngine,
+    prog: &Program,
+    wave: &mut wavejit_isa::state::Wave,
+    lds: &mut wavejit_isa::state::Lds,
+    mem: &wavejit_isa::state::Memory,
+    max_insts: u64,
+    prof: &mut Profile,
+) -> Result<(u64, u64), crate::engine::WaveError> {
     let (mut insts, mut barriers) = (0u64, 0u64);
+    let limit = |pc| {
+        crate::engine::WaveError::Exec(wavejit_interp::ExecError {
+            pc,
+            kind: wavejit_interp::ExecErrorKind::InstLimit(max_insts),
+        })
+    };
     loop {
         let left = max_insts.saturating_sub(insts);
-        let (step, n) = exec.run_profiled(prog, wave, lds, mem, left, &mut prof)?;
+        let (step, n) = exec.run_profiled(prog, wave, lds, mem, left, prof)?;
         insts += n.max(1);
         match step {
-            wavejit_interp::Step::End => return Ok((insts, prof, barriers)),
+            wavejit_interp::Step::End => return Ok((insts, barriers)),
             wavejit_interp::Step::Barrier => barriers += 1,
-            wavejit_interp::Step::Continue => {
-                return Err(crate::engine::WaveError::Exec(wavejit_interp::ExecError {
-                    pc: wave.pc,
-                    kind: wavejit_interp::ExecErrorKind::InstLimit(max_insts),
-                }))
-            }
+            wavejit_interp::Step::Continue => return Err(limit(wave.pc)),
         }
         if insts >= max_insts {
-            return Err(crate::engine::WaveError::Exec(wavejit_interp::ExecError {
-                pc: wave.pc,
-                kind: wavejit_interp::ExecErrorKind::InstLimit(max_insts),
-            }));
+            return Err(limit(wave.pc));
         }
     }
 }

@@ -201,6 +201,66 @@ fn lds_broadcast_and_wide_accesses() {
     assert_eq!(row(&k, "ds_write_b32", 0).bank_conflicts, 1);
 }
 
+/// v1 = `f(lane)` (byte addresses) in every lane.
+fn lane_addrs(w: &mut Wave, f: fn(usize) -> u32) {
+    for l in 0..64 {
+        w.vgpr[1][l] = f(l);
+    }
+}
+
+#[test]
+fn lds_conflicts_near_the_compiled_codes_shortcut() {
+    // Compiled profiling code decides "no conflict" inline when a half-wave's addresses
+    // span at most 124 bytes, and asks the interpreter's count otherwise: cases on both
+    // sides of that line, each worked out by hand, on every engine.
+    let read = "ds_read_b32 v2, v1
+ s_waitcnt lgkmcnt(0)
+ s_endpgm
+";
+    // Lanes in reverse order over 32 dwords (span 124): a permutation, no conflict.
+    let k = on_every_engine(Gen::Gfx8, read, &|w, _| {
+        lane_addrs(w, |l| 4 * (31 - (l as u32 % 32)))
+    });
+    assert_eq!(row(&k, "ds_read_b32", 0).bank_conflicts, 0);
+    // Lanes 0-15 at dwords 0-15, lanes 16-31 at dwords 48-63 (span 252 bytes): banks
+    // 0-15 and 16-31, still no conflict; the interpreter's count is asked and says 0.
+    let k = on_every_engine(Gen::Gfx8, read, &|w, _| {
+        lane_addrs(w, |l| {
+            let i = (l % 32) as u32;
+            4 * if i < 16 { i } else { i + 32 }
+        })
+    });
+    assert_eq!(row(&k, "ds_read_b32", 0).bank_conflicts, 0);
+    // Lane 31 of each half at dword 63 (bank 31, alone there; span 252 bytes): 0.
+    let k = on_every_engine(Gen::Gfx8, read, &|w, _| {
+        lane_addrs(w, |l| 4 * if l % 32 == 31 { 63 } else { (l % 32) as u32 })
+    });
+    assert_eq!(row(&k, "ds_read_b32", 0).bank_conflicts, 0);
+    // Lane 30 at dword 32 (bank 0, with lane 0's dword 0): 2 addresses in bank 0, 1 cycle
+    // in each of the 2 passes.
+    let k = on_every_engine(Gen::Gfx8, read, &|w, _| {
+        lane_addrs(w, |l| 4 * if l % 32 == 30 { 32 } else { (l % 32) as u32 })
+    });
+    assert_eq!(row(&k, "ds_read_b32", 0).bank_conflicts, 2);
+    // Lane 6 far away (dword 70) but inactive in both halves: the active lanes span 124
+    // bytes, no conflict.
+    let k = on_every_engine(Gen::Gfx8, read, &|w, _| {
+        lane_addrs(w, |l| 4 * if l % 32 == 6 { 70 } else { (l % 32) as u32 });
+        w.exec = !(1u64 << 6 | 1u64 << 38);
+    });
+    assert_eq!(row(&k, "ds_read_b32", 0).bank_conflicts, 0);
+    // Lane 6 active at dword 70 and lane 7 at dword 38: both in bank 6 (bank 7 empty),
+    // 1 cycle a pass.
+    let k = on_every_engine(Gen::Gfx8, read, &|w, _| {
+        lane_addrs(w, |l| match l % 32 {
+            6 => 4 * 70,
+            7 => 4 * 38,
+            i => 4 * i as u32,
+        })
+    });
+    assert_eq!(row(&k, "ds_read_b32", 0).bank_conflicts, 2);
+}
+
 const BASE: u64 = 0x1000_0000;
 
 fn global(w: &mut Wave, mem: &mut Memory, stride: u64) {

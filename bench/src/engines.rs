@@ -4,6 +4,7 @@
 
 use wavejit::engine::{run_to_end, Interp, Jit, WaveEngine, WaveError};
 use wavejit_interp::exec::Ctx;
+use wavejit_interp::profile::Profile;
 use wavejit_interp::{ExecError, Step};
 use wavejit_isa::gcn::Enc;
 use wavejit_isa::ir::{Inst, Program};
@@ -14,6 +15,7 @@ use super::reference;
 use super::suite::{Kernel, Shape, WaveState, GEN};
 use wavejit::grid::{self, Dispatch};
 use wavejit::load::kd::{KernelDescriptor, UserSgpr};
+use wavejit::profile::profile_wave_on;
 
 /// Per-wave instruction budget of a benchmark run (far above any run of the suite).
 pub const BUDGET: u64 = 1 << 40;
@@ -52,6 +54,26 @@ pub fn run_wave(
 ) -> Result<u64, WaveError> {
     run_to_end(exec, prog, &mut st.wave, &mut st.lds, &st.mem, BUDGET).map(|s| s.insts)
 }
+/// `run_wave` with profile counters (a fresh profile each run; `exec` keeps its
+/// profiling code warm across runs). Returns the wave-instructions executed.
+pub fn run_wave_profiled(
+    exec: &dyn WaveEngine,
+    prog: &Program,
+    st: &mut WaveState,
+) -> Result<u64, WaveError> {
+    let mut prof = Profile::for_program(prog);
+    profile_wave_on(
+        exec,
+        prog,
+        &mut st.wave,
+        &mut st.lds,
+        &st.mem,
+        BUDGET,
+        &mut prof,
+    )
+    .map(|(n, _)| n)
+}
+
 /// Lane operations of a run: the active lanes (EXEC) of every vector ALU and VINTRP
 /// instruction executed; scalar, memory and branch instructions count none. Counted by
 /// stepping the interpreter (`LaneCounter`).
@@ -172,6 +194,27 @@ impl Matmul {
     ) -> Result<u64, wavejit::Error> {
         let st = grid::run(&self.dispatch, prog, &self.mem, exec, threads, None)
             .map_err(|e| wavejit::Error::Usage(format!("lds_matmul: {e}")))?;
+        Ok(st.insts)
+    }
+
+    /// `run` with profile counters (one profile for the whole grid).
+    pub fn run_profiled(
+        &self,
+        exec: &dyn WaveEngine,
+        prog: &Program,
+        threads: usize,
+    ) -> Result<u64, wavejit::Error> {
+        let mut prof = Profile::for_program(prog);
+        let st = grid::run_profiled(
+            &self.dispatch,
+            prog,
+            &self.mem,
+            exec,
+            threads,
+            None,
+            &mut prof,
+        )
+        .map_err(|e| wavejit::Error::Usage(format!("lds_matmul: {e}")))?;
         Ok(st.insts)
     }
 

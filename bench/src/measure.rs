@@ -214,6 +214,21 @@ fn measure_wave_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Error
     opts.say(|| format!("{}: compiled {:?}", k.name, cs));
     let t_jit = best(opts.fast(), || k.wave_state(size), run(&jit), no_check)?;
 
+    // The same JIT counting profile events (its profiling code compiled by a first run).
+    opts.say(|| format!("{}: jit, profiling", k.name));
+    let profiled = |st: &mut WaveState| {
+        engines::run_wave_profiled(&jit, &prog, st)
+            .map(|_| ())
+            .map_err(Error::from)
+    };
+    best(
+        first,
+        || k.wave_state(size),
+        profiled,
+        check("profiled jit", size),
+    )?;
+    let t_profiled = best(opts.fast(), || k.wave_state(size), profiled, no_check)?;
+
     // Cold JIT and cold tiered engines, fresh for each run (engine creation not timed).
     opts.say(|| format!("{}: jit and tiered from a cold cache", k.name));
     let cold = |mk: fn() -> Jit| move || Ok((mk(), k.wave_state(size)?));
@@ -266,6 +281,7 @@ fn measure_wave_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Error
         jit: t_jit,
         jit_cold: t_jit_cold,
         tiered: t_tiered,
+        profiled: t_profiled,
         native: t_native,
         native128: t_native128,
     };
@@ -324,6 +340,10 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
     let t_first = best(first, || Ok(()), |_| run(&jit), |_| check(&mm, "jit"))?;
     let cs = jit.compile_stats();
     let t_jit = best(opts.fast(), || Ok(()), |_| run(&jit), no_check)?;
+    opts.say(|| format!("{}: jit, profiling", k.name));
+    let profiled = |_: &mut ()| mm.run_profiled(&jit, &prog, 1).map(|_| ());
+    best(first, || Ok(()), profiled, |_| check(&mm, "profiled jit"))?;
+    let t_profiled = best(opts.fast(), || Ok(()), profiled, no_check)?;
     let t_jit_cold = best(
         opts.fast(),
         || Ok(engines::eager_jit()),
@@ -342,6 +362,7 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
         jit: t_jit,
         jit_cold: t_jit_cold,
         tiered: t_tiered,
+        profiled: t_profiled,
         native: None,
         native128: None,
     };

@@ -187,6 +187,12 @@ pub struct KernelResult {
     pub jit_time_over_native128: Option<f64>,
     /// Tiered time / JIT time, both from a cold cache.
     pub tiered_time_over_jit: f64,
+    /// Seconds of the best warm JIT run counting profile events.
+    #[serde(default)]
+    pub profiled_s: f64,
+    /// Profiled JIT time / JIT time, both warm: what `--profile` costs.
+    #[serde(default)]
+    pub profiled_time_over_jit: f64,
 }
 
 /// Best times (seconds) of one kernel's runs on each engine.
@@ -196,6 +202,8 @@ pub struct Times {
     pub jit: f64,
     pub jit_cold: f64,
     pub tiered: f64,
+    /// The warm JIT counting profile events.
+    pub profiled: f64,
     pub native: Option<f64>,
     pub native128: Option<f64>,
 }
@@ -217,6 +225,7 @@ impl KernelResult {
             jit: t_jit,
             jit_cold: t_jit_cold,
             tiered: t_tiered,
+            profiled: t_profiled,
             native: t_native,
             native128: t_native128,
         } = t;
@@ -279,6 +288,8 @@ impl KernelResult {
             jit_time_over_native: t_native.map(|t| t_jit / t),
             jit_time_over_native128: t_native128.map(|t| t_jit / t),
             tiered_time_over_jit: t_tiered / t_jit_cold,
+            profiled_s: t_profiled,
+            profiled_time_over_jit: t_profiled / t_jit,
         }
     }
 }
@@ -471,6 +482,16 @@ pub fn targets(r: &Report) -> Vec<Target> {
             ));
         }
     }
+    for k in &r.kernels {
+        if k.profiled_s > 0.0 {
+            t.push(target(
+                format!("{}: profiled JIT time / JIT time", k.name),
+                k.profiled_time_over_jit,
+                "<=",
+                1.5,
+            ));
+        }
+    }
     if r.tiered_once.interp_s > 0.0 {
         t.push(target(
             "tiered time / interpreter time, every block run once".into(),
@@ -547,6 +568,7 @@ pub fn table(r: &Report, markdown: bool) -> String {
         "JIT/native (time)",
         "JIT/native-128 (time)",
         "tiered/JIT (time)",
+        "profiled/JIT (time)",
         "compile µs/inst",
         "compile ms/block",
         "break-even runs",
@@ -566,6 +588,11 @@ pub fn table(r: &Report, markdown: bool) -> String {
                 opt(k.jit_time_over_native, |x| format!("{x:.2}")),
                 opt(k.jit_time_over_native128, |x| format!("{x:.2}")),
                 format!("{:.2}", k.tiered_time_over_jit),
+                if k.profiled_s > 0.0 {
+                    format!("{:.2}", k.profiled_time_over_jit)
+                } else {
+                    "-".into()
+                },
                 format!("{:.0}", k.compile_cpu_us_per_inst),
                 format!("{:.1}", k.compile_cpu_us_per_block / 1e3),
                 opt(k.break_even_runs, |x| format!("{x:.0}")),
@@ -899,6 +926,8 @@ mod tests {
             jit_time_over_native: native,
             jit_time_over_native128: native.map(|n| n / 2.0),
             tiered_time_over_jit: 1.05,
+            profiled_s: 0.0,
+            profiled_time_over_jit: 0.0,
         };
         Report {
             host: Host::default(),

@@ -127,46 +127,67 @@ pub const LDS_LANES_PER_PASS: usize = 32;
 /// So 32 active lanes with a stride of `s` dwords conflict `gcd(s, 32) - 1` cycles per
 /// request. Instructions that touch no LDS memory count 0.
 pub fn bank_conflicts(inst: &gcn::Inst, wave: &Wave) -> u64 {
+    bank_conflicts_with_exec(inst, wave, wave.exec)
+}
+
+/// [`bank_conflicts`] with the lanes of `exec` active (compiled code passes the EXEC it
+/// holds, which the wave's copy may not have caught up with).
+pub fn bank_conflicts_with_exec(inst: &gcn::Inst, wave: &Wave, exec: u64) -> u64 {
     let (Some(acc), Fields::Ds { addr, .. }) = (crate::mem::ds::lane_accesses(inst), inst.fields)
     else {
         return 0;
     };
     let dwords = acc.size.div_ceil(4) as u64;
-    let base = &wave.vgpr[addr as usize];
+    let Some(base) = wave.vgpr.get(addr as usize) else {
+        return 0;
+    };
     let mut total = 0;
     for pass in 0..LANES / LDS_LANES_PER_PASS {
         let first = pass * LDS_LANES_PER_PASS;
-        let active = (wave.exec >> first) as u32;
+        let active = (exec >> first) as u32;
         if active == 0 {
             continue;
         }
         for off in &acc.offsets[..acc.count] {
-            for d in 0..dwords {
-                // The pass's distinct dword addresses, then how many fall in each bank.
-                let mut words = [0u64; LDS_LANES_PER_PASS];
-                let mut n = 0;
-                for l in 0..LDS_LANES_PER_PASS {
-                    if (active >> l) & 1 != 0 {
-                        words[n] = (base[first + l] as u64 + off + 4 * d) >> 2;
-                        n += 1;
-                    }
+            // The dword addresses of the first dword of each active lane's access. The
+            // request for dword `d` is every address plus `d`: the banks rotate together,
+            // so each of the `dwords` requests conflicts as often as the first.
+            let mut words = [0u64; LDS_LANES_PER_PASS];
+            let mut n = 0;
+            for l in 0..LDS_LANES_PER_PASS {
+                if (active >> l) & 1 != 0 {
+                    words[n] = (base[first + l] as u64 + off) >> 2;
+                    n += 1;
                 }
-                let words = &mut words[..n];
-                words.sort_unstable();
-                let mut per_bank = [0u8; LDS_BANKS as usize];
-                let mut prev = None;
-                for &w in words.iter() {
-                    if prev != Some(w) {
-                        per_bank[(w % LDS_BANKS) as usize] += 1;
-                        prev = Some(w);
-                    }
-                }
-                let cycles = per_bank.iter().copied().max().unwrap_or(0) as u64;
-                total += cycles.saturating_sub(1);
             }
+            total += dwords * request_conflicts(&mut words[..n]);
         }
     }
     total
+}
+
+/// Conflict cycles of one LDS request for the dword addresses `words` (one per active
+/// lane; reordered): the most distinct addresses that share a bank, minus one.
+fn request_conflicts(words: &mut [u64]) -> u64 {
+    let (Some(&lo), Some(&hi)) = (words.iter().min(), words.iter().max()) else {
+        return 0;
+    };
+    // Two distinct addresses in one bank differ by a multiple of 32: none do when all
+    // lie within 32 consecutive dwords (a broadcast, a unit stride, any permutation).
+    if hi - lo < LDS_BANKS {
+        return 0;
+    }
+    words.sort_unstable();
+    let mut per_bank = [0u8; LDS_BANKS as usize];
+    let mut prev = None;
+    for &w in words.iter() {
+        if prev != Some(w) {
+            per_bank[(w % LDS_BANKS) as usize] += 1;
+            prev = Some(w);
+        }
+    }
+    let cycles = per_bank.iter().copied().max().unwrap_or(0) as u64;
+    cycles.saturating_sub(1)
 }
 
 /// What the profiler counts before `inst` runs, besides the issue itself: the LDS bank

@@ -29,6 +29,7 @@ use cranelift_frontend::FunctionBuilder;
 use wavejit_isa::arch::Gen;
 
 use crate::ctx::{wave_off, OFF_BUDGET};
+use crate::slots::{EXEC_HI, EXEC_LO};
 
 pub const I32X4: Type = types::I32X4;
 pub const F32X4: Type = types::F32X4;
@@ -705,7 +706,7 @@ impl<'a> Cx<'a> {
 
     /// EXEC's lane mask for chunk `c` (`None`: all lanes active).
     pub fn exec_lanes(&mut self, c: usize) -> Option<Value> {
-        self.lanes(126, c)
+        self.lanes(EXEC_LO, c)
     }
 
     /// Write chunk `c` of the 64-bit mask in the pair at `lo` in lane form (`mask` is an
@@ -991,21 +992,21 @@ impl<'a> Cx<'a> {
         for r in self.vregs.iter_mut() {
             *r = VReg::default();
         }
-        let exec = (self.sregs[126], self.sregs[127]);
+        let exec = (self.sregs[EXEC_LO as usize], self.sregs[EXEC_HI as usize]);
         self.sregs = [None; 128];
         if keep_exec {
-            self.sregs[126] = exec.0;
-            self.sregs[127] = exec.1;
+            self.sregs[EXEC_LO as usize] = exec.0;
+            self.sregs[EXEC_HI as usize] = exec.1;
         }
         self.scc = None;
     }
 
     /// Whether EXEC is statically all ones at this point.
     pub fn exec_known_ones(&self) -> bool {
-        self.pending_index(126).is_none()
-            && self.pending_index(127).is_none()
-            && matches!(self.sregs[126], Some(v) if self.ones.contains(&v))
-            && matches!(self.sregs[127], Some(v) if self.ones.contains(&v))
+        self.pending_index(EXEC_LO).is_none()
+            && self.pending_index(EXEC_HI).is_none()
+            && matches!(self.sregs[EXEC_LO as usize], Some(v) if self.ones.contains(&v))
+            && matches!(self.sregs[EXEC_HI as usize], Some(v) if self.ones.contains(&v))
     }
 
     // ---- control ----------------------------------------------------------------------

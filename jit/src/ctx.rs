@@ -68,6 +68,7 @@ pub struct JitCtx {
     pub helper: usize,
     pub mem_span: usize,
     pub lds_zeros: *const u8,
+    pub profile_ds: usize,
 }
 
 pub const OFF_BUDGET: i32 = offset_of!(JitCtx, budget) as i32;
@@ -83,6 +84,7 @@ pub const OFF_SLOTS: i32 = offset_of!(JitCtx, slots) as i32;
 pub const OFF_HELPER: i32 = offset_of!(JitCtx, helper) as i32;
 pub const OFF_MEM_SPAN: i32 = offset_of!(JitCtx, mem_span) as i32;
 pub const OFF_LDS_ZEROS: i32 = offset_of!(JitCtx, lds_zeros) as i32;
+pub const OFF_PROFILE_DS: i32 = offset_of!(JitCtx, profile_ds) as i32;
 
 impl JitCtx {
     /// A context for a run of `prog` (whose entry slots are `code`'s) over `lds` and
@@ -116,6 +118,7 @@ impl JitCtx {
             helper: helper_step as *const () as usize,
             mem_span: crate::mem::global::mem_span as *const () as usize,
             lds_zeros: crate::mem::lds::ZEROS.as_ptr(),
+            profile_ds: profile_ds as *const () as usize,
         }
     }
 
@@ -144,6 +147,7 @@ impl JitCtx {
 /// Byte offsets of the `Wave` fields compiled code addresses directly.
 pub mod wave_off {
     use super::*;
+    use crate::slots;
     pub const VGPR: i32 = offset_of!(Wave, vgpr) as i32;
     pub const SGPR: i32 = offset_of!(Wave, sgpr) as i32;
     pub const EXEC: i32 = offset_of!(Wave, exec) as i32;
@@ -162,13 +166,37 @@ pub mod wave_off {
     /// `Wave::read_sreg` does: VCC, M0 and EXEC live in their own fields.
     pub fn sreg(slot: u8) -> i32 {
         match slot & 127 {
-            106 => VCC,
-            107 => VCC + 4,
-            124 => M0,
-            126 => EXEC,
-            127 => EXEC + 4,
+            slots::VCC_LO => VCC,
+            slots::VCC_HI => VCC + 4,
+            slots::M0 => M0,
+            slots::EXEC_LO => EXEC,
+            slots::EXEC_HI => EXEC + 4,
             s => SGPR + 4 * s as i32,
         }
+    }
+}
+
+/// Profiling: add the LDS bank conflicts of the DS instruction at `pc` to its counters,
+/// from the address VGPR in `wave` (compiled code stores the registers first) and the
+/// `exec` the code holds. Compiled code calls this before a DS instruction it lowers
+/// inline, so the count is the interpreter's (`profile::bank_conflicts`) at a call's cost.
+///
+/// # Safety
+/// `wave` and `ctx` are the pointers the dispatcher passed to the block, valid and not
+/// otherwise borrowed for the duration of the call.
+pub unsafe extern "C" fn profile_ds(wave: *const Wave, ctx: *mut JitCtx, pc: u64, exec: u64) {
+    let (wave, ctx) = unsafe { (&*wave, &mut *ctx) };
+    // SAFETY: the dispatcher set `prog` from a live reference for this run.
+    let prog = unsafe { &*ctx.prog };
+    let Some(i) = prog.slot_index(pc as u32) else {
+        return;
+    };
+    let Some(Ok(wavejit_isa::ir::Inst::Gcn(g))) = prog.slots.get(i).map(|s| &s.inst) else {
+        return;
+    };
+    let n = profile::bank_conflicts_with_exec(g, wave, exec);
+    if let Some(c) = ctx.counters(i) {
+        c.bank_conflicts += n;
     }
 }
 

@@ -215,7 +215,7 @@ fn header_of_build(build: &str, settings: &str, arch: Arch, code: &[u8]) -> Vec<
 fn layout() -> String {
     use crate::ctx::{self, wave_off};
     format!(
-        "wave {} {} {} {} {} {} {} {} {}; ctx {} {} {} {} {} {} {} {} {} {} {} {} {} {}; slot {} {} {} {}",
+        "wave {} {} {} {} {} {} {} {} {}; ctx {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}; slot {} {} {} {}",
         wave_off::VGPR,
         wave_off::SGPR,
         wave_off::EXEC,
@@ -238,6 +238,7 @@ fn layout() -> String {
         ctx::OFF_HELPER,
         ctx::OFF_MEM_SPAN,
         ctx::OFF_LDS_ZEROS,
+        ctx::OFF_PROFILE_DS,
         std::mem::size_of::<ctx::JitCtx>(),
         crate::cache::SLOT_OFF_FULL,
         crate::cache::SLOT_OFF_MASKED,

@@ -2,7 +2,8 @@
 //!
 //! Layout: `backend` (host ISA, one JIT module per cache epoch), `cache` (code cache,
 //! entry slots, the `Jit` engine object), `ctx` (what compiled code receives and the
-//! helpers it may call), `block` (the lowering context and its register cache), `gcn/`
+//! helpers it may call), `block` (the lowering context and its register cache), `slots` (the scalar slots
+//! named: VCC, EXEC, M0), `exit` (leaving compiled code through the interpreter), `gcn/`
 //! (lowering of GCN instructions: scalar, vector, DPP, SDWA, control flow), `mem/` (memory
 //! instructions checked and done inline), `engine`
 //! (the dispatcher: `jit` and `tiered` runs), `diff` (interpreter and JIT side by side), `disk` (compiled units kept between
@@ -20,8 +21,10 @@ pub mod disk;
 pub mod engine;
 pub mod env;
 pub mod error;
+pub mod exit;
 pub mod gcn;
 pub mod mem;
+pub mod slots;
 pub mod vp1;
 
 pub use cache::{CompileStats, Jit, JitConfig, DEFAULT_TIER_THRESHOLD};

@@ -230,3 +230,44 @@ fn without_a_disk_cache_nothing_is_written_and_size_bound_holds() {
     assert_eq!(e2.stats().disk_units, 0);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Stored code must not hold an address of the process that compiled it: the lowering
+/// takes host addresses (helpers, tables) from `JitCtx`, whose constructor in `ctx.rs`
+/// is the one place that turns a function or static into an address.
+#[test]
+fn no_host_address_is_built_into_compiled_code() {
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        if f.ends_with("ctx.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let l = line.trim_start();
+            if l.starts_with("//") {
+                continue;
+            }
+            if l.contains("as *const ()") || l.contains(".as_ptr() as usize") {
+                bad.push(format!("{}:{}: {l}", f.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "host addresses built into code:\n{}",
+        bad.join("\n")
+    );
+}

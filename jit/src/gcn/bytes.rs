@@ -16,7 +16,7 @@ use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::{src_kind, SrcKind};
 use wavejit_isa::gcn::{Enc, Fields, Inst};
 
-use super::salu::{src32, src64, SOpnd};
+use super::sopnd::{src32, src64, SOpnd};
 use crate::block::{Cx, CHUNKS, I16X8, I32X4, I8X16};
 
 fn splat8(cx: &mut Cx, x: u8) -> Value {

@@ -9,8 +9,8 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Type, Value};
 
-use super::ops::Opnd;
-use super::xop::CFmt;
+use super::opnd::Opnd;
+use super::vocab::CFmt;
 use crate::block::{Cx, I32X4, I64X2};
 
 /// The bit layout of a format: (sign, exponent field, quiet bit, smallest normal).

@@ -17,7 +17,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 
-use super::salu::SOpnd;
+use super::sopnd::SOpnd;
 use crate::block::{mflags, Cx};
 use crate::ctx::{self, wave_off};
 
@@ -34,7 +34,7 @@ pub(crate) fn check_or_helper(cx: &mut Cx, fail: Value, pc: u32) {
     cx.b.switch_to_block(side);
     cx.b.seal_block(side);
     cx.flush_side();
-    super::side_exit_through_helper(cx, &[pc]);
+    crate::exit::through_helper(cx, &[pc]);
     cx.b.switch_to_block(cont);
     cx.b.seal_block(cont);
 }
@@ -43,7 +43,7 @@ pub(crate) fn check_or_helper(cx: &mut Cx, fail: Value, pc: u32) {
 /// (`width` 1 or 2 slots, `base + width <= 104` checked by the planner).
 fn slot_addr(cx: &mut Cx, base: u8, w64: bool, pc: u32) -> Value {
     let width = if w64 { 2 } else { 1 };
-    let m0 = cx.sreg(124);
+    let m0 = cx.sreg(crate::slots::M0);
     let room = SGPRS - width - base as u32;
     let fail =
         cx.b.ins()

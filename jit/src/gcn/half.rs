@@ -18,86 +18,15 @@
 //! adding 0.5 in f32 (the addition itself rounds to a multiple of 2^-24, the f16 subnormal
 //! step); 65520 and above overflow to infinity.
 
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
 
-use super::ops::{Fmt, Opnd, Uni};
+use super::opnd::{Opnd, Uni};
+use super::vocab::{Cvt16, Fmt, HOp, I16};
 use crate::block::{Cx, F32X4, I32X4};
 
 /// The canonical f16 quiet NaN.
 pub const QNAN16: u32 = 0x7e00;
-
-/// f16 operations lowered here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HOp {
-    Add,
-    Sub,
-    Subrev,
-    Mul,
-    /// Unfused: the product rounded to f16, then the sum (`float::mad`).
-    Mad,
-    Min,
-    Max,
-    Trunc,
-    Ceil,
-    Floor,
-    Rndne,
-    Sqrt,
-    Rcp,
-    Fract,
-}
-
-impl HOp {
-    pub fn arity(self) -> u8 {
-        use HOp::*;
-        match self {
-            Trunc | Ceil | Floor | Rndne | Sqrt | Rcp | Fract => 1,
-            Mad => 3,
-            _ => 2,
-        }
-    }
-}
-
-/// Conversions with a 16-bit side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cvt16 {
-    F16FromU16,
-    F16FromI16,
-    /// Truncating, saturating; NaN → 0.
-    U16FromF16,
-    I16FromF16,
-    /// Rounded (GCN 1.2: f16 output flush per MODE).
-    F16FromF32,
-    /// Exact (GCN 1.2: f16 input flush per MODE).
-    F32FromF16,
-}
-
-/// 16-bit integer operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum I16 {
-    Add,
-    Sub,
-    Subrev,
-    MulLo,
-    Lshlrev,
-    Lshrrev,
-    Ashrrev,
-    MaxU,
-    MaxI,
-    MinU,
-    MinI,
-    MadU,
-    MadI,
-}
-
-impl I16 {
-    pub fn arity(self) -> u8 {
-        match self {
-            I16::MadU | I16::MadI => 3,
-            _ => 2,
-        }
-    }
-}
 
 impl Cx<'_> {
     /// f16 control bits of MODE: (flush inputs, flush outputs).
@@ -287,7 +216,7 @@ pub(super) fn half_op(cx: &mut Cx, op: HOp, v: &[Opnd; 3]) -> Value {
 }
 
 /// Sign-extend the low 16 bits of each lane.
-fn sext16(cx: &mut Cx, x: Value) -> Value {
+pub(super) fn sext16(cx: &mut Cx, x: Value) -> Value {
     let t = cx.b.ins().ishl_imm_u(x, 16);
     cx.b.ins().sshr_imm_u(t, 16)
 }
@@ -453,31 +382,5 @@ pub(super) fn cvt(cx: &mut Cx, k: Cvt16, v: &[Opnd; 3]) -> Value {
             let f = cx.canon(Fmt::F32, f);
             cx.cast(I32X4, f)
         }
-    }
-}
-
-/// The compare of two f16 or 16-bit integer chunks as an `i32x4` lane mask.
-pub(super) fn compare16(
-    cx: &mut Cx,
-    float: bool,
-    signed: bool,
-    cc: (FloatCC, IntCC),
-    v: &[Opnd; 3],
-) -> Value {
-    if float {
-        let (fi, _) = cx.f16_flags();
-        let a = cx.h2f(v[0].v32(), fi);
-        let b = cx.h2f(v[1].v32(), fi);
-        let m = super::ops::fcmp_vec(cx, cc.0, a, b);
-        return cx.cast(I32X4, m);
-    }
-    let a = cx.cast(I32X4, v[0].v32());
-    let b = cx.cast(I32X4, v[1].v32());
-    if signed {
-        let x = sext16(cx, a);
-        let y = sext16(cx, b);
-        cx.b.ins().icmp(cc.1, x, y)
-    } else {
-        cx.b.ins().icmp(super::ops::unsigned(cc.1), a, b)
     }
 }

@@ -30,7 +30,7 @@ use wavejit_isa::gcn::operand::{src_kind, SrcKind};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 
 use super::dynamic::check_or_helper;
-use super::salu::{src32, SOpnd};
+use super::sopnd::{src32, SOpnd};
 use crate::block::{mflags, Cx, CHUNKS, I32X4};
 use crate::ctx::wave_off;
 
@@ -261,7 +261,7 @@ pub fn emit(cx: &mut Cx, p: &LPlan, pc: u32) {
                         read_lane(cx, r, l)
                     }
                     None => {
-                        let e = cx.sreg64(126);
+                        let e = cx.sreg64(crate::slots::EXEC_LO);
                         let tz = cx.b.ins().ctz(e);
                         let tz = cx.b.ins().ireduce(types::I32, tz);
                         // ctz(0) is 64: lane 0 when EXEC is 0.
@@ -319,7 +319,7 @@ fn rel_addr(cx: &mut Cx, m0: Value, base: u8) -> Value {
 }
 
 fn emit_movrel(cx: &mut Cx, kind: Rel, src: LSrc, vdst: u8, abs: bool, neg: bool, pc: u32) {
-    let m0 = cx.sreg(124);
+    let m0 = cx.sreg(crate::slots::M0);
     // base + M0 <= 255 for each register indexed through M0.
     let mut fail: Option<Value> = None;
     let mut limit = |cx: &mut Cx, base: u8| {

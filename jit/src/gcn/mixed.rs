@@ -20,7 +20,8 @@
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{InstBuilder, Value};
 
-use super::ops::{Cvt, Fmt, Opnd, Uni};
+use super::opnd::{Opnd, Uni};
+use super::vocab::{Cvt, Fmt};
 use crate::block::{Cx, F32X4, F64X2, I32X4, I64X2};
 
 /// Byte shuffle: lanes 2-3 of an `i32x4` down to lanes 0-1.

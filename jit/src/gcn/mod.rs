@@ -11,18 +11,31 @@
 pub mod bits;
 pub mod bytes;
 pub mod class;
+pub mod compare;
 pub mod dpp;
+pub mod dpp_emit;
 pub mod dynamic;
+pub mod emit;
+pub mod fetch;
+pub mod float_ops;
+pub mod float_rules;
 pub mod half;
+pub mod int_ops;
 pub mod lanes;
 pub mod mixed;
-pub mod ops;
+pub mod opnd;
 pub mod pack;
 pub mod salu;
 pub mod sdwa;
+pub mod sem;
+pub mod sopnd;
 pub mod valu;
 pub mod vintrp;
+pub mod vocab;
+pub mod vplan;
+pub mod write;
 pub mod xop;
+pub mod zip;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, UserFuncName, Value};
@@ -35,11 +48,12 @@ use crate::block::{mflags, Cx, CHUNKS};
 use crate::cache::{Compiler, JitConfig, ProgCode, SLOT_OFF_FULL, SLOT_OFF_MASKED, SLOT_OFF_MODE};
 use crate::ctx::{self, wave_off};
 use crate::error::JitError;
+use crate::slots::{EXEC_HI, EXEC_LO, VCC_LO};
 
 /// Whether `op` is lowered inline (some of its operand forms may still go to the
 /// interpreter helper, e.g. an LDS_DIRECT operand or an integer CLAMP).
 pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
-    ops::sem(op).is_some()
+    sem::sem(op).is_some()
         || vintrp::lowered(op)
         || salu::known(op)
         || lanes::known(op)
@@ -115,7 +129,7 @@ enum BranchIf {
 
 /// One planned instruction.
 enum Item {
-    V(valu::VPlan),
+    V(vplan::VPlan),
     S(salu::SPlan),
     /// A lane or register index known at run time (`lanes.rs`).
     L(lanes::LPlan),
@@ -263,7 +277,7 @@ impl SegIo {
     fn clear(&mut self) {
         *self = SegIo::default();
     }
-    fn add(&mut self, io: &valu::LaneIo) {
+    fn add(&mut self, io: &vplan::LaneIo) {
         self.scalar_reads.extend(&io.scalar_reads);
         self.lane_reads.extend(&io.lane_reads);
         self.lane_writes.extend(&io.lane_writes);
@@ -285,7 +299,7 @@ fn pair_has(lo: u8, s: u8) -> bool {
 /// equals program order only while no 64-bit mask written lane by lane in the segment is
 /// also read as a scalar (before or after the write) or through a different, overlapping
 /// pair.
-fn joins(seg: &SegIo, io: &valu::LaneIo) -> bool {
+fn joins(seg: &SegIo, io: &vplan::LaneIo) -> bool {
     for &w in &seg.lane_writes {
         if io.scalar_reads.iter().any(|&s| pair_has(w, s)) {
             return false;
@@ -330,19 +344,7 @@ pub(crate) fn compile(
         0 => MAX_UNIT_LEN,
         n => n.min(MAX_UNIT_LEN),
     };
-    let mut items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
-    if cfg.profile {
-        // The helper makes the profiler's address-dependent counts (LDS bank conflicts,
-        // global access strides: `ctx::helper_step`): memory stays with it.
-        for p in &mut items {
-            if matches!(p.item, Item::M(_)) {
-                p.item = Item::Helper {
-                    jumps: false,
-                    keeps_exec: true,
-                };
-            }
-        }
-    }
+    let items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
     if items.is_empty()
         || items
             .iter()
@@ -387,8 +389,8 @@ pub(crate) fn compile(
         .then(|| cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_PROF));
     cx.budget_guard(len, spec.pc);
     if spec.exec_all {
-        cx.assume_ones(126);
-        cx.assume_ones(127);
+        cx.assume_ones(EXEC_LO);
+        cx.assume_ones(EXEC_HI);
     }
     let em = Emitter {
         cfg,
@@ -397,7 +399,7 @@ pub(crate) fn compile(
         header,
     };
     // The segment being built: plans with their pcs.
-    let mut seg: Vec<(&valu::VPlan, u32)> = Vec::new();
+    let mut seg: Vec<(&vplan::VPlan, u32)> = Vec::new();
     let mut segio = SegIo::default();
     let mut ended = false;
     // The run of memory loads being built (`crate::mem::emit_run`).
@@ -447,6 +449,9 @@ pub(crate) fn compile(
             }
             Item::L(lp) => lanes::emit(&mut cx, lp, p.pc),
             Item::M(mp) => {
+                if let (Some(_), crate::mem::MPlan::Ds(d)) = (prof, mp) {
+                    crate::mem::lds::count_bank_conflicts(&mut cx, d, p.pc);
+                }
                 let rest = (items.len() - k - 1) as u32;
                 let at = crate::mem::At { pc: p.pc, rest };
                 if crate::mem::joins(&mrun, mp) {
@@ -531,7 +536,7 @@ fn count_issue(cx: &mut Cx, base: Value, prog: &Program, pc: u32) {
     let lanes = if cx.exec_known_ones() {
         cx.b.ins().iconst(types::I64, 64)
     } else {
-        let e = cx.sreg64(EXEC_LO);
+        let e = cx.sreg64(crate::slots::EXEC_LO);
         cx.b.ins().popcnt(e)
     };
     let one = cx.b.ins().iconst(types::I64, 1);
@@ -541,7 +546,7 @@ fn count_issue(cx: &mut Cx, base: Value, prog: &Program, pc: u32) {
 
 /// Profiling: count the instructions of a segment before it is emitted (the segment
 /// holds no EXEC write but possibly at its end: see `compile`).
-fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&valu::VPlan, u32)]) {
+fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&vplan::VPlan, u32)]) {
     if let Some(base) = prof {
         for &(_, pc) in seg {
             count_issue(cx, base, prog, pc);
@@ -549,12 +554,9 @@ fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&valu
     }
 }
 
-/// EXEC's low half, in the scalar encoding.
-const EXEC_LO: u8 = 126;
-
 /// Emit a run of vector instructions: chunk by chunk when it is lane-independent, else
 /// the one cross-lane instruction with its sources gathered first.
-fn emit_segment(cx: &mut Cx, seg: &[(&valu::VPlan, u32)]) {
+fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)]) {
     if seg.is_empty() {
         return;
     }
@@ -567,7 +569,7 @@ fn emit_segment(cx: &mut Cx, seg: &[(&valu::VPlan, u32)]) {
     let unis: Vec<_> = seg
         .iter()
         .enumerate()
-        .map(|(i, s)| ops::uniforms(cx, s.0, &pcs[..=i]))
+        .map(|(i, s)| fetch::uniforms(cx, s.0, &pcs[..=i]))
         .collect();
     // Every VGPR write is stored right after its instruction in each chunk (see
     // `Cx::end_chunk`): the stores keep Cranelift's scheduling of the pure arithmetic in
@@ -595,44 +597,6 @@ fn emit_segment(cx: &mut Cx, seg: &[(&valu::VPlan, u32)]) {
         }
         cx.end_chunk(c);
     }
-}
-
-/// A side exit (current block, state already stored): run the instructions at `pcs`
-/// through the interpreter one by one, returning the first exit code that is not
-/// `EXIT_NEXT` (the error an inline check predicted). Used before any chunk of the
-/// segment holding the last of them is emitted, so the state stored is the one before the
-/// first.
-pub(crate) fn side_exit_through_helper(cx: &mut Cx, pcs: &[u32]) {
-    let mut sig = cranelift_codegen::ir::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-    sig.params
-        .push(cranelift_codegen::ir::AbiParam::new(cx.ptr));
-    sig.params
-        .push(cranelift_codegen::ir::AbiParam::new(cx.ptr));
-    sig.params
-        .push(cranelift_codegen::ir::AbiParam::new(types::I64));
-    sig.returns
-        .push(cranelift_codegen::ir::AbiParam::new(types::I32));
-    let sref = cx.b.import_signature(sig);
-    for &pc in pcs {
-        let f = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_HELPER);
-        let pcv = cx.b.ins().iconst(types::I64, pc as i64);
-        let call = cx.b.ins().call_indirect(sref, f, &[cx.wave, cx.jctx, pcv]);
-        let r = cx.b.inst_results(call)[0];
-        let out = cx.b.create_block();
-        let go = cx.b.create_block();
-        cx.b.set_cold_block(out);
-        cx.b.set_cold_block(go);
-        cx.b.ins().brif(r, out, &[], go, &[]);
-        cx.b.switch_to_block(out);
-        cx.b.seal_block(out);
-        cx.b.ins().return_(&[r]);
-        cx.b.switch_to_block(go);
-        cx.b.seal_block(go);
-    }
-    // The interpreter ran them all without the predicted error (never expected): the
-    // wave is at the next pc; let the dispatcher continue there.
-    let v = cx.b.ins().iconst(types::I32, ctx::EXIT_NEXT as i64);
-    cx.b.ins().return_(&[v]);
 }
 
 /// What the exits of a unit need.
@@ -696,9 +660,9 @@ impl Emitter<'_> {
             }
             BranchIf::Vccz(z) | BranchIf::Execz(z) => {
                 let lo = if matches!(k, BranchIf::Vccz(_)) {
-                    106
+                    VCC_LO
                 } else {
-                    126
+                    EXEC_LO
                 };
                 let v = cx.sreg64(lo);
                 Some(

@@ -16,8 +16,7 @@
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{InstBuilder, Value};
 
-use super::ops::Fmt;
-use super::xop::XOp;
+use super::vocab::{Fmt, XOp};
 use crate::block::{Cx, F32X4, F64X2, I32X4, I64X2};
 
 /// Two sources to the halves of one dword: `f(a) | f(b) << 16`.

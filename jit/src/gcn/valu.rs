@@ -9,75 +9,16 @@
 //! EXEC-masked write-back. Modifier order and the float rules (NaN, denormals, MODE) are
 //! those of the interpreter (`wavejit_interp::float`, ERRATA "VOP3" and "VOP_SDWA").
 
-use cranelift_codegen::ir::{InstBuilder, Value};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::{inline_constant, src_kind, SrcKind, Width};
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Src, VopBase};
 
-use super::dpp;
-use super::ops::{self, Sem};
-use crate::block::{Cx, CHUNKS, I32X4};
-
-/// A vector-instruction source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VSrc {
-    V(u8),
-    /// Scalar slot (a 64-bit operand reads `slot, slot + 1`).
-    S(u8),
-    /// Constant bits at the operand's width.
-    Const(u64),
-    Vccz,
-    Execz,
-    Scc,
-    /// An interpolation parameter (`vintrp::P0`/`P10`/`P20`) read from LDS through M0: the
-    /// same for the four lanes of a quad (VINTRP only).
-    Lds(u8),
-}
-
-/// SDWA fields the lowering uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sdwa {
-    pub dst_sel: u8,
-    pub dst_unused: u8,
-    pub sel: [u8; 2],
-    pub sext: [bool; 2],
-}
-
-/// DPP fields the lowering uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dpp {
-    pub ctrl: u16,
-    pub bound_ctrl: bool,
-    pub row_mask: u8,
-    pub bank_mask: u8,
-}
-
-/// A planned vector instruction.
-#[derive(Clone, Copy, Debug)]
-pub struct VPlan {
-    pub op: Op,
-    pub sem: Sem,
-    /// Vector destination (first register).
-    pub vdst: Option<u8>,
-    /// Lane-mask destination pair (compare result, carry out).
-    pub sdst: Option<u8>,
-    /// V_CMPX: the result also goes to EXEC.
-    pub to_exec: bool,
-    pub src: [VSrc; 3],
-    /// Lane-mask source pair (V_CNDMASK select, carry in).
-    pub mask_src: Option<u8>,
-    /// Per-source ABS / NEG bits (bit i for source i).
-    pub abs: u8,
-    pub neg: u8,
-    pub clamp: bool,
-    pub omod: u8,
-    pub sdwa: Option<Sdwa>,
-    pub dpp: Option<Dpp>,
-    /// Reads lanes other than its own (DPP): emitted alone, sources gathered first.
-    pub cross_lane: bool,
-    /// VINTRP: the attribute channel its `VSrc::Lds` sources read.
-    pub interp: Option<super::vintrp::Attr>,
-}
+use super::emit::emit;
+use super::fetch::{uniforms, Unis};
+use super::sem;
+use super::vocab::Vop2Form;
+use super::vplan::{Dpp, Sdwa, VPlan, VSrc};
+use crate::block::{Cx, CHUNKS};
 
 /// The source of operand `s` at width `w64`, or `None` if the JIT does not handle it
 /// (reserved codes, LDS_DIRECT, a literal for a 64-bit operand).
@@ -111,7 +52,7 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
     if wavejit_interp::vintrp::is_interp(inst.op) {
         return super::vintrp::plan(gen, inst, mode);
     }
-    let sem = ops::sem(inst.op)?;
+    let sem = sem::sem(inst.op)?;
     let shape = sem.shape();
     let lit = inst.literal;
     let mut p = VPlan {
@@ -145,13 +86,13 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
             p.src[1] = VSrc::V(vsrc1);
             p.vdst = Some(vdst);
             match shape.vop2 {
-                ops::Vop2Form::Plain if n == 2 => {}
-                ops::Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
-                ops::Vop2Form::MadMk => {
+                Vop2Form::Plain if n == 2 => {}
+                Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
+                Vop2Form::MadMk => {
                     p.src[1] = VSrc::Const(lit? as u64);
                     p.src[2] = VSrc::V(vsrc1);
                 }
-                ops::Vop2Form::MadAk => p.src[2] = VSrc::Const(lit? as u64),
+                Vop2Form::MadAk => p.src[2] = VSrc::Const(lit? as u64),
                 _ => return None,
             }
             if shape.mask_in {
@@ -192,8 +133,8 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
             p.clamp = clamp;
             p.omod = omod;
             match shape.vop2 {
-                ops::Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
-                ops::Vop2Form::MadMk | ops::Vop2Form::MadAk => return None,
+                Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
+                Vop2Form::MadMk | Vop2Form::MadAk => return None,
                 _ => {}
             }
             if shape.is_cmp {
@@ -260,8 +201,8 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
                 VopBase::Vop2 => {
                     p.vdst = Some(vdst);
                     match shape.vop2 {
-                        ops::Vop2Form::Plain if n == 2 => {}
-                        ops::Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
+                        Vop2Form::Plain if n == 2 => {}
+                        Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
                         _ => return None,
                     }
                     if shape.mask_in {
@@ -301,7 +242,7 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
             if shape.w64.iter().any(|&w| w) || shape.w64_dst {
                 return None;
             }
-            dpp::gather(dpp_ctrl, 0)?;
+            super::dpp::gather(dpp_ctrl, 0)?;
             p.src[0] = VSrc::V(src0);
             p.src[1] = VSrc::V(vsrc1);
             p.abs = src0_abs as u8 | (src1_abs as u8) << 1;
@@ -318,8 +259,8 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
                 VopBase::Vop2 => {
                     p.vdst = Some(vdst);
                     match shape.vop2 {
-                        ops::Vop2Form::Plain if n == 2 => {}
-                        ops::Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
+                        Vop2Form::Plain if n == 2 => {}
+                        Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
                         _ => return None,
                     }
                     if shape.mask_in {
@@ -358,160 +299,23 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
             return None;
         }
     }
-    if !ops::modifiers_ok(&p, mode) {
+    if !sem::lowered_under(p.sem, mode) {
         return None;
     }
     Some(p)
 }
 
-/// Which registers an instruction touches in lane form or as scalars: what the segment
-/// planner needs to keep chunk-by-chunk emission equal to program order.
-#[derive(Clone, Debug, Default)]
-pub struct LaneIo {
-    /// Scalar slots read as uniform values.
-    pub scalar_reads: Vec<u8>,
-    /// Mask pairs read lane by lane (EXEC always).
-    pub lane_reads: Vec<u8>,
-    /// Mask pairs written lane by lane.
-    pub lane_writes: Vec<u8>,
-}
-
-impl VPlan {
-    /// The VGPRs the instruction writes (a 64-bit result: both of the pair).
-    pub fn vgpr_writes(&self) -> Vec<u8> {
-        match self.vdst {
-            None => Vec::new(),
-            Some(d) if self.sem.shape().w64_dst => vec![d, d.wrapping_add(1)],
-            Some(d) => vec![d],
-        }
-    }
-
-    pub fn io(&self) -> LaneIo {
-        let mut io = LaneIo {
-            lane_reads: vec![126],
-            ..LaneIo::default()
-        };
-        let shape = self.sem.shape();
-        for i in 0..shape.nsrc as usize {
-            match self.src[i] {
-                VSrc::S(s) => {
-                    io.scalar_reads.push(s);
-                    if shape.w64[i] {
-                        io.scalar_reads.push(s.wrapping_add(1) & 127);
-                    }
-                }
-                VSrc::Vccz => io.scalar_reads.extend([106, 107]),
-                VSrc::Execz => io.scalar_reads.extend([126, 127]),
-                _ => {}
-            }
-        }
-        if let Some(m) = self.mask_src {
-            io.lane_reads.push(m);
-        }
-        if self.interp.is_some() {
-            // M0, and EXEC for the bounds check (read as scalars before any chunk).
-            io.scalar_reads.extend([124, 126, 127]);
-        }
-        if let Some(d) = self.sdst {
-            io.lane_writes.push(d);
-        }
-        if self.to_exec {
-            io.lane_writes.push(126);
-        }
-        io
-    }
-}
-
-/// DPP sources gathered for all 16 chunks before any chunk is written (the destination
-/// may be the source).
-pub struct Gathered {
-    pub src0: [Value; CHUNKS],
-    /// Per chunk: lanes whose source is valid (in range and EXEC-active), `None` = all.
-    pub valid: [Option<Value>; CHUNKS],
-}
-
-impl Cx<'_> {
-    /// Gather the DPP source of every chunk (and the validity of each lane's source).
-    pub fn dpp_gather(&mut self, p: &VPlan) -> Option<Gathered> {
-        let d = p.dpp?;
-        let VSrc::V(r) = p.src[0] else { return None };
-        let mut src0 = [None; CHUNKS];
-        let mut valid = [None; CHUNKS];
-        let exec_ones = self.exec_known_ones();
-        let mut exec = [None; CHUNKS];
-        if !exec_ones {
-            for (c, e) in exec.iter_mut().enumerate() {
-                *e = self.exec_lanes(c);
-            }
-        }
-        for c in 0..CHUNKS {
-            let g = dpp::gather(d.ctrl, c)?;
-            let imm = self.b.func.dfg.immediates.push(g.mask.to_vec().into());
-            let a = self.vreg(r, g.a);
-            let b = self.vreg(r, g.b);
-            let a8 = self.cast(crate::block::I8X16, a);
-            let b8 = self.cast(crate::block::I8X16, b);
-            let s = self.b.ins().shuffle(a8, b8, imm);
-            src0[c] = Some(self.cast(I32X4, s));
-            let all_in_range = g.valid.iter().all(|&v| v);
-            let range = (!all_in_range).then(|| {
-                let l: [u32; 4] = std::array::from_fn(|i| if g.valid[i] { u32::MAX } else { 0 });
-                self.lanes32(l)
-            });
-            // A source lane whose EXEC bit is 0 is invalid too (ERRATA DPP 1).
-            let src_exec = if exec_ones {
-                None
-            } else {
-                let ones = self.splat32(u32::MAX);
-                let ea = exec[g.a].unwrap_or(ones);
-                let eb = exec[g.b].unwrap_or(ones);
-                let ea8 = self.cast(crate::block::I8X16, ea);
-                let eb8 = self.cast(crate::block::I8X16, eb);
-                let imm = self.b.func.dfg.immediates.push(g.mask.to_vec().into());
-                let se = self.b.ins().shuffle(ea8, eb8, imm);
-                Some(self.cast(I32X4, se))
-            };
-            valid[c] = match (range, src_exec) {
-                (None, x) | (x, None) => x,
-                (Some(a), Some(b)) => Some(self.b.ins().band(a, b)),
-            };
-        }
-        Some(Gathered {
-            src0: src0.map(|v| v.unwrap_or(Value::from_u32(0))),
-            valid,
-        })
-    }
-}
-
 /// Emit every chunk of one planned instruction that reads across lanes.
 pub fn emit_cross(cx: &mut Cx, p: &VPlan) -> Option<()> {
-    let uni = ops::uniforms(cx, p, &[]);
+    let uni = uniforms(cx, p, &[]);
     let g = cx.dpp_gather(p)?;
     for c in 0..CHUNKS {
-        ops::emit(cx, p, c, Some(&g), &uni);
+        emit(cx, p, c, Some(&g), &uni);
     }
     Some(())
 }
 
-/// Emit chunk `c` of a lane-independent instruction (`uni`: its `ops::uniforms`).
-pub fn emit_chunk(cx: &mut Cx, p: &VPlan, c: usize, uni: &ops::Unis) {
-    ops::emit(cx, p, c, None, uni);
-}
-
-/// The lane mask of lanes a DPP instruction writes in chunk `c`, before EXEC: its rows
-/// and banks, and (BOUND_CTRL = 0) only lanes with a valid source.
-pub fn dpp_write_mask(cx: &mut Cx, d: &Dpp, c: usize, valid: Option<Value>) -> Option<Value> {
-    let l: [u32; 4] = std::array::from_fn(|i| {
-        if dpp::lane_enabled(d.row_mask, d.bank_mask, 4 * c + i) {
-            u32::MAX
-        } else {
-            0
-        }
-    });
-    let rb = (l != [u32::MAX; 4]).then(|| cx.lanes32(l));
-    let v = if d.bound_ctrl { None } else { valid };
-    match (rb, v) {
-        (None, x) | (x, None) => x,
-        (Some(a), Some(b)) => Some(cx.b.ins().band(a, b)),
-    }
+/// Emit chunk `c` of a lane-independent instruction (`uni`: its `fetch::uniforms`).
+pub fn emit_chunk(cx: &mut Cx, p: &VPlan, c: usize, uni: &Unis) {
+    emit(cx, p, c, None, uni);
 }

@@ -30,8 +30,9 @@ use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::InterpAttr;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
 
-use super::ops::{self, FOp, Fmt, IOp, Sem, Vop2Form};
-use super::valu::{VPlan, VSrc};
+use super::sem::{self, Sem};
+use super::vocab::{FOp, Fmt, IOp, Vop2Form};
+use super::vplan::{Attr, VPlan, VSrc};
 use crate::block::Cx;
 use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN, OFF_ZEROS};
 
@@ -39,13 +40,6 @@ use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN, OFF_ZEROS};
 pub const P0: u8 = 0;
 pub const P10: u8 = 1;
 pub const P20: u8 = 2;
-
-/// The attribute channel an interpolation instruction reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Attr {
-    pub attr: u8,
-    pub chan: u8,
-}
 
 /// Whether `op` is one of the interpolation operations lowered here.
 pub fn lowered(op: Op) -> bool {
@@ -165,7 +159,7 @@ pub fn plan(_gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
         cross_lane: false,
         interp: Some(at),
     };
-    ops::modifiers_ok(&p, mode).then_some(p)
+    sem::lowered_under(p.sem, mode).then_some(p)
 }
 
 /// What the chunks of one interpolation instruction need: the address of the
@@ -248,7 +242,7 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Option<LdsUni> {
     cx.b.switch_to_block(side);
     cx.b.seal_block(side);
     cx.flush_side();
-    super::side_exit_through_helper(cx, pcs);
+    crate::exit::through_helper(cx, pcs);
     cx.b.switch_to_block(cont);
     cx.b.seal_block(cont);
     let lbase =

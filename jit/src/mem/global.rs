@@ -17,7 +17,7 @@ use cranelift_codegen::ir::{AbiParam, AtomicRmwOp, InstBuilder, Signature, Value
 use cranelift_codegen::isa::CallConv;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
-use super::{
+use super::access::{
     any_active, gather, host_flags, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit,
     side_exit_if, sink_ptr, store_lane, vreg_stored, At,
 };

@@ -9,10 +9,11 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature, Value};
+use cranelift_codegen::isa::CallConv;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
-use super::{
+use super::access::{
     any_active, gather, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit_if, sink_ptr,
     store_lane, vreg_stored, At,
 };
@@ -140,6 +141,73 @@ pub fn emit(cx: &mut Cx, p: &DsPlan, at: At) {
         chunk(cx, p, lbase, sink, &mut ReadPtrs::new(), c);
         cx.end_chunk(c);
     }
+}
+
+/// Most distance between the lowest and highest active base address of a half-wave for
+/// which its requests surely conflict 0 cycles: the dword addresses `(base + offset) / 4`
+/// then differ by at most (124 + 3) / 4 = 31, and two addresses in one bank differ by a
+/// multiple of 32 (see `wavejit_interp::profile::bank_conflicts`).
+const NO_CONFLICT_SPAN: i64 = 124;
+
+/// Profiling: count the bank conflicts of the DS instruction `p` at `pc`. Each half-wave's
+/// active base addresses are checked inline: when every one lies within
+/// `NO_CONFLICT_SPAN` bytes of the others (broadcasts, unit strides) there are none;
+/// otherwise a cold call of `ctx::profile_ds` counts them as the interpreter does, from
+/// the stored registers.
+pub fn count_bank_conflicts(cx: &mut Cx, p: &DsPlan, pc: u32) {
+    settle(cx);
+    let exec = cx.sreg64(crate::slots::EXEC_LO);
+    let (none, all) = (cx.splat32(0), cx.splat32(u32::MAX));
+    let mut narrow: Option<Value> = None;
+    for pass in 0..2 {
+        let (mut lo, mut hi): (Option<Value>, Option<Value>) = (None, None);
+        for c in pass * CHUNKS / 2..(pass + 1) * CHUNKS / 2 {
+            let base = vreg_stored(cx, p.addr, c);
+            let (l, h) = match cx.exec_lanes(c) {
+                None => (base, base),
+                Some(m) => (
+                    cx.b.ins().bitselect(m, base, all),
+                    cx.b.ins().bitselect(m, base, none),
+                ),
+            };
+            lo = Some(lo.map_or(l, |a| cx.b.ins().umin(a, l)));
+            hi = Some(hi.map_or(h, |a| cx.b.ins().umax(a, h)));
+        }
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            continue;
+        };
+        let lo = reduce(cx, lo, false);
+        let hi = reduce(cx, hi, true);
+        // No active lane: lo = u32::MAX, hi = 0, and the wrapped span is 1.
+        let span = cx.b.ins().isub(hi, lo);
+        let ok =
+            cx.b.ins()
+                .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, span, NO_CONFLICT_SPAN);
+        narrow = Some(narrow.map_or(ok, |a| cx.b.ins().band(a, ok)));
+    }
+    let Some(narrow) = narrow else {
+        return;
+    };
+    let slow = cx.b.create_block();
+    let cont = cx.b.create_block();
+    cx.b.set_cold_block(slow);
+    cx.b.ins().brif(narrow, cont, &[], slow, &[]);
+    cx.b.switch_to_block(slow);
+    cx.b.seal_block(slow);
+    let mut sig = Signature::new(CallConv::SystemV);
+    for t in [cx.ptr, cx.ptr, types::I64, types::I64] {
+        sig.params.push(AbiParam::new(t));
+    }
+    let sref = cx.b.import_signature(sig);
+    let f =
+        cx.b.ins()
+            .load(cx.ptr, mflags(), cx.jctx, crate::ctx::OFF_PROFILE_DS);
+    let pc = cx.b.ins().iconst(types::I64, pc as i64);
+    cx.b.ins()
+        .call_indirect(sref, f, &[cx.wave, cx.jctx, pc, exec]);
+    cx.b.ins().jump(cont, &[]);
+    cx.b.switch_to_block(cont);
+    cx.b.seal_block(cont);
 }
 
 /// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`),

@@ -11,8 +11,8 @@ use cranelift_codegen::ir::InstBuilder;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
+use super::access::{host_flags, At};
 use super::global::region_delta;
-use super::{host_flags, At};
 use crate::block::Cx;
 
 /// SGPRs below this are plain registers on every generation (GCN 1.2 has 102).

@@ -1,0 +1,193 @@
+//! What every inline memory access shares: where the instruction sits (`At`), making the
+//! wave's registers memory's before a check (`settle`), cold side exits through the
+//! interpreter, horizontal reductions for the checks, per-lane host pointers (inactive
+//! lanes at `JitCtx::sink`), and lane loads/stores/gathers.
+
+use cranelift_codegen::ir::types::{self, I32X4, I64X2};
+use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value};
+
+use crate::block::{Cx, CHUNKS};
+
+/// Where an instruction sits in its unit: its pc, and how many instructions of the unit
+/// follow it (their budget is given back when a side exit leaves the unit after it).
+#[derive(Clone, Copy, Debug)]
+pub struct At {
+    pub pc: u32,
+    pub rest: u32,
+}
+
+/// Flags of a guest access at a checked host address (any alignment).
+pub(super) fn host_flags() -> MemFlagsData {
+    let mut f = MemFlagsData::new();
+    f.set_notrap();
+    f.set_endianness(Endianness::Little);
+    f
+}
+
+/// Make the vector state of the wave memory's: every dirty chunk stored and dropped, lane
+/// masks in scalar form. After this, VGPR chunks may be loaded straight from the wave.
+pub(super) fn settle(cx: &mut Cx) {
+    for c in 0..CHUNKS {
+        cx.end_chunk(c);
+    }
+    cx.materialize_all();
+}
+
+/// Chunk `c` of `v[reg]` as stored in the wave, without entering the register cache (the
+/// per-instruction check reads every chunk once; the lanes are read again chunk by chunk).
+pub(super) fn vreg_stored(cx: &mut Cx, reg: u8, c: usize) -> Value {
+    let off = crate::ctx::wave_off::vgpr_chunk(reg, c);
+    cx.b.ins().load(I32X4, crate::block::mflags(), cx.wave, off)
+}
+
+/// Branch to a cold side exit that runs the instruction `at` through the interpreter when
+/// `fail` (an `i8` truth value) holds.
+pub(super) fn side_exit_if(cx: &mut Cx, fail: Value, at: At) {
+    let side = cx.b.create_block();
+    let cont = cx.b.create_block();
+    cx.b.set_cold_block(side);
+    cx.b.ins().brif(fail, side, &[], cont, &[]);
+    cx.b.switch_to_block(side);
+    cx.b.seal_block(side);
+    side_exit(cx, at);
+    cx.b.switch_to_block(cont);
+    cx.b.seal_block(cont);
+}
+
+/// In a cold block: store the state, give back the budget of the instructions after `at`
+/// (the unit took it at its header; the dispatcher runs them next) and run `at` through
+/// the interpreter, leaving the unit.
+pub(super) fn side_exit(cx: &mut Cx, at: At) {
+    cx.flush_side();
+    if at.rest > 0 {
+        let f = crate::block::mflags();
+        let b =
+            cx.b.ins()
+                .load(types::I64, f, cx.jctx, crate::ctx::OFF_BUDGET);
+        let b = cx.b.ins().iadd_imm_s(b, at.rest as i64);
+        cx.b.ins().store(f, b, cx.jctx, crate::ctx::OFF_BUDGET);
+    }
+    crate::exit::through_helper(cx, &[at.pc]);
+}
+
+/// Horizontal unsigned minimum (`max` false) or maximum of an `i32x4`, as an `i32`.
+pub(super) fn reduce(cx: &mut Cx, v: Value, max: bool) -> Value {
+    let mut acc = cx.b.ins().extractlane(v, 0);
+    for l in 1..4u8 {
+        let x = cx.b.ins().extractlane(v, l);
+        acc = if max {
+            cx.b.ins().umax(acc, x)
+        } else {
+            cx.b.ins().umin(acc, x)
+        };
+    }
+    acc
+}
+
+/// Horizontal OR of an `i32x4`.
+pub(super) fn reduce_or(cx: &mut Cx, v: Value) -> Value {
+    let mut acc = cx.b.ins().extractlane(v, 0);
+    for l in 1..4u8 {
+        let x = cx.b.ins().extractlane(v, l);
+        acc = cx.b.ins().bor(acc, x);
+    }
+    acc
+}
+
+/// The four host addresses of chunk `c`'s lanes: `delta + (hi:lo)` (hi absent: zero), and
+/// `sink` for lanes outside `mask`.
+pub(super) fn lane_ptrs(
+    cx: &mut Cx,
+    lo: Value,
+    hi: Option<Value>,
+    mask: Option<Value>,
+    delta: Value,
+    sink: Value,
+) -> [Value; 4] {
+    let d = cx.splat(I64X2, delta);
+    let mut out = [lo; 4];
+    for half in 0..2 {
+        let mut a = if half == 0 {
+            cx.b.ins().uwiden_low(lo)
+        } else {
+            cx.b.ins().uwiden_high(lo)
+        };
+        if let Some(h) = hi {
+            let h = if half == 0 {
+                cx.b.ins().uwiden_low(h)
+            } else {
+                cx.b.ins().uwiden_high(h)
+            };
+            let h = cx.b.ins().ishl_imm_u(h, 32);
+            a = cx.b.ins().bor(a, h);
+        }
+        let mut p = cx.b.ins().iadd(a, d);
+        if let Some(m) = mask {
+            let mm = if half == 0 {
+                cx.b.ins().swiden_low(m)
+            } else {
+                cx.b.ins().swiden_high(m)
+            };
+            let s = cx.splat(I64X2, sink);
+            p = cx.b.ins().bitselect(mm, p, s);
+        }
+        out[2 * half] = cx.b.ins().extractlane(p, 0);
+        out[2 * half + 1] = cx.b.ins().extractlane(p, 1);
+    }
+    out
+}
+
+/// Load a lane's value of `size` bytes (1 or 2, extended as `sext` says; or a dword at
+/// byte offset `off`) from host address `p`.
+pub(super) fn load_lane(cx: &mut Cx, p: Value, size: u32, sext: bool, off: i32) -> Value {
+    let f = host_flags();
+    match (size, sext) {
+        (1, false) => cx.b.ins().uload8(types::I32, f, p, off),
+        (1, true) => cx.b.ins().sload8(types::I32, f, p, off),
+        (2, false) => cx.b.ins().uload16(types::I32, f, p, off),
+        (2, true) => cx.b.ins().sload16(types::I32, f, p, off),
+        _ => cx.b.ins().load(types::I32, f, p, off),
+    }
+}
+
+/// Store the low `size` bytes (1, 2 or 4) of `v` at host address `p` + `off`.
+pub(super) fn store_lane(cx: &mut Cx, p: Value, v: Value, size: u32, off: i32) {
+    let f = host_flags();
+    match size {
+        1 => {
+            cx.b.ins().istore8(f, v, p, off);
+        }
+        2 => {
+            cx.b.ins().istore16(f, v, p, off);
+        }
+        _ => {
+            cx.b.ins().store(f, v, p, off);
+        }
+    }
+}
+
+/// Four lane values gathered into an `i32x4`.
+pub(super) fn gather(cx: &mut Cx, vals: [Value; 4]) -> Value {
+    let mut v = cx.b.ins().scalar_to_vector(I32X4, vals[0]);
+    for (l, x) in vals.iter().enumerate().skip(1) {
+        v = cx.b.ins().insertlane(v, *x, l as u8);
+    }
+    v
+}
+
+/// The host address of `JitCtx::sink`.
+pub(super) fn sink_ptr(cx: &mut Cx) -> Value {
+    cx.b.ins().iadd_imm_s(cx.jctx, crate::ctx::OFF_SINK as i64)
+}
+
+/// Whether any lane is active (an `i8` truth value), `None` when EXEC is known all ones.
+pub(super) fn any_active(cx: &mut Cx) -> Option<Value> {
+    if cx.exec_known_ones() {
+        return None;
+    }
+    let e = cx.sreg64(crate::slots::EXEC_LO);
+    Some(
+        cx.b.ins()
+            .icmp_imm_s(cranelift_codegen::ir::condcodes::IntCC::NotEqual, e, 0),
+    )
+}
