@@ -26,7 +26,6 @@ use crate::backend::{Backend, BackendOpts};
 use crate::ctx::JitCtx;
 use crate::disk::{DiskCache, Loaded, StoredUnit};
 use crate::error::JitError;
-use crate::gcn::{Spec, Unit};
 
 /// `EntrySlot::mode` when nothing is compiled there.
 pub const NO_MODE: u32 = u32::MAX;
@@ -252,6 +251,46 @@ fn build_trampoline(be: &mut Backend) -> Result<*const u8, JitError> {
     be.compile_current()
 }
 
+/// The offsets and sizes compiled code builds in (part of the disk cache's key).
+fn layout() -> String {
+    use crate::ctx::{self, wave_off};
+    let wave = [
+        wave_off::VGPR,
+        wave_off::SGPR,
+        wave_off::EXEC,
+        wave_off::VCC,
+        wave_off::M0,
+        wave_off::SCC,
+        wave_off::MODE,
+        wave_off::PC,
+        std::mem::size_of::<Wave>() as i32,
+    ];
+    let jctx = [
+        ctx::OFF_BUDGET,
+        ctx::OFF_LDS_BASE,
+        ctx::OFF_LDS_LEN,
+        ctx::OFF_ZEROS,
+        ctx::OFF_G_LO,
+        ctx::OFF_G_END,
+        ctx::OFF_G_DELTA,
+        ctx::OFF_SINK,
+        ctx::OFF_PROF,
+        ctx::OFF_SLOTS,
+        ctx::OFF_HELPER,
+        ctx::OFF_MEM_SPAN,
+        ctx::OFF_LDS_ZEROS,
+        ctx::OFF_PROFILE_DS,
+        std::mem::size_of::<JitCtx>() as i32,
+    ];
+    let slot = [
+        SLOT_OFF_FULL,
+        SLOT_OFF_MASKED,
+        SLOT_OFF_MODE,
+        std::mem::size_of::<EntrySlot>() as i32,
+    ];
+    format!("layout wave {wave:?} ctx {jctx:?} slot {slot:?}")
+}
+
 /// Programs by (architecture, hash of the code); equal hashes are told apart by the bytes.
 type ProgTable = HashMap<(Arch, u64), Vec<Arc<ProgCode>>>;
 
@@ -268,7 +307,7 @@ pub struct Jit {
     /// Why the back end could not start (then everything runs in the interpreter).
     pub(crate) broken: Option<JitError>,
     /// Where compiled units are kept between processes (none: not kept).
-    disk: Option<DiskCache>,
+    pub(crate) disk: Option<DiskCache>,
     /// The back end's flags and the configuration, as the disk cache's key has them.
     settings: String,
 }
@@ -302,7 +341,8 @@ impl Jit {
             Err(e) => (None, Some(e)),
         };
         let settings = format!(
-            "{}\n{:?}",
+            "{}\n{}\n{:?}",
+            layout(),
             compiler
                 .as_ref()
                 .map(|c| c.backend.fingerprint())
@@ -379,29 +419,6 @@ impl Jit {
             }
         }
         comp.stats.disk_nanos += t0.elapsed().as_nanos() as u64;
-    }
-
-    /// Keep the unit just compiled for `code` (when there is a disk cache).
-    pub(crate) fn record(&self, comp: &mut Compiler, code: &ProgCode, spec: Spec, u: &Unit) {
-        if self.disk.is_none() {
-            return;
-        }
-        let Some(art) = comp.backend.last.take() else {
-            return;
-        };
-        if let Ok(mut st) = code.stored.lock() {
-            // A unit compiled again (its slot went to another MODE meanwhile) replaces
-            // the stored one, so files do not grow from run to run.
-            st.units.retain(|s| s.spec != spec);
-            st.units.push(StoredUnit {
-                spec,
-                insts: u.insts,
-                helpers: u.helpers,
-                clif_insts: u.clif_insts,
-                art,
-            });
-            st.dirty = true;
-        }
     }
 
     /// Write the units of every program that has new ones to the disk cache. Errors

@@ -14,8 +14,6 @@ use wavejit_interp::{Ctx, ExecError, ExecErrorKind, Step};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave};
 
-use crate::cache::{EntrySlot, ProgCode};
-
 /// `wave.pc` is the next pc to run; ask the dispatcher.
 pub const EXIT_NEXT: u32 = 0;
 /// The wave executed `s_endpgm`.
@@ -64,7 +62,7 @@ pub struct JitCtx {
     /// compiler settings and can be kept on disk (`crate::disk`): the program's entry
     /// slots (chaining), the helpers, and a readable block of zeros covering every DS
     /// offset.
-    pub slots: *const EntrySlot,
+    pub slots: *const u8,
     pub helper: usize,
     pub mem_span: usize,
     pub lds_zeros: *const u8,
@@ -87,14 +85,16 @@ pub const OFF_LDS_ZEROS: i32 = offset_of!(JitCtx, lds_zeros) as i32;
 pub const OFF_PROFILE_DS: i32 = offset_of!(JitCtx, profile_ds) as i32;
 
 impl JitCtx {
-    /// A context for a run of `prog` (whose entry slots are `code`'s) over `lds` and
-    /// `mem` with `budget` instructions.
+    /// A context for a run of `prog` over `lds` and `mem` with `budget` instructions;
+    /// `slots` is the program's entry slot table, `mem_span` and `lds_zeros` the memory
+    /// layer's (`engine::context` passes them: this module sits below both).
     pub fn new(
         budget: i64,
         lds: &mut Lds,
         mem: &Memory,
         prog: &Program,
-        code: &ProgCode,
+        slots: *const u8,
+        (mem_span, lds_zeros): (usize, *const u8),
     ) -> JitCtx {
         let lds_base = lds.bytes.as_ptr();
         let lds_len = lds.bytes.len() as u64;
@@ -114,10 +114,10 @@ impl JitCtx {
             g_end: 0,
             g_delta: 0,
             sink: [0; 4],
-            slots: code.slots.as_ptr(),
+            slots,
             helper: helper_step as *const () as usize,
-            mem_span: crate::mem::global::mem_span as *const () as usize,
-            lds_zeros: crate::mem::lds::ZEROS.as_ptr(),
+            mem_span,
+            lds_zeros,
             profile_ds: profile_ds as *const () as usize,
         }
     }

@@ -26,7 +26,15 @@ use sha2::{Digest, Sha256};
 use wavejit_isa::arch::Arch;
 
 use crate::backend::{Artifact, LibReloc};
-use crate::gcn::Spec;
+
+/// What a stored unit is specialised on (the code cache's `gcn::Spec`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    pub pc: u32,
+    pub mode: u32,
+    pub exec_all: bool,
+    pub max_len: u32,
+}
 
 /// Environment variable: `off` (or `0`, `false`, `no`) disables the disk cache.
 pub const ENV_CACHE: &str = "WAVEJIT_CACHE";
@@ -186,8 +194,8 @@ pub(crate) struct StoredUnit {
 }
 
 /// Everything a stored unit's code depends on besides its `Spec`: `settings` (the
-/// back end's flags and host features, the JIT configuration), this build, the layout
-/// compiled code relies on, the architecture and the program's bytes.
+/// back end's flags and host features, the JIT configuration, the layout of what compiled
+/// code addresses: the caller's), this build, the architecture and the program's bytes.
 pub(crate) fn header(settings: &str, arch: Arch, code: &[u8]) -> Vec<u8> {
     header_of_build(BUILD, settings, arch, code)
 }
@@ -202,49 +210,12 @@ const BUILD: &str = concat!(
 fn header_of_build(build: &str, settings: &str, arch: Arch, code: &[u8]) -> Vec<u8> {
     let mut h = Vec::with_capacity(code.len() + settings.len() + 256);
     let text = format!(
-        "wavejit {build}\n{settings}\nlayout {}\narch {arch:?}\ncode {}\n",
-        layout(),
+        "wavejit {build}\n{settings}\narch {arch:?}\ncode {}\n",
         code.len()
     );
     h.extend_from_slice(text.as_bytes());
     h.extend_from_slice(code);
     h
-}
-
-/// The offsets and sizes compiled code builds in.
-fn layout() -> String {
-    use crate::ctx::{self, wave_off};
-    format!(
-        "wave {} {} {} {} {} {} {} {} {}; ctx {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}; slot {} {} {} {}",
-        wave_off::VGPR,
-        wave_off::SGPR,
-        wave_off::EXEC,
-        wave_off::VCC,
-        wave_off::M0,
-        wave_off::SCC,
-        wave_off::MODE,
-        wave_off::PC,
-        std::mem::size_of::<wavejit_isa::state::Wave>(),
-        ctx::OFF_BUDGET,
-        ctx::OFF_LDS_BASE,
-        ctx::OFF_LDS_LEN,
-        ctx::OFF_ZEROS,
-        ctx::OFF_G_LO,
-        ctx::OFF_G_END,
-        ctx::OFF_G_DELTA,
-        ctx::OFF_SINK,
-        ctx::OFF_PROF,
-        ctx::OFF_SLOTS,
-        ctx::OFF_HELPER,
-        ctx::OFF_MEM_SPAN,
-        ctx::OFF_LDS_ZEROS,
-        ctx::OFF_PROFILE_DS,
-        std::mem::size_of::<ctx::JitCtx>(),
-        crate::cache::SLOT_OFF_FULL,
-        crate::cache::SLOT_OFF_MASKED,
-        crate::cache::SLOT_OFF_MODE,
-        std::mem::size_of::<crate::cache::EntrySlot>(),
-    )
 }
 
 fn put32(out: &mut Vec<u8>, v: u32) {
