@@ -74,7 +74,7 @@ impl std::fmt::Display for Engine {
 }
 
 /// Executes a wave until it ends or reaches a barrier: the interpreter or a JIT.
-pub trait WaveEngine: Sync {
+pub trait WaveEngine: Send + Sync {
     /// Run at most `budget` instructions; returns why it stopped and how many ran.
     /// Reaching the budget is `ExecErrorKind::InstLimit`.
     fn run(

@@ -1,5 +1,5 @@
 //! GCN 1.2's 16-bit operations (f16, u16, i16) and the f16 ↔ f32 conversions, one chunk
-//! at a time. Sources are the low 16 bits of their operands (`ops::fetch` masks them and
+//! at a time. Sources are the low 16 bits of their operands (`fetch.rs` masks them and
 //! applies ABS/NEG to bit 15); results are written to the low 16 bits with the high bits
 //! zero (ERRATA VOP3 12), before SDWA's placement. The rules are the interpreter's
 //! (`wavejit_interp::valu::f16`, `float`), with MODE's f16 controls (bits 3:2, 6, 7).

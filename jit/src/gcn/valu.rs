@@ -1,17 +1,17 @@
-//! Vector ALU lowering: VOP1, VOP2, VOPC and VOP3, with SDWA and DPP, one chunk (4 lanes)
-//! at a time.
+//! Vector ALU planning and emission: VOP1, VOP2, VOPC and VOP3, with SDWA and DPP.
 //!
-//! `plan` (pure) turns a decoded instruction into a `VPlan`: which semantics (`Sem`), the
-//! operands (VGPR, scalar slot, constant), modifiers, and the lane-mask registers it reads
-//! and writes; anything it does not recognise stays with the interpreter helper. `emit`
-//! then lowers chunk `c` of a planned instruction: operand fetch (DPP gather, SDWA
-//! selection, ABS/NEG), the operation (`ops.rs`), OMOD/CLAMP, SDWA placement and the
-//! EXEC-masked write-back. Modifier order and the float rules (NaN, denormals, MODE) are
-//! those of the interpreter (`wavejit_interp::float`, ERRATA "VOP3" and "VOP_SDWA").
+//! `plan` (pure) turns a decoded instruction into a `VPlan`: its semantics (`sem.rs`), and
+//! from isa's one operand view (`wavejit_isa::gcn::valu::from_inst`, the same the printer
+//! and assembler read) the operands (VGPR, scalar slot, constant), modifiers and the
+//! lane-mask registers it reads and writes; what the lowering does not handle stays with
+//! the interpreter helper. `emit_cross`/`emit_chunk` then emit it chunk by chunk through
+//! `emit.rs`. Modifier order and the float rules (NaN, denormals, MODE) are those of the
+//! interpreter (`wavejit_interp::float`, ERRATA "VOP3" and "VOP_SDWA").
 
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::{inline_constant, src_kind, SrcKind, Width};
-use wavejit_isa::gcn::{Enc, Fields, Inst, Src, VopBase};
+use wavejit_isa::gcn::valu::Form;
+use wavejit_isa::gcn::{Enc, Inst, Src, VopBase};
 
 use super::emit::emit;
 use super::fetch::{uniforms, Unis};
@@ -19,6 +19,7 @@ use super::sem;
 use super::vocab::Vop2Form;
 use super::vplan::{Dpp, Sdwa, VPlan, VSrc};
 use crate::block::{Cx, CHUNKS};
+use crate::slots::{EXEC_LO, VCC_LO};
 
 /// The source of operand `s` at width `w64`, or `None` if the JIT does not handle it
 /// (reserved codes, LDS_DIRECT, a literal for a 64-bit operand).
@@ -73,88 +74,89 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
         interp: None,
     };
     let n = shape.nsrc as usize;
-    match (inst.enc, inst.fields) {
-        (Enc::Vop1, Fields::Vop1 { vdst, src0 }) => {
-            if n != 1 {
-                return None;
-            }
-            p.src[0] = vsrc(gen, src0, lit, shape.w64[0], shape.src16)?;
-            p.vdst = Some(vdst);
+    // The encoding's fields in VOP3 numbering (isa's one operand view): what differs by
+    // form below is only which of them the form may carry.
+    let (v, form, _) = wavejit_isa::gcn::valu::from_inst(gen, inst)?;
+    let base = match inst.enc {
+        Enc::Vop1 => Some(VopBase::Vop1),
+        Enc::Vop2 => Some(VopBase::Vop2),
+        Enc::Vopc => Some(VopBase::Vopc),
+        Enc::Sdwa { base } | Enc::Dpp { base } => Some(base),
+        _ => None,
+    };
+    if form != Form::E64 {
+        // SDWA and DPP have 32-bit operands only; a VOP1/VOP2/VOPC source 0 may be any
+        // source, the others are VGPRs (a MADMK/MADAK literal is placed below).
+        if form != Form::E32 && (shape.w64.iter().any(|&w| w) || shape.w64_dst) {
+            return None;
         }
-        (Enc::Vop2, Fields::Vop2 { vdst, src0, vsrc1 }) => {
-            p.src[0] = vsrc(gen, src0, lit, shape.w64[0], shape.src16)?;
-            p.src[1] = VSrc::V(vsrc1);
-            p.vdst = Some(vdst);
-            match shape.vop2 {
-                Vop2Form::Plain if n == 2 => {}
-                Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
-                Vop2Form::MadMk => {
-                    p.src[1] = VSrc::Const(lit? as u64);
-                    p.src[2] = VSrc::V(vsrc1);
+        for i in 0..n.min(2) {
+            p.src[i] = vsrc(gen, v.src[i], lit, shape.w64[i], shape.src16)?;
+        }
+        p.abs = v.abs & 3;
+        p.neg = v.neg & 3;
+        p.clamp = v.clamp;
+        match base? {
+            VopBase::Vop1 if n == 1 => p.vdst = Some(v.dst),
+            VopBase::Vop2 => {
+                p.vdst = Some(v.dst);
+                match shape.vop2 {
+                    Vop2Form::Plain if n == 2 => {}
+                    Vop2Form::Mac => p.src[2] = VSrc::V(v.dst),
+                    Vop2Form::MadMk if form == Form::E32 => {
+                        p.src[2] = p.src[1];
+                        p.src[1] = VSrc::Const(lit? as u64);
+                    }
+                    Vop2Form::MadAk if form == Form::E32 => p.src[2] = VSrc::Const(lit? as u64),
+                    _ => return None,
                 }
-                Vop2Form::MadAk => p.src[2] = VSrc::Const(lit? as u64),
-                _ => return None,
+                if shape.mask_in {
+                    p.mask_src = Some(VCC_LO);
+                }
+                if shape.mask_out {
+                    p.sdst = Some(VCC_LO);
+                }
             }
-            if shape.mask_in {
-                p.mask_src = Some(106);
-            }
-            if shape.mask_out {
-                p.sdst = Some(106);
-            }
+            VopBase::Vopc if shape.is_cmp => p.sdst = Some(VCC_LO),
+            _ => return None,
         }
-        (Enc::Vopc, Fields::Vopc { src0, vsrc1 }) => {
-            p.src[0] = vsrc(gen, src0, lit, shape.w64[0], shape.src16)?;
-            p.src[1] = VSrc::V(vsrc1);
-            if shape.w64[1] {
-                // vsrc1 of a 64-bit compare is a register pair: V(n) means v[n:n+1].
-            }
-            p.sdst = Some(106);
-        }
-        (
-            Enc::Vop3,
-            Fields::Vop3 {
-                vdst,
-                sdst,
-                src,
-                abs,
-                neg,
-                clamp,
-                omod,
-            },
-        ) => {
+    }
+    match form {
+        Form::E32 => {}
+        Form::E64 => {
             if lit.is_some() {
                 return None;
             }
-            for (i, s) in src.iter().enumerate().take(n) {
-                p.src[i] = vsrc(gen, *s, None, shape.w64[i], shape.src16)?;
+            for i in 0..n {
+                p.src[i] = vsrc(gen, v.src[i], None, shape.w64[i], shape.src16)?;
             }
-            p.abs = abs;
-            p.neg = neg;
-            p.clamp = clamp;
-            p.omod = omod;
+            p.abs = v.abs;
+            p.neg = v.neg;
+            p.clamp = v.clamp;
+            p.omod = v.omod;
             match shape.vop2 {
-                Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
+                Vop2Form::Mac => p.src[2] = VSrc::V(v.dst),
                 Vop2Form::MadMk | Vop2Form::MadAk => return None,
                 _ => {}
             }
             if shape.is_cmp {
                 // VOPC in VOP3: the result pair is in the VDST field.
-                if vdst > 126 {
+                if v.dst > 126 {
                     return None;
                 }
-                p.sdst = Some(vdst);
+                p.sdst = Some(v.dst);
             } else {
-                p.vdst = Some(vdst);
+                p.vdst = Some(v.dst);
                 if shape.mask_out {
-                    if sdst > 126 {
+                    if v.sdst > 126 {
                         return None;
                     }
-                    p.sdst = Some(sdst);
+                    p.sdst = Some(v.sdst);
                 }
             }
             if shape.mask_in {
                 // V_CNDMASK / carry in: the third source is the mask pair.
-                match src[n] {
+                match v.src[n] {
                     s if s.0 <= 126 && src_kind(gen, s).is_scalar_dst() => {
                         p.mask_src = Some(s.0 as u8)
                     }
@@ -162,119 +164,34 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
                 }
             }
         }
-        (
-            Enc::Sdwa { base },
-            Fields::Sdwa {
-                vdst,
-                src0,
-                vsrc1,
-                dst_sel,
-                dst_unused,
-                clamp,
-                src0_sel,
-                src0_sext,
-                src0_neg,
-                src0_abs,
-                src1_sel,
-                src1_sext,
-                src1_neg,
-                src1_abs,
-            },
-        ) => {
-            if shape.w64.iter().any(|&w| w) || shape.w64_dst {
-                return None;
-            }
-            p.src[0] = VSrc::V(src0);
-            p.src[1] = VSrc::V(vsrc1);
-            p.abs = src0_abs as u8 | (src1_abs as u8) << 1;
-            p.neg = src0_neg as u8 | (src1_neg as u8) << 1;
-            p.clamp = clamp;
+        Form::Sdwa => {
+            let sdwa = v.sdwa;
             let have_src1 = n >= 2;
             p.sdwa = Some(Sdwa {
-                dst_sel,
-                dst_unused,
-                sel: [src0_sel, if have_src1 { src1_sel } else { 6 }],
-                sext: [src0_sext, have_src1 && src1_sext],
+                dst_sel: sdwa.dst_sel,
+                dst_unused: sdwa.dst_unused,
+                sel: [sdwa.src0_sel, if have_src1 { sdwa.src1_sel } else { 6 }],
+                sext: [v.sext & 1 != 0, have_src1 && v.sext & 2 != 0],
             });
-            match base {
-                VopBase::Vop1 if n == 1 => p.vdst = Some(vdst),
-                VopBase::Vop2 => {
-                    p.vdst = Some(vdst);
-                    match shape.vop2 {
-                        Vop2Form::Plain if n == 2 => {}
-                        Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
-                        _ => return None,
-                    }
-                    if shape.mask_in {
-                        p.mask_src = Some(106);
-                    }
-                    if shape.mask_out {
-                        p.sdst = Some(106);
-                    }
-                }
-                VopBase::Vopc if shape.is_cmp => {
-                    p.sdst = Some(106);
-                    p.sdwa = p.sdwa.map(|s| Sdwa {
-                        dst_sel: 6,
-                        dst_unused: 0,
-                        ..s
-                    });
-                }
-                _ => return None,
+            if shape.is_cmp {
+                // A compare writes a lane mask: no destination selection.
+                p.sdwa = p.sdwa.map(|s| Sdwa {
+                    dst_sel: 6,
+                    dst_unused: 0,
+                    ..s
+                });
             }
         }
-        (
-            Enc::Dpp { base },
-            Fields::Dpp {
-                vdst,
-                src0,
-                vsrc1,
-                dpp_ctrl,
-                bound_ctrl,
-                src0_neg,
-                src0_abs,
-                src1_neg,
-                src1_abs,
-                bank_mask,
-                row_mask,
-            },
-        ) => {
-            if shape.w64.iter().any(|&w| w) || shape.w64_dst {
-                return None;
-            }
-            super::dpp::gather(dpp_ctrl, 0)?;
-            p.src[0] = VSrc::V(src0);
-            p.src[1] = VSrc::V(vsrc1);
-            p.abs = src0_abs as u8 | (src1_abs as u8) << 1;
-            p.neg = src0_neg as u8 | (src1_neg as u8) << 1;
+        Form::Dpp => {
+            super::dpp::gather(v.dpp.ctrl, 0)?;
             p.dpp = Some(Dpp {
-                ctrl: dpp_ctrl,
-                bound_ctrl,
-                row_mask,
-                bank_mask,
+                ctrl: v.dpp.ctrl,
+                bound_ctrl: v.dpp.bound_ctrl,
+                row_mask: v.dpp.row_mask,
+                bank_mask: v.dpp.bank_mask,
             });
             p.cross_lane = true;
-            match base {
-                VopBase::Vop1 if n == 1 => p.vdst = Some(vdst),
-                VopBase::Vop2 => {
-                    p.vdst = Some(vdst);
-                    match shape.vop2 {
-                        Vop2Form::Plain if n == 2 => {}
-                        Vop2Form::Mac => p.src[2] = VSrc::V(vdst),
-                        _ => return None,
-                    }
-                    if shape.mask_in {
-                        p.mask_src = Some(106);
-                    }
-                    if shape.mask_out {
-                        p.sdst = Some(106);
-                    }
-                }
-                VopBase::Vopc if shape.is_cmp => p.sdst = Some(106),
-                _ => return None,
-            }
         }
-        _ => return None,
     }
     if shape.is_cmpx {
         p.to_exec = true;
@@ -286,7 +203,7 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
         a != b && (a == b1 || a1 == b || a1 == b1)
     };
     if let Some(d) = p.sdst {
-        if overlap(d, 126) || p.mask_src.is_some_and(|m| overlap(d, m)) {
+        if overlap(d, EXEC_LO) || p.mask_src.is_some_and(|m| overlap(d, m)) {
             return None;
         }
     }

@@ -14,7 +14,7 @@
 //!   interpreter helper, which then reports the error itself (same pc, lane, address);
 //! * per chunk (quad q): PRIMID = popcount(NEWPRIMMASK & (2^q − 1)), a scalar load of each
 //!   parameter at `k + 48 × PRIMID + 4 × dword`, splat to the quad's four lanes; the
-//!   multiply-add is the ordinary unfused f32 `Mad` lowering (`ops.rs`), so MODE's flushes,
+//!   multiply-add is the ordinary unfused f32 `Mad` lowering (`float_ops.rs`), so MODE's flushes,
 //!   the canonical NaN and VOP3's OMOD/CLAMP/ABS/NEG are those of every other f32 operation.
 //!
 //! Quads past the last active one may address beyond the LDS: their PRIMID is clamped to

@@ -1,10 +1,11 @@
-//! Vector operations of issue 4's inline list that the core tables (`ops.rs`) did not
-//! cover: the class compares (`class.rs`), the packing conversions and the floor
+//! Vector operations outside the core families (`int_ops`, `float_ops`, `mixed`,
+//! `half`): the class compares (`class.rs`), the packing conversions and the floor
 //! conversions `v_cvt_flr/rpi_i32_f32` (`pack.rs`), the byte permute and masked/quad SADs
 //! (`bytes.rs`), and here the 64-bit multiply-add `v_mad_u64_u32`/`v_mad_i64_i32`, the
 //! legacy min/max/mad/mac, `v_cvt_off_f32_i4`, `v_rcp_clamp_f32/f64`/`v_rcp_legacy_f32`,
-//! `v_fma_f16`, `v_ldexp_f16` and `v_frexp_mant_f16`/`v_frexp_exp_i16_f16`. `ops.rs` fetches their operands (modifiers,
-//! SDWA/DPP) as for every operation and writes what `lower` returns.
+//! `v_fma_f16`, `v_ldexp_f16` and `v_frexp_mant_f16`/`v_frexp_exp_i16_f16`. Their operands
+//! are fetched (`fetch.rs`) and their results written (`write.rs`) as for every operation;
+//! `lower` makes one chunk's result.
 //!
 //! The semantics are the interpreter's (`wavejit_interp::valu::{vopc, vop2, vop3}`).
 
