@@ -8,6 +8,7 @@
 
 #![deny(clippy::unwrap_used)]
 
+pub mod ctx;
 pub mod error;
 pub mod exec;
 pub mod float;

@@ -19,8 +19,8 @@ use wavejit_isa::gcn::{self, Fields, Op};
 use wavejit_isa::ir::{Inst, Program};
 use wavejit_isa::state::{Wave, LANES};
 
+use crate::ctx::{Ctx, RunStats, Step};
 use crate::error::{ExecError, ExecErrorKind};
-use crate::exec::{Ctx, RunStats, Step};
 
 /// Counters of one instruction. `#[repr(C)]`: compiled code adds to `execs`, `lanes` and
 /// `taken` at the offsets below.

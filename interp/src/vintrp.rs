@@ -22,8 +22,8 @@ use wavejit_isa::gcn::operand::InterpAttr;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
 use wavejit_isa::state::{Lds, LANES};
 
+use crate::ctx::Ctx;
 use crate::error::ExecErrorKind;
-use crate::exec::Ctx;
 use crate::float::{self, Mode, F16, F32};
 
 /// Whether `op` is an interpolation operation (either encoding).

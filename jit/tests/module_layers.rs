@@ -1,6 +1,7 @@
-//! The JIT's modules form layers: a module imports only from modules below it, so the
-//! graph of `crate::`/`super::`/child-module references between the files of `jit/src`
-//! has no cycle. Read from the sources themselves; a new cycle fails with its path.
+//! The JIT's and the interpreter's modules form layers: a module imports only from
+//! modules below it, so the graph of `crate::`/`super::`/child-module references between
+//! the files of `jit/src` (and of `interp/src`) has no cycle. Read from the sources
+//! themselves; a new cycle fails with its path.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -210,6 +211,20 @@ fn the_jit_modules_have_no_cycle() {
             emit.contains(below),
             "gcn::emit should import {below}: {emit:?}"
         );
+    }
+    if let Some(c) = find_cycle(&g) {
+        panic!("module cycle: {}", c.join(" -> "));
+    }
+}
+
+#[test]
+fn the_interpreter_modules_have_no_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../interp/src");
+    let g = graph(&src);
+    // The run loop dispatches to the families, which take their context from below it.
+    let exec = g.get("exec").expect("exec is a module");
+    for below in ["ctx", "mem", "salu", "valu"] {
+        assert!(exec.contains(below), "exec should import {below}: {exec:?}");
     }
     if let Some(c) = find_cycle(&g) {
         panic!("module cycle: {}", c.join(" -> "));

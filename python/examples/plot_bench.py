@@ -44,7 +44,7 @@ def plot(r: dict, out: pathlib.Path) -> None:
     ax.set_yscale("log")
     ax.set_ylabel("wave-instructions per second")
     ax.set_title("wavejit engines per kernel")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(ENGINES))
     s = r.get("scaling")
     if s:
         t = [p["threads"] for p in s["points"]]
@@ -53,7 +53,7 @@ def plot(r: dict, out: pathlib.Path) -> None:
         ax2.set_title(f"scaling ({s['kernel']})")
         ax2.set_xticks(t)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    fig.savefig(out, dpi=120, bbox_inches="tight")
     print(f"wrote {out}")
 
 

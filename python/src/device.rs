@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
 
 use wavejit::device::{Buffer as RsBuffer, Device as RsDevice, LaunchStats as RsStats};
+use wavejit::isa::Arch;
 use wavejit::Engine;
 
 use crate::code::CodeObject;
@@ -198,7 +199,12 @@ impl Device {
         });
         dev.inner.set_profiling(false);
         let (r, prof) = r?;
-        let stats = r.map_err(|e| errors::launch(py, &e))?;
+        let stats = r.map_err(|e| {
+            let entry = code
+                .kernel(&name)
+                .map_or(&[][..], |k| k.code.get(k.entry as usize..).unwrap_or(&[]));
+            errors::with_instruction(py, errors::launch(py, &e), Arch::Gcn(code.gen), entry)
+        })?;
         let profile = match prof {
             Some(json) => Some(py.import("json")?.call_method1("loads", (json,))?.unbind()),
             None => None,

@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use wavejit::device::LaunchError as RsLaunchError;
 use wavejit::grid::GridError;
 use wavejit::interp::{ExecError as RsExecError, ExecErrorKind};
-use wavejit::isa::{AsmError as RsAsmError, DecodeError as RsDecodeError};
+use wavejit::isa::gcn::fmt::Syntax;
+use wavejit::isa::{Arch, AsmError as RsAsmError, DecodeError as RsDecodeError};
 use wavejit::load::LoadError as RsLoadError;
 use wavejit::statefile::StateError as RsStateError;
 use wavejit::{Error, WaveError};
@@ -38,7 +39,8 @@ create_exception!(
     WavejitError,
     "A program or kernel that failed while running. Attributes: kind (unsupported, \
      out_of_bounds, pc_out_of_code, inst_limit, decode, bad_operand, timeout, cancelled), \
-     pc, lane, address, space, size, mnemonic, workgroup, wave (None where they do not apply)."
+     pc, instruction (its text), lane, address, space, size, mnemonic, workgroup, wave, \
+     kernel (None where they do not apply)."
 );
 create_exception!(
     wavejit,
@@ -186,8 +188,38 @@ fn exec_err(py: Python<'_>, msg: String, f: ExecFacts, at: Place) -> PyErr {
         v.setattr("mnemonic", f.mnemonic)?;
         v.setattr("workgroup", at.workgroup.map(|w| (w[0], w[1], w[2])))?;
         v.setattr("wave", at.wave)?;
-        v.setattr("kernel", Option::<String>::None)
+        v.setattr("kernel", Option::<String>::None)?;
+        v.setattr("instruction", Option::<String>::None)
     })
+}
+
+/// The instruction at byte `pc` of `code`, as llvm-mc prints it (VP1: envydis syntax).
+fn instruction_text(arch: Arch, code: &[u8], pc: u32) -> Option<String> {
+    let rest = code.get(pc as usize..)?;
+    match arch {
+        Arch::Gcn(gen) => {
+            let (inst, _) = wavejit::isa::gcn::decode(gen, rest, pc).ok()?;
+            Some(wavejit::isa::gcn::fmt::format(gen, &inst, pc, Syntax::Llvm))
+        }
+        Arch::Vp1 => {
+            let (inst, _) = wavejit::isa::vp1::decode(rest, pc).ok()?;
+            Some(wavejit::isa::vp1::fmt::format(&inst))
+        }
+    }
+}
+
+/// Give an ExecError raised by running `code` its `instruction` attribute: the text of
+/// the instruction at its pc. Other errors pass unchanged.
+pub fn with_instruction(py: Python<'_>, err: PyErr, arch: Arch, code: &[u8]) -> PyErr {
+    if !err.is_instance_of::<ExecError>(py) {
+        return err;
+    }
+    let v = err.value(py);
+    let pc: Option<u32> = v.getattr("pc").ok().and_then(|p| p.extract().ok());
+    if let Some(text) = pc.and_then(|pc| instruction_text(arch, code, pc)) {
+        let _ = v.setattr("instruction", text);
+    }
+    err
 }
 
 fn mismatch(py: Python<'_>, msg: String, at: Place) -> PyErr {

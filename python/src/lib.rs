@@ -142,10 +142,11 @@ fn run<'py>(
     };
     let out = match arch {
         Arch::Vp1 => {
+            let words = code.clone();
             interrupt::run_detached(py, move || {
-                wavejit::statefile::vp1::run_vp1(&code, text.as_deref(), engine)
+                wavejit::statefile::vp1::run_vp1(&words, text.as_deref(), engine)
             })?
-            .map_err(|e| errors::facade(py, &e))?
+            .map_err(|e| errors::with_instruction(py, errors::facade(py, &e), arch, &code))?
             .json
         }
         Arch::Gcn(gen) => {
@@ -167,7 +168,7 @@ fn run<'py>(
                 );
                 (r, end)
             })?;
-            r.map_err(|e| errors::wave(py, &e))?;
+            r.map_err(|e| errors::with_instruction(py, errors::wave(py, &e), arch, &code))?;
             sf.dump(&start, &end)
         }
     };

@@ -187,6 +187,7 @@ def test_fault_is_exec_error_with_position(build, engine):
     # Lanes 0-3 store inside the 16 bytes; lane 4 is the first past them.
     assert x.lane == 4 and x.address == small.address + 16 and x.size == 4
     assert isinstance(x.pc, int)
+    assert x.instruction.startswith("flat_store_dword")  # GCN 1.2 stores through FLAT
     # A null pointer faults at a small address.
     with pytest.raises(wavejit.ExecError) as e:
         dev.launch(code, "vadd", grid=n, block=64, args=[a, a, None, n])
@@ -326,3 +327,52 @@ def test_exception_hierarchy():
         assert issubclass(cls, wavejit.WavejitError)
         assert cls.__module__ == "wavejit"
     assert issubclass(wavejit.WavejitError, Exception)
+
+
+def test_device_busy_in_another_thread(build):
+    """While one Python thread launches, another using the same device gets an exception,
+    not a crash; the launch itself completes."""
+    code = build.code("lcg.cl", "gfx803")
+    dev = wavejit.Device(engine="interp", threads=1)
+    n = 64 * 64
+    out = dev.empty(4 * n)
+    started = threading.Event()
+    result = {}
+
+    def launch():
+        started.set()
+        result["stats"] = dev.launch(code, "lcg", grid=n, block=64, args=[out, 4000])
+
+    t = threading.Thread(target=launch)
+    t.start()
+    started.wait()
+    errors = 0
+    while t.is_alive():
+        try:
+            dev.empty(16)
+        except RuntimeError:
+            errors += 1
+        t.join(0.01)
+    assert "stats" in result
+    np.testing.assert_array_equal(out.numpy(np.uint32), lcg(n, 4000))
+    assert errors > 0  # the launch held the device while it ran
+
+
+def test_hostile_code_objects(build):
+    """Corrupted code objects load or raise LoadError; nothing else."""
+    good = bytearray(build.path("vadd.cl", "gfx803").read_bytes())
+    rng = np.random.default_rng(11)
+    loaded = 0
+    for _ in range(300):
+        b = bytearray(good)
+        for pos in rng.integers(0, len(b), rng.integers(1, 8)):
+            b[pos] = rng.integers(0, 256)
+        try:
+            wavejit.CodeObject.load(bytes(b))
+            loaded += 1
+        except wavejit.LoadError:
+            pass
+    for cut in range(0, len(good), 97):
+        with pytest.raises(wavejit.LoadError):
+            wavejit.CodeObject.load(bytes(good[:cut]))
+    assert loaded < 300  # some corruptions are caught

@@ -66,6 +66,7 @@ def test_fault_has_pc_lane_address(engine):
     x = e.value
     assert (x.kind, x.pc, x.lane, x.address, x.size) == ("out_of_bounds", 4, 5, 0x1000, 4)
     assert x.space == "global"
+    assert x.instruction == "flat_load_dword v1, v[2:3]"
     assert "0x1000" in str(x)
 
 
@@ -75,6 +76,9 @@ def test_instruction_limit(engine):
         wavejit.run("s_nop 0\nl: s_branch l\ns_endpgm", "gfx8", engine=engine, max_insts=1000)
     assert e.value.kind == "inst_limit"
     assert e.value.pc == 4
+    # The branch to itself (offset -1 dwords), as the disassembler prints it.
+    assert e.value.instruction == wavejit.disassemble(b"\xff\xff\x82\xbf", "gfx8", "llvm")[0]
+    assert e.value.instruction.startswith("s_branch ")
     assert e.value.lane is None and e.value.address is None
 
 

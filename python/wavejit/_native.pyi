@@ -210,6 +210,8 @@ class ExecError(WavejitError):
     """unsupported, out_of_bounds, pc_out_of_code, inst_limit, decode, bad_operand,
     timeout, cancelled."""
     pc: Optional[int]
+    instruction: Optional[str]
+    """The instruction at pc, as llvm-mc prints it."""
     lane: Optional[int]
     address: Optional[int]
     space: Optional[str]

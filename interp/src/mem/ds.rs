@@ -21,10 +21,10 @@
 use wavejit_isa::gcn::{Fields, Inst, Op};
 use wavejit_isa::state::{Lds, MemFault, Space, LANES};
 
+use super::access::{active_lanes, lane_fault, misaligned, vregs};
 use super::atomic::AtomicOp;
-use super::{active_lanes, lane_fault, misaligned, vregs};
+use crate::ctx::{bad_fields, unsupported, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{bad_fields, unsupported, Ctx};
 
 /// What a DS operation does, by shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,11 +10,11 @@
 use wavejit_isa::gcn::{Fields, Inst, Op};
 use wavejit_isa::state::LANES;
 
+use super::access::{active_lanes, lane_fault, misaligned, vregs};
 use super::atomic::{global_rmw, vmem_atomic, GlobalAtomicError};
 use super::mubuf::{atomic_data, atomic_regs, write_return};
-use super::{active_lanes, lane_fault, misaligned, vregs};
+use crate::ctx::{bad_fields, unsupported, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{bad_fields, unsupported, Ctx};
 
 enum Kind {
     Load { size: u32, sext: bool },
@@ -67,8 +67,8 @@ fn kind(op: Op) -> Option<Kind> {
     })
 }
 
-/// Bytes per active lane (`super::Traffic`).
-pub(crate) fn traffic(inst: &Inst) -> Option<super::Traffic> {
+/// Bytes per active lane (`super::access::Traffic`).
+pub(crate) fn traffic(inst: &Inst) -> Option<super::access::Traffic> {
     let glc = matches!(inst.fields, Fields::Flat { glc: true, .. });
     let (read, write) = match kind(inst.op) {
         Some(Kind::Load { size, .. }) => (size, 0),
@@ -78,7 +78,7 @@ pub(crate) fn traffic(inst: &Inst) -> Option<super::Traffic> {
             (if glc { size } else { 0 }, size)
         }
     };
-    Some(super::Traffic {
+    Some(super::access::Traffic {
         read,
         write,
         per_lane: true,

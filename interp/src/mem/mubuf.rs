@@ -26,11 +26,11 @@ use wavejit_isa::gcn::{Fields, Inst, Op};
 use wavejit_isa::state::LANES;
 use wavejit_isa::Gen;
 
+use super::access::{active_lanes, lane_fault, misaligned, vreg, vregs};
 use super::atomic::{global_rmw, vmem_atomic, AtomicOp, GlobalAtomicError};
 use super::buffer::{dword_components, raw_num_format, Resource};
-use super::{active_lanes, lane_fault, misaligned, vreg, vregs};
+use crate::ctx::{bad_fields, unsupported, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{bad_fields, unsupported, Ctx};
 use crate::salu::operand::{read32, read_n};
 
 /// How a lane's address is formed.
@@ -99,8 +99,8 @@ fn kind(op: Op) -> Option<Kind> {
     })
 }
 
-/// Bytes per active lane (`super::Traffic`).
-pub(crate) fn traffic(inst: &Inst) -> Option<super::Traffic> {
+/// Bytes per active lane (`super::access::Traffic`).
+pub(crate) fn traffic(inst: &Inst) -> Option<super::access::Traffic> {
     let glc = matches!(inst.fields, Fields::Mubuf { glc: true, .. });
     let (read, write) = match kind(inst.op)? {
         Kind::Load { size, .. } => (size, 0),
@@ -108,7 +108,7 @@ pub(crate) fn traffic(inst: &Inst) -> Option<super::Traffic> {
         Kind::Atomic { size, .. } => (if glc { size } else { 0 }, size),
         Kind::CacheOp => return None,
     };
-    Some(super::Traffic {
+    Some(super::access::Traffic {
         read,
         write,
         per_lane: true,

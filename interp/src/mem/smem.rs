@@ -19,8 +19,8 @@ use wavejit_isa::gcn::{Fields, Inst, Op, Src};
 use wavejit_isa::Gen;
 
 use super::buffer::Resource;
+use crate::ctx::{bad_fields, unsupported, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{bad_fields, unsupported, Ctx};
 use crate::salu::operand::{read32, read_into, read_n, write_n};
 
 enum Kind {
@@ -55,15 +55,15 @@ fn kind(op: Op) -> Option<(Kind, usize)> {
     })
 }
 
-/// Bytes per instruction (`super::Traffic`).
-pub(crate) fn traffic(inst: &Inst) -> Option<super::Traffic> {
+/// Bytes per instruction (`super::access::Traffic`).
+pub(crate) fn traffic(inst: &Inst) -> Option<super::access::Traffic> {
     let (k, dwords) = kind(inst.op)?;
     let bytes = 4 * dwords as u32;
     let (read, write) = match k {
         Kind::Load | Kind::BufferLoad => (bytes, 0),
         Kind::Store | Kind::BufferStore => (0, bytes),
     };
-    Some(super::Traffic {
+    Some(super::access::Traffic {
         read,
         write,
         per_lane: false,

@@ -13,8 +13,8 @@ pub mod sopp;
 
 use wavejit_isa::gcn::{Enc, Inst};
 
+use crate::ctx::{unsupported, Control, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{unsupported, Control, Ctx};
 
 /// Execute a scalar ALU or program-control instruction at `pc` (`size` bytes long).
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst, pc: u32, size: u32) -> Result<Control, ExecErrorKind> {

@@ -5,8 +5,8 @@
 use wavejit_isa::gcn::{Fields, Inst, Op, Src};
 
 use super::operand::{read32, read64, write32, write64};
+use crate::ctx::{bad_fields, unsupported, Control, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{bad_fields, unsupported, Control, Ctx};
 
 /// Whole-quad mode: every 4-bit group of D is all ones when any bit of that group of S0 is
 /// set, else zero.

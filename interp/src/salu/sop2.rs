@@ -8,8 +8,8 @@
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::operand::{read32, read64, write32, write64};
+use crate::ctx::{bad_fields, unsupported, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{bad_fields, unsupported, Ctx};
 
 /// `D = S0 + S1; SCC = carry out`.
 pub fn s_add_u32(a: u32, b: u32) -> (u32, bool) {

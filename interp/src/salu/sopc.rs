@@ -4,8 +4,8 @@
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::operand::{read32, read64};
+use crate::ctx::{bad_fields, unsupported, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{bad_fields, unsupported, Ctx};
 
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     let Fields::Sopc { ssrc0, ssrc1 } = inst.fields else {

@@ -15,8 +15,8 @@
 use wavejit_isa::gcn::{Fields, Inst, Op, Src};
 
 use super::operand::{read32, write32};
+use crate::ctx::{bad_fields, unsupported, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{bad_fields, unsupported, Ctx};
 
 /// The hardware register a SIMM16 names: `{size - 1 [15:11], offset [10:6], id [5:0]}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

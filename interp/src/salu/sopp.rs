@@ -21,8 +21,8 @@
 
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
+use crate::ctx::{bad_fields, unsupported, Control, Ctx};
 use crate::error::ExecErrorKind;
-use crate::exec::{bad_fields, unsupported, Control, Ctx};
 
 /// Target of a branch at `pc` with offset `simm16` (in dwords, relative to pc + 4).
 pub fn branch_target(pc: u32, simm16: u16) -> u32 {

@@ -3,7 +3,7 @@
 //! inputs, flag outputs): each pairs its pure per-lane function with its types. The table's
 //! `interp` cell names them as `run(custom::NAME)`.
 
-use super::dispatch::{acc_is_vdst, b32_3, fp_1, fp_of};
+use super::adapt::{acc_is_vdst, b32_3, fp_1, fp_of};
 use super::driver::{alu, alu_bits, alu_lane, BitIn, BitOut, Cx, R};
 use super::operands::Ty::{B16, B32, B64, F16, F32, F64};
 use super::{f16, vop1, vop2, vop3};

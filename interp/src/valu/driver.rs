@@ -14,8 +14,8 @@ use wavejit_isa::state::LANES;
 use super::dpp;
 use super::operands::{self, resolve, Form, Operand, Ty, Vop, VCC};
 use super::sdwa;
+use crate::ctx::Ctx;
 use crate::error::ExecErrorKind;
-use crate::exec::Ctx;
 use crate::float::{self, Mode};
 
 pub type R = Result<(), ExecErrorKind>;

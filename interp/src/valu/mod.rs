@@ -13,6 +13,7 @@
 //!   each operation with its typed adapter and per-lane function; `custom` holds the
 //!   operations whose types no adapter covers.
 
+pub mod adapt;
 pub mod approx;
 pub mod custom;
 pub mod dispatch;
@@ -30,8 +31,8 @@ pub mod vopc;
 
 use wavejit_isa::gcn;
 
+use crate::ctx::Ctx;
 use crate::error::ExecErrorKind;
-use crate::exec::Ctx;
 
 /// Execute one VOP1/VOP2/VOPC/VOP3(A/B)/SDWA/DPP instruction (including V_READLANE,
 /// V_WRITELANE, V_READFIRSTLANE and V_CMPX, which writes EXEC). GCN 1.2's VOP3-encoded

@@ -1,0 +1,195 @@
+//! The typed adapters the table's `interp` cells name (`f32_2`, `b32_3`, `conv`, …): each
+//! runs a pure per-lane function over the driver with its source and result types, and the
+//! operand rearrangements of V_MAC (`acc_is_vdst`) and V_MADMK/V_MADAK (`madk`). Used by
+//! the generated dispatch and by `custom`.
+
+use wavejit_isa::gcn::Src;
+
+use super::driver::{alu, alu_bits, BitIn, BitOut, Cx, R};
+use super::operands::Ty::{self, B16, B32, B64, F16, F32, F64};
+use super::vop1;
+use crate::float::{Fp, Mode};
+
+pub(super) type Fn1<T> = fn(T, Mode) -> T;
+pub(super) type Fn2<T> = fn(T, T, Mode) -> T;
+pub(super) type Fn3<T> = fn(T, T, T, Mode) -> T;
+
+pub(super) fn f32_1(cx: &mut Cx, f: Fn1<u32>) -> R {
+    let m = cx.mode();
+    alu(cx, [F32], F32, |[a]| f(a as u32, m) as u64)
+}
+pub(super) fn f32_2(cx: &mut Cx, f: Fn2<u32>) -> R {
+    let m = cx.mode();
+    alu(cx, [F32, F32], F32, |[a, b]| {
+        f(a as u32, b as u32, m) as u64
+    })
+}
+pub(super) fn f32_3(cx: &mut Cx, f: Fn3<u32>) -> R {
+    let m = cx.mode();
+    alu(cx, [F32, F32, F32], F32, |[a, b, c]| {
+        f(a as u32, b as u32, c as u32, m) as u64
+    })
+}
+pub(super) fn f64_2(cx: &mut Cx, f: Fn2<u64>) -> R {
+    let m = cx.mode();
+    alu(cx, [F64, F64], F64, |[a, b]| f(a, b, m))
+}
+pub(super) fn f64_3(cx: &mut Cx, f: Fn3<u64>) -> R {
+    let m = cx.mode();
+    alu(cx, [F64, F64, F64], F64, |[a, b, c]| f(a, b, c, m))
+}
+pub(super) fn f16_2(cx: &mut Cx, f: Fn2<u16>) -> R {
+    let m = cx.mode();
+    alu(cx, [F16, F16], F16, |[a, b]| {
+        f(a as u16, b as u16, m) as u64
+    })
+}
+pub(super) fn f16_3(cx: &mut Cx, f: Fn3<u16>) -> R {
+    let m = cx.mode();
+    alu(cx, [F16, F16, F16], F16, |[a, b, c]| {
+        f(a as u16, b as u16, c as u16, m) as u64
+    })
+}
+/// A precision-generic float operation (`fn(Fp, bits) -> bits`) at type `ty`.
+pub(super) fn fp_1(cx: &mut Cx, ty: Ty, f: fn(Fp, u64) -> u64) -> R {
+    let fp = fp_of(cx.mode(), ty);
+    alu(cx, [ty], ty, |[a]| f(fp, a))
+}
+pub(super) fn fp_3(cx: &mut Cx, ty: Ty, f: fn(Fp, u64, u64, u64) -> u64) -> R {
+    let fp = fp_of(cx.mode(), ty);
+    alu(cx, [ty, ty, ty], ty, |[a, b, c]| f(fp, a, b, c))
+}
+pub(super) fn fp_of(m: Mode, ty: Ty) -> Fp {
+    match ty {
+        F16 | B16 => m.fp16(),
+        F64 | B64 => m.fp64(),
+        _ => m.fp32(),
+    }
+}
+pub(super) fn b32_1(cx: &mut Cx, f: fn(u32) -> u32) -> R {
+    alu(cx, [B32], B32, |[a]| f(a as u32) as u64)
+}
+pub(super) fn b32_2(cx: &mut Cx, f: fn(u32, u32) -> u32) -> R {
+    alu(cx, [B32, B32], B32, |[a, b]| f(a as u32, b as u32) as u64)
+}
+pub(super) fn b32_3(cx: &mut Cx, f: fn(u32, u32, u32) -> u32) -> R {
+    alu(cx, [B32, B32, B32], B32, |[a, b, c]| {
+        f(a as u32, b as u32, c as u32) as u64
+    })
+}
+pub(super) fn b16_2(cx: &mut Cx, f: fn(u16, u16) -> u16) -> R {
+    alu(cx, [B16, B16], B16, |[a, b]| f(a as u16, b as u16) as u64)
+}
+/// 16-bit integer operations with CLAMP (saturation).
+pub(super) fn b16_2c(cx: &mut Cx, f: fn(u16, u16, bool) -> u16) -> R {
+    let c = cx.v.clamp;
+    alu(cx, [B16, B16], B16, |[a, b]| {
+        f(a as u16, b as u16, c) as u64
+    })
+}
+pub(super) fn b16_3c(cx: &mut Cx, f: fn(u16, u16, u16, bool) -> u16) -> R {
+    let c = cx.v.clamp;
+    alu(cx, [B16, B16, B16], B16, |[a, b, d]| {
+        f(a as u16, b as u16, d as u16, c) as u64
+    })
+}
+/// Float operand(s) in, integer result out (conversions, packing).
+pub(super) fn f32_to_b32(cx: &mut Cx, f: fn(u32, Mode) -> u32) -> R {
+    let m = cx.mode();
+    alu(cx, [F32], B32, |[a]| f(a as u32, m) as u64)
+}
+pub(super) fn f32x2_to_b32(cx: &mut Cx, f: fn(u32, u32, Mode) -> u32) -> R {
+    let m = cx.mode();
+    alu(cx, [F32, F32], B32, |[a, b]| {
+        f(a as u32, b as u32, m) as u64
+    })
+}
+pub(super) fn b32_to_f32(cx: &mut Cx, f: fn(u32, Mode) -> u32) -> R {
+    let m = cx.mode();
+    alu(cx, [B32], F32, |[a]| f(a as u32, m) as u64)
+}
+/// A lane value as a per-lane function takes it: 16, 32 or 64 bits.
+pub trait Bits: Copy {
+    fn from_lane(x: u64) -> Self;
+    fn to_lane(self) -> u64;
+}
+impl Bits for u16 {
+    fn from_lane(x: u64) -> Self {
+        x as u16
+    }
+    fn to_lane(self) -> u64 {
+        self as u64
+    }
+}
+impl Bits for u32 {
+    fn from_lane(x: u64) -> Self {
+        x as u32
+    }
+    fn to_lane(self) -> u64 {
+        self as u64
+    }
+}
+impl Bits for u64 {
+    fn from_lane(x: u64) -> Self {
+        x
+    }
+    fn to_lane(self) -> u64 {
+        self
+    }
+}
+/// A conversion: one source of type `from`, a result of type `to`.
+pub(super) fn conv<A: Bits, B: Bits>(cx: &mut Cx, from: Ty, to: Ty, f: fn(A, Mode) -> B) -> R {
+    let m = cx.mode();
+    alu(cx, [from], to, |[a]| f(A::from_lane(a), m).to_lane())
+}
+/// V_CVT_F32_UBYTEn: byte `n` of the source as an f32.
+pub(super) fn ubyte(cx: &mut Cx, n: u32) -> R {
+    alu(cx, [B32], F32, |[a]| {
+        vop1::v_cvt_f32_ubyte(a as u32, n) as u64
+    })
+}
+/// Carry out: `D, VCC/SDST = f(S0, S1)`, CLAMP saturating.
+pub(super) fn carry_out(cx: &mut Cx, f: fn(u32, u32, bool) -> (u32, bool)) -> R {
+    let c = cx.v.clamp;
+    alu_bits(
+        cx,
+        [B32, B32],
+        B32,
+        BitIn::None,
+        BitOut::Mask,
+        |[a, b], _| {
+            let (r, co) = f(a as u32, b as u32, c);
+            (r as u64, co)
+        },
+    )
+}
+/// Carry in and out: the carry in from VCC (32-bit encodings) or SRC2 (VOP3B).
+pub(super) fn carry_in_out(cx: &mut Cx, f: fn(u32, u32, bool, bool) -> (u32, bool)) -> R {
+    let c = cx.v.clamp;
+    alu_bits(
+        cx,
+        [B32, B32],
+        B32,
+        BitIn::VccOrSrc2,
+        BitOut::Mask,
+        |[a, b], ci| {
+            let (r, co) = f(a as u32, b as u32, ci, c);
+            (r as u64, co)
+        },
+    )
+}
+
+/// Make SRC2 the VDST register (V_MAC*: the accumulator is VDST, whatever SRC2 holds).
+pub(super) fn acc_is_vdst(cx: &mut Cx) {
+    cx.v.src[2] = Src::vgpr(cx.v.vdst);
+}
+
+/// The operands of V_MADMK (`S0 × K + S1`) and V_MADAK (`S0 × S1 + K`) in order.
+pub(super) fn madk(cx: &mut Cx, k_second: bool) {
+    let [s0, s1, _] = cx.v.src;
+    cx.v.src = if k_second {
+        [s0, Src::LITERAL, s1]
+    } else {
+        [s0, s1, Src::LITERAL]
+    };
+}
