@@ -513,6 +513,7 @@ fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
         mode,
         pc,
         gen: g,
+        exports,
     } = wave;
     for r in vgpr.iter_mut().take(vgprs) {
         *r = [0; LANES];
@@ -525,6 +526,7 @@ fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
     *mode = wavejit_isa::state::MODE_DEFAULT;
     *pc = 0;
     *g = gen;
+    exports.clear();
 }
 
 /// Run one workgroup to completion; returns (instructions, waves).

@@ -1,7 +1,9 @@
-//! `wavejit disasm --arch ARCH [--syntax clrx|llvm] (FILE.bin | --hex "DWORD DWORD ...")`:
+//! `wavejit disasm [--arch ARCH] [--syntax clrx|llvm] (FILE | --hex "DWORD DWORD ...")`:
 //! one instruction per line. CLRX syntax (the default) names branch targets with labels;
 //! LLVM syntax prints them as llvm-mc does. A word that does not decode is printed as
-//! `.long` with the reason, and the exit status is 1.
+//! `.long` with the reason, and the exit status is 1. An AMDHSA code object (an ELF file)
+//! is listed per function symbol with addresses and its kernel descriptors
+//! (`disasm_elf.rs`); its architecture comes from the ELF unless `--arch` is given.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -18,13 +20,14 @@ const MAX_CODE_BYTES: u64 = 256 << 20;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// gfx6|gfx7|gfx8 (or an alias: tahiti, bonaire, fiji, gcn1.2, gfx803, …) or vp1.
+    /// gfx6|gfx7|gfx8 (or an alias: tahiti, bonaire, fiji, gcn1.2, gfx803, …) or vp1;
+    /// required for raw code, taken from the file for a code object.
     #[arg(long)]
-    arch: String,
+    arch: Option<String>,
     /// clrx (default) or llvm.
     #[arg(long, default_value = "clrx")]
     syntax: String,
-    /// Raw little-endian code.
+    /// Raw little-endian code, or an AMDHSA code object (ELF).
     #[arg(conflicts_with = "hex", required_unless_present = "hex")]
     file: Option<PathBuf>,
     /// The code as 32-bit hex words, lowest address first (`0x` optional; spaces or commas).
@@ -57,13 +60,31 @@ pub fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let arch: Arch = a.arch.parse()?;
     let syntax: Syntax = a.syntax.parse()?;
     let code = match (&a.hex, &a.file) {
         (Some(h), _) => parse_hex(h)?,
         (None, Some(p)) => read_limited(p, MAX_CODE_BYTES)?,
         (None, None) => return Err("give a code file or --hex".into()),
     };
+    if code.starts_with(b"\x7fELF") {
+        let gen = match a.arch.as_deref().map(str::parse::<Arch>).transpose()? {
+            None => None,
+            Some(Arch::Gcn(g)) => Some(g),
+            Some(Arch::Vp1) => return Err("a code object holds GCN code, not VP1".into()),
+        };
+        let (text, bad) = super::disasm_elf::disasm_object(&code, gen, syntax)?;
+        stdout_done(std::io::stdout().lock().write_all(text.as_bytes()))?;
+        return Ok(if bad {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
+    let arch: Arch = a
+        .arch
+        .as_deref()
+        .ok_or("--arch is required for raw code (gfx6, gfx7, gfx8 or vp1)")?
+        .parse()?;
     let mut o = std::io::stdout().lock();
     let mut bad = false;
     let mut write = || -> std::io::Result<()> {

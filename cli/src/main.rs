@@ -8,12 +8,15 @@ use clap::{Parser, Subcommand};
 mod asm;
 mod bench;
 mod disasm;
+mod disasm_elf;
 mod flags;
 mod fuzz;
+mod info;
 mod launch;
 mod profile_report;
 mod run;
 mod table;
+mod view;
 
 use flags::{elide, fuzz_len, seconds, threads};
 
@@ -41,6 +44,8 @@ enum Cmd {
     Run(run::Args),
     /// Launch a kernel of an AMDHSA code object on a grid.
     Launch(launch::Args),
+    /// What a code object holds: target, kernels, arguments, registers, occupancy.
+    Info(info::Args),
     /// Show a profile written by `launch --profile` or `run --profile`.
     ProfileReport(profile_report::Args),
     /// Differential fuzzing of the interpreter against the JIT.
@@ -62,6 +67,7 @@ fn main() -> ExitCode {
         Cmd::Disasm(a) => disasm::run(a),
         Cmd::Run(a) => run::run(a),
         Cmd::Launch(a) => launch::run(a),
+        Cmd::Info(a) => info::run(a),
         Cmd::ProfileReport(a) => profile_report::run(a),
         Cmd::Fuzz(a) => fuzz::run(a),
         Cmd::Bench(a) => bench::run(a),

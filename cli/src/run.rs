@@ -54,6 +54,10 @@ pub struct Args {
     /// ~/.cache/wavejit).
     #[arg(long)]
     no_cache: bool,
+    /// Also show the final state's words as u32, i32, hex, f32 or f16x2 on standard
+    /// output (the JSON stays exact: it goes to `--out`, or is not printed).
+    #[arg(long, value_parser = clap::value_parser!(super::view::Format))]
+    format: Option<super::view::Format>,
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -141,7 +145,16 @@ pub fn run(a: Args) -> CmdResult {
             _ => e.to_string(),
         }
     })?;
-    write_out(&a.out, &sf.dump(&start, &end))?;
+    let json = sf.dump(&start, &end);
+    match a.format {
+        None => write_out(&a.out, &json)?,
+        Some(f) => {
+            if a.out.is_some() {
+                write_out(&a.out, &json)?;
+            }
+            print!("{}", super::view::state(f, &json)?);
+        }
+    }
     eprintln!(
         "wavejit: {} instructions, ended at s_endpgm (pc 0x{:x})",
         stats.insts, end.wave.pc

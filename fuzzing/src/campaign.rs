@@ -222,6 +222,7 @@ fn error_key(f: &Failure) -> String {
             ExecErrorKind::PcOutOfCode(_) => "pc out of code".into(),
             ExecErrorKind::InstLimit(_) => "instruction limit".into(),
             ExecErrorKind::Decode(_) => "decode error".into(),
+            ExecErrorKind::ExportLimit(_) => "export limit".into(),
             ExecErrorKind::BadOperand(m) => {
                 // Drop numbers so that similar messages count together.
                 let t: String = m.chars().filter(|c| !c.is_ascii_digit()).take(60).collect();

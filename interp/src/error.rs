@@ -23,6 +23,9 @@ pub enum ExecErrorKind {
     Decode(DecodeError),
     #[error("bad operand: {0}")]
     BadOperand(String),
+    /// The wave exported more than this many times (EXP).
+    #[error("more than {0} exports in one run")]
+    ExportLimit(usize),
 }
 
 impl ExecErrorKind {

@@ -1,8 +1,9 @@
 //! The run loop: fetch the slot at `pc`, dispatch by encoding family, advance.
 //!
 //! `step` executes one instruction; `run` repeats it until `s_endpgm`, a barrier, an error
-//! or the instruction budget. Each family module (`salu`, `mem`, `valu`, `vintrp`) returns
-//! a typed error without a position; this module attaches the pc of the instruction.
+//! or the instruction budget. Each family module (`salu`, `mem`, `valu`, `vintrp`,
+//! `export`) returns a typed error without a position; this module attaches the pc of the
+//! instruction.
 //! The cost of one step is the lookup of its slot (O(1)) plus the family's work (O(64)).
 
 use wavejit_isa::gcn::{self, Enc};
@@ -34,8 +35,9 @@ pub fn exec_inst(
             vector(ctx, inst)?
         }
         Enc::Vintrp => interp_vector(ctx, inst)?,
-        // Typed buffer, image and export instructions have no semantics in this project.
-        Enc::Mtbuf | Enc::Mimg | Enc::Exp => return Err(unsupported(inst)),
+        Enc::Exp => crate::export::exec(ctx, inst).map(|()| Control::Next)?,
+        // Typed buffer and image instructions have no semantics in this project.
+        Enc::Mtbuf | Enc::Mimg => return Err(unsupported(inst)),
     };
     let next = pc.wrapping_add(size);
     Ok(match control {

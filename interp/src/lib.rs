@@ -3,7 +3,7 @@
 //!
 //! Layout: `exec` (run loop and dispatch by encoding family), `valu/` (VOP1/VOP2/VOPC/VOP3
 //! with SDWA and DPP: operand fetch, modifiers, per-lane semantics), `float` (MODE:
-//! denormals, rounding), `vintrp`, `salu` (SOP1/SOP2/SOPK/SOPC/SOPP), `mem` (SMRD/SMEM,
+//! denormals, rounding), `vintrp`, `export` (EXP), `salu` (SOP1/SOP2/SOPK/SOPC/SOPP), `mem` (SMRD/SMEM,
 //! DS, MUBUF, FLAT), `vp1` (the VP1 scalar unit).
 
 #![deny(clippy::unwrap_used)]
@@ -11,6 +11,7 @@
 pub mod ctx;
 pub mod error;
 pub mod exec;
+pub mod export;
 pub mod float;
 pub mod mem;
 pub mod profile;

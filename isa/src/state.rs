@@ -1,9 +1,13 @@
 //! Execution state shared by both engines: the wavefront's registers (`Wave`), the
-//! workgroup's local data share (`Lds`) and global memory (`Memory`). Every access a kernel
+//! workgroup's local data share (`Lds`) and global memory (`Memory`); what a wave exported
+//! (`export`). Every access a kernel
 //! can make goes through a checked method here; nothing hands out host pointers.
 //! `diff` names every place where two states differ.
 
 pub mod diff;
+pub mod export;
+
+pub use export::{Export, MAX_EXPORTS};
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -44,6 +48,9 @@ pub struct Wave {
     /// The generation whose semantics apply (FLAT_SCRATCH is slots 104/105 on GCN 1.1 and
     /// 102/103 on GCN 1.2, kept in `sgpr`).
     pub gen: Gen,
+    /// The exports of the run so far (EXP), in program order. Not touched by compiled
+    /// code: EXP runs through the interpreter's code in every engine.
+    pub exports: Vec<Export>,
 }
 
 impl Wave {
@@ -104,6 +111,7 @@ fn zeroed_box() -> Box<Wave> {
         mode: 0,
         pc: 0,
         gen: Gen::Gfx8,
+        exports: Vec::new(),
     })
 }
 

@@ -156,6 +156,7 @@ impl ExecFacts {
             ExecErrorKind::InstLimit(_) => "inst_limit",
             ExecErrorKind::Decode(_) => "decode",
             ExecErrorKind::BadOperand(_) => "bad_operand",
+            ExecErrorKind::ExportLimit(_) => "export_limit",
         });
         f.pc = Some(e.pc);
         match &e.kind {

@@ -207,7 +207,7 @@ class DecodeError(WavejitError):
 
 class ExecError(WavejitError):
     kind: str
-    """unsupported, out_of_bounds, pc_out_of_code, inst_limit, decode, bad_operand,
+    """unsupported, out_of_bounds, pc_out_of_code, inst_limit, decode, bad_operand, export_limit,
     timeout, cancelled."""
     pc: Optional[int]
     instruction: Optional[str]

@@ -40,6 +40,9 @@ pub enum Place {
     },
     Vp1Variant,
     Vp1S2v,
+    /// The export at this index (`Wave::exports`), or the number of exports.
+    Export(usize),
+    ExportCount,
 }
 
 impl fmt::Display for Place {
@@ -77,6 +80,8 @@ impl fmt::Display for Place {
             } => write!(f, "${file}{index}[{w}]"),
             Place::Vp1Variant => f.write_str("variant"),
             Place::Vp1S2v => f.write_str("s2v"),
+            Place::Export(i) => write!(f, "export {i}"),
+            Place::ExportCount => f.write_str("export count"),
         }
     }
 }
@@ -110,7 +115,8 @@ fn own_sreg(slot: usize) -> bool {
 
 impl Wave {
     /// Every difference from `other`: VGPRs (register by register, lane by lane), scalar
-    /// slots, EXEC, VCC, M0, SCC, MODE, the pc and the generation, in that order.
+    /// slots, EXEC, VCC, M0, SCC, MODE, the pc, the generation and the exports, in that
+    /// order.
     pub fn diff<'a>(&'a self, other: &'a Wave) -> impl Iterator<Item = Difference> + 'a {
         let vgprs = self
             .vgpr
@@ -142,8 +148,51 @@ impl Wave {
             a: x.gen.to_string(),
             b: y.gen.to_string(),
         });
-        vgprs.chain(sregs).chain(fields).chain(gen)
+        let count = word(
+            Place::ExportCount,
+            x.exports.len() as u64,
+            y.exports.len() as u64,
+        );
+        let exports = x
+            .exports
+            .iter()
+            .zip(&y.exports)
+            .enumerate()
+            .filter_map(|(i, (a, b))| export_diff(i, a, b));
+        vgprs
+            .chain(sregs)
+            .chain(fields)
+            .chain(gen)
+            .chain(count)
+            .chain(exports)
     }
+}
+
+/// The first way two exports differ: their fields, or else the first channel and lane
+/// whose data differs.
+fn export_diff(i: usize, a: &super::Export, b: &super::Export) -> Option<Difference> {
+    let head = |e: &super::Export| {
+        format!(
+            "tgt {} en {:#x} compr {} done {} vm {} exec {:#x}",
+            e.tgt, e.en, e.compr, e.done, e.vm, e.exec
+        )
+    };
+    let (ha, hb) = (head(a), head(b));
+    if ha != hb {
+        return Some(Difference {
+            place: Place::Export(i),
+            a: ha,
+            b: hb,
+        });
+    }
+    let (c, lane) = (0..4)
+        .flat_map(|c| (0..LANES).map(move |l| (c, l)))
+        .find(|&(c, l)| a.data[c][l] != b.data[c][l])?;
+    Some(Difference {
+        place: Place::Export(i),
+        a: format!("channel {c} lane {lane} {:#x}", a.data[c][lane]),
+        b: format!("channel {c} lane {lane} {:#x}", b.data[c][lane]),
+    })
 }
 
 /// Every dword that differs between two byte images, named by `place(address)`; images of
