@@ -615,7 +615,7 @@ impl Device {
         let d = Dispatch {
             gen: code.gen,
             kd: k.kd,
-            entry: 0,
+            entry: k.entry,
             grid,
             block,
             kernarg: kernarg.addr,
@@ -639,10 +639,10 @@ impl Device {
             )
             .map_err(|e| LaunchError::Memory(e.to_string()))?;
 
-        // The program starts at the kernel's entry, so that nothing before it in the code
-        // section (other kernels, helper functions) has to decode; branches are relative.
-        let code_bytes = k.code.get(k.entry as usize..).unwrap_or(&[]);
-        let prog = Program::new(Arch::Gcn(code.gen), code_bytes);
+        // The program is the whole code section and the waves start at the kernel's entry:
+        // a call may reach a function placed anywhere in it (before the entry too, as
+        // clang places `noinline` helpers), and kernels of one object share compiled code.
+        let prog = Program::new(Arch::Gcn(code.gen), &k.code);
         if uses_getpc(&prog) {
             self.place_data(code, k)?;
         }
@@ -805,12 +805,13 @@ impl Device {
         })
     }
 
-    /// Map the data segments of `code` at their distance from `k`'s entry, which is where
-    /// the kernel's pc-relative addressing (`s_getpc_b64` + offset) finds them: the
-    /// program's addresses count from its entry (pc 0). Done once per (object, entry);
-    /// the data then stays, like a runtime's loaded globals.
+    /// Map the data segments of `code` at their distance from the start of `k`'s code
+    /// section, which is where the kernel's pc-relative addressing (`s_getpc_b64` +
+    /// offset) finds them: the program's addresses count from the section's start (pc 0).
+    /// Done once per (object, section); the data then stays, like a runtime's loaded
+    /// globals.
     fn place_data(&mut self, code: &CodeObject, k: &Kernel) -> Result<(), LaunchError> {
-        let Some(entry) = k.entry_vaddr else {
+        let Some(entry) = k.entry_vaddr.and_then(|e| e.checked_sub(k.entry as u64)) else {
             return Ok(());
         };
         if code.data_segments.is_empty() {
@@ -838,7 +839,7 @@ impl Device {
                 let d = entry - seg.vaddr;
                 if end >= entry || d > 1 << 40 {
                     return Err(LaunchError::Memory(format!(
-                        "{what} ({} bytes) overlaps or lies too far from the kernel's entry 0x{entry:x}",
+                        "{what} ({} bytes) overlaps or lies too far from the code section at 0x{entry:x}",
                         seg.memsz
                     )));
                 }
@@ -847,7 +848,7 @@ impl Device {
                 let base = seg.vaddr - entry;
                 if base.checked_add(seg.memsz).is_none_or(|e| e > SYSTEM_BASE) {
                     return Err(LaunchError::Memory(format!(
-                        "{what} ({} bytes) lies too far after the kernel's entry 0x{entry:x}",
+                        "{what} ({} bytes) lies too far after the code section at 0x{entry:x}",
                         seg.memsz
                     )));
                 }

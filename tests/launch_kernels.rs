@@ -625,3 +625,36 @@ fn constant_table_next_to_the_code() {
         }
     }
 }
+
+#[test]
+fn calls_to_functions_placed_before_the_kernel() {
+    // examples/opencl/calls.cl: out[i] = twice(i) + helper(i, 7) with helper(x, y) = 3x + y
+    // and twice(x) = helper(x, x) + 1, i.e. 7i + 8; clang places the `noinline` helpers
+    // before the kernel's entry, at -O0 and at -O2 (`llvm-readelf-19 -s`).
+    let n = 200u32;
+    let want: Vec<u32> = (0..n).map(|i| 7 * i + 8).collect();
+    let mut objs = builds("calls.cl", &CPUS, &["-O0"]);
+    objs.extend(builds("calls.cl", &CPUS, &["-O2"]));
+    for (cpu, code) in &objs {
+        let k = code.kernel("calls").expect("calls");
+        // The call really goes backwards: some function's code precedes the entry.
+        assert!(
+            k.entry > 0,
+            "{cpu}: the helpers were placed after the kernel"
+        );
+        for engine in engines() {
+            let mut dev = device(engine);
+            let out = dev.alloc_zeroed(4 * n as u64).unwrap();
+            dev.launch(
+                code,
+                "calls",
+                [n, 1, 1],
+                [64, 1, 1],
+                &[Arg::Buffer(out), Arg::U32(n)],
+            )
+            .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            let got: Vec<u32> = dev.read_vec(out).unwrap();
+            assert_eq!(got, want, "{cpu} {engine}");
+        }
+    }
+}

@@ -68,7 +68,14 @@ pub struct Args {
     /// ~/.cache/wavejit).
     #[arg(long)]
     no_cache: bool,
+    /// Also print each output buffer of at most `SHOWN_OUTPUT_BYTES` bytes as words in this
+    /// view (u32, i32, hex, f32 or f16x2) on standard output; the files stay as written.
+    #[arg(long, value_parser = clap::value_parser!(super::view::Format))]
+    format: Option<super::view::Format>,
 }
+
+/// Largest output buffer `--format` prints (64 words).
+const SHOWN_OUTPUT_BYTES: u64 = 256;
 
 /// One `--arg`.
 #[derive(Clone, Debug, PartialEq)]
@@ -290,6 +297,20 @@ pub fn run(a: Args) -> CmdResult {
         dev.read_to(*b, &mut w)
             .map_err(|e| format!("{}: {e}", p.display()))?;
         std::io::Write::flush(&mut w).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    if let Some(f) = a.format {
+        for (b, p) in outputs.iter().filter(|(b, _)| b.len <= SHOWN_OUTPUT_BYTES) {
+            let bytes = dev.read(*b).map_err(|e| format!("{}: {e}", p.display()))?;
+            let words: Vec<String> = bytes
+                .chunks(4)
+                .map(|c| {
+                    let mut w = [0u8; 4];
+                    w[..c.len()].copy_from_slice(c);
+                    f.word(u32::from_le_bytes(w))
+                })
+                .collect();
+            println!("{}: [{}]", p.display(), words.join(", "));
+        }
     }
     if let Some(p) = &a.profile {
         let f = dev.take_profile();

@@ -34,8 +34,58 @@
 //! then rounds once to the destination format in the requested direction, with gradual
 //! underflow, overflow to infinity or to the largest finite value as the direction
 //! requires, and the output flush.
+//!
+//! # The host fast path, and why it is exact (`float/host.rs`)
+//!
+//! The software core is the definition; the fast path is an optimisation that must give
+//! the same bits. It takes f32 and f64 addition, subtraction, multiplication, fused
+//! multiply-add, division, square root and comparison to the host's floating-point unit
+//! only when the rounding direction of the precision is round-to-nearest-even, and
+//! canonicalisation (what min/max/med3 return) to bit operations in every mode. Every
+//! other case (the three directed roundings, f16, the scaled FMA of V_DIV_FMAS,
+//! conversions, rounding to integral, the transcendentals) stays on the software path.
+//! Why the two agree:
+//!
+//! * **The host rounds the same way.** Rust's `+ - * /`, `sqrt` and `mul_add` on `f32`
+//!   and `f64` are IEEE 754 basic operations: the exact result rounded once to nearest,
+//!   ties to even, with gradual underflow (no flush-to-zero; Rust code never changes the
+//!   host's floating-point control register). The software core computes the same exact
+//!   value on integers and rounds it once with the same rule (`round_pack`), so every
+//!   finite, non-NaN result is the same number, hence the same bits (a finite non-zero
+//!   value has one encoding). The fast path is compiled only for hosts where Rust's
+//!   floats are IEEE hardware floats (x86-64, AArch64, x86 with SSE2).
+//! * **Input flush.** When MODE flushes input denormals, the fast path replaces a
+//!   denormal operand by the zero of its sign before the host sees it: exactly what
+//!   `unpack` does, so both paths operate on the same values.
+//! * **Output flush.** `round_pack` rounds at the denormal grid first and then, when MODE
+//!   flushes outputs, replaces a result that is not normal *after rounding* by the zero
+//!   of its sign. The host result is denormal exactly when the correctly rounded result
+//!   is not normal, so replacing a denormal host result by its signed zero gives the same
+//!   bits (a result that rounds up to the smallest normal is normal on both paths).
+//! * **Signed zeros.** Exact zeros follow IEEE 754 §6.3 on both paths: a product or
+//!   quotient has the XOR of the operands' signs, a sum of opposite-signed equal values
+//!   is +0 under round-to-nearest (`zero_sum_sign`), `sqrt(-0)` is -0, and an underflow
+//!   to zero keeps the sign of the exact result.
+//! * **NaN.** The host produces a NaN exactly when an operand is a NaN or the operation
+//!   is invalid (inf - inf, 0 × inf, 0/0, inf/inf, the square root of a negative number,
+//!   and FMA's product cases), which are the cases in which the software path returns
+//!   the canonical NaN; the fast path returns the canonical NaN for every host NaN, so
+//!   the host's NaN payload and sign never show.
+//! * **Comparison** involves no rounding: after the input flush, the host orders the
+//!   same values the same way, -0 equals +0, and a NaN is unordered on both paths.
+//! * **Canonicalisation** of a non-NaN input rounds nothing (the value is already in the
+//!   format): it only flushes, which is a bit operation.
+//!
+//! `float/host_vs_soft.rs` runs each of these operations through both paths over
+//! special values (signed zeros, denormals at both ends, the normal/denormal boundary,
+//! infinities, NaNs with payloads and signs, overflow neighbours) in every MODE, and over
+//! random operands, and requires equal bits.
 
 use std::cmp::Ordering;
+
+mod host;
+#[cfg(test)]
+mod host_vs_soft;
 
 /// A value of the MODE register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -423,6 +473,11 @@ fn add_finite(fp: Fp, a: (bool, i32, u128), b: (bool, i32, u128), scale: i64) ->
 
 /// IEEE addition.
 pub fn add(fp: Fp, a: u64, b: u64) -> u64 {
+    host::add(fp, a, b).unwrap_or_else(|| add_soft(fp, a, b))
+}
+
+/// IEEE addition, always in software.
+pub(crate) fn add_soft(fp: Fp, a: u64, b: u64) -> u64 {
     let f = fp.fmt;
     match (unpack(f, a, fp.flush_in), unpack(f, b, fp.flush_in)) {
         (Val::Nan, _) | (_, Val::Nan) => f.qnan(),
@@ -460,6 +515,11 @@ pub fn sub(fp: Fp, a: u64, b: u64) -> u64 {
 
 /// IEEE multiplication.
 pub fn mul(fp: Fp, a: u64, b: u64) -> u64 {
+    host::mul(fp, a, b).unwrap_or_else(|| mul_soft(fp, a, b))
+}
+
+/// IEEE multiplication, always in software.
+pub(crate) fn mul_soft(fp: Fp, a: u64, b: u64) -> u64 {
     let f = fp.fmt;
     match (unpack(f, a, fp.flush_in), unpack(f, b, fp.flush_in)) {
         (Val::Nan, _) | (_, Val::Nan) => f.qnan(),
@@ -487,7 +547,7 @@ pub fn mul(fp: Fp, a: u64, b: u64) -> u64 {
 
 /// Fused multiply-add `a × b + c`, rounded once.
 pub fn fma(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
-    fma_scaled(fp, a, b, c, 0)
+    host::fma(fp, a, b, c).unwrap_or_else(|| fma_scaled(fp, a, b, c, 0))
 }
 
 /// `(a × b + c) × 2^scale`, rounded once (V_DIV_FMAS's post-scale).
@@ -556,6 +616,11 @@ pub fn mad(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
 
 /// IEEE division `a / b`.
 pub fn div(fp: Fp, a: u64, b: u64) -> u64 {
+    host::div(fp, a, b).unwrap_or_else(|| div_soft(fp, a, b))
+}
+
+/// IEEE division `a / b`, always in software.
+pub(crate) fn div_soft(fp: Fp, a: u64, b: u64) -> u64 {
     let f = fp.fmt;
     match (unpack(f, a, fp.flush_in), unpack(f, b, fp.flush_in)) {
         (Val::Nan, _) | (_, Val::Nan) => f.qnan(),
@@ -611,6 +676,11 @@ fn isqrt(x: u128) -> (u128, bool) {
 
 /// IEEE square root; negative (nonzero) inputs give NaN, sqrt(-0) = -0.
 pub fn sqrt(fp: Fp, a: u64) -> u64 {
+    host::sqrt(fp, a).unwrap_or_else(|| sqrt_soft(fp, a))
+}
+
+/// IEEE square root, always in software.
+pub(crate) fn sqrt_soft(fp: Fp, a: u64) -> u64 {
     let f = fp.fmt;
     match unpack(f, a, fp.flush_in) {
         Val::Nan | Val::Inf(true) | Val::Fin { neg: true, .. } => f.qnan(),
@@ -764,6 +834,14 @@ pub fn round_int(fp: Fp, a: u64, how: ToInt) -> u64 {
 
 /// IEEE comparison (after the input flush): `None` when either is a NaN. -0 == +0.
 pub fn compare(fmt: Format, flush_in: bool, a: u64, b: u64) -> Option<Ordering> {
+    match host::compare(fmt, flush_in, a, b) {
+        Some(o) => o,
+        None => compare_soft(fmt, flush_in, a, b),
+    }
+}
+
+/// IEEE comparison, always in software.
+pub(crate) fn compare_soft(fmt: Format, flush_in: bool, a: u64, b: u64) -> Option<Ordering> {
     let key = |v: Val| -> Option<(i32, i64, u128)> {
         // (sign class, exponent of the top bit, normalized significand): ordered magnitudes.
         match v {
@@ -794,6 +872,13 @@ pub fn compare(fmt: Format, flush_in: bool, a: u64, b: u64) -> Option<Ordering> 
 
 /// The input after the flushes of `fp`, NaN canonical: what min/max/med3 return.
 pub fn canonical(fp: Fp, a: u64) -> u64 {
+    host::canonical(fp, a)
+}
+
+/// The input after the flushes of `fp`, NaN canonical, always through `round_pack`: the
+/// reference the fast path's bit operations are tested against.
+#[cfg(test)]
+pub(crate) fn canonical_soft(fp: Fp, a: u64) -> u64 {
     let f = fp.fmt;
     match unpack(f, a, fp.flush_in) {
         Val::Nan => f.qnan(),

@@ -146,9 +146,6 @@ impl Cx<'_, '_> {
     /// OMOD (VOP3) then CLAMP (VOP3, SDWA) of a float result.
     fn float_post(&self, ty: Ty, r: u64) -> u64 {
         let omod = if self.v.is_vop3() { self.v.omod } else { 0 };
-        if omod == 0 && !self.v.clamp {
-            return r;
-        }
         let fmt = match ty {
             Ty::F16 => float::F16,
             Ty::F32 => float::F32,
@@ -180,7 +177,6 @@ impl Cx<'_, '_> {
                 ));
             }
         }
-        let acts = self.plan();
         let w = &*self.ctx.wave;
         let mut ops = [Operand::Uniform(0); 3];
         for (i, o) in ops.iter_mut().enumerate().take(n) {
@@ -204,35 +200,71 @@ impl Cx<'_, '_> {
         let mut results = [0u64; LANES];
         let mut mask = 0u64;
         let mut srcs = [0u64; 3];
-        for lane in 0..LANES {
-            let Act::Run { src0 } = acts[lane] else {
-                continue;
-            };
-            self.sources(shape.ins, &ops[..n], lane, src0, &mut srcs[..n])?;
-            let (mut r, bit) = f(lane, &srcs[..n], bits_in >> lane & 1 != 0);
+        // OMOD/CLAMP of a float result, decided once for the instruction.
+        let post = shape
+            .out
+            .filter(|ty| ty.is_float() && ((self.v.is_vop3() && self.v.omod != 0) || self.v.clamp));
+        let mut lane_fn = |cx: &Self, lane: usize, srcs: &[u64]| {
+            let (mut r, bit) = f(lane, srcs, bits_in >> lane & 1 != 0);
             if let Some(ty) = shape.out {
                 r &= ty.mask();
-                if ty.is_float() {
-                    r = self.float_post(ty, r);
-                }
+            }
+            if let Some(ty) = post {
+                r = cx.float_post(ty, r);
             }
             results[lane] = r;
             mask |= (bit as u64) << lane;
-        }
-        self.write_back(shape, &acts, &results, mask)
+        };
+        // Lanes that execute, and (DPP) lanes that keep their old lane-mask bit.
+        let (run, keep) = if self.v.dpp.is_none() && self.v.sdwa.is_none() {
+            // Every source of a lane comes from the lane itself: read them directly.
+            let exec = w.exec;
+            for lane in 0..LANES {
+                if exec >> lane & 1 == 0 {
+                    continue;
+                }
+                for i in 0..n {
+                    let ty = shape.ins[i];
+                    let x = operands::lane_value(w, ops[i], ty, lane);
+                    srcs[i] = operands::modifiers(&self.v, i, ty, x);
+                }
+                lane_fn(self, lane, &srcs[..n]);
+            }
+            (exec, 0)
+        } else {
+            let acts = self.plan();
+            let (mut run, mut keep) = (0u64, 0u64);
+            for (lane, act) in acts.into_iter().enumerate() {
+                let src0 = match act {
+                    Act::Off => continue,
+                    Act::Keep => {
+                        keep |= 1 << lane;
+                        continue;
+                    }
+                    Act::Run { src0 } => src0,
+                };
+                run |= 1 << lane;
+                self.sources(shape.ins, &ops[..n], lane, src0, &mut srcs[..n])?;
+                lane_fn(self, lane, &srcs[..n]);
+            }
+            (run, keep)
+        };
+        self.write_back(shape, run, keep, &results, mask)
     }
 
+    /// Write the results of the lanes in `run`; lanes in `keep` keep their lane-mask bit.
     fn write_back(
         &mut self,
         shape: Shape<'_>,
-        acts: &[Act; LANES],
+        run: u64,
+        keep: u64,
         results: &[u64; LANES],
         mask: u64,
     ) -> R {
         let vdst = self.v.vdst as usize;
         if let Some(ty) = shape.out {
             for lane in 0..LANES {
-                if !matches!(acts[lane], Act::Run { .. }) {
+                if run >> lane & 1 == 0 {
                     continue;
                 }
                 let r = results[lane];
@@ -258,10 +290,6 @@ impl Cx<'_, '_> {
         }
         if shape.bit_out != BitOut::None {
             let slot = self.mask_slot();
-            let keep = acts
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (l, a)| m | ((*a == Act::Keep) as u64) << l);
             let old = self.ctx.wave.read_sreg64(slot);
             self.ctx.wave.write_sreg64(slot, mask | (old & keep));
             if let BitOut::Compare { exec: true } = shape.bit_out {
@@ -337,10 +365,8 @@ pub fn compare<const N: usize>(
     cx.run(shape, &|_, s, _| (0, f(arr(s))))
 }
 
+/// The sources as an array (`run` passes exactly `N`). Indexing element by element keeps
+/// this a few register moves; a slice copy of a length unknown here calls `memcpy`.
 fn arr<const N: usize>(s: &[u64]) -> [u64; N] {
-    let mut a = [0u64; N];
-    for (d, x) in a.iter_mut().zip(s) {
-        *d = *x;
-    }
-    a
+    std::array::from_fn(|i| s.get(i).copied().unwrap_or(0))
 }

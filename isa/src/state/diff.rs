@@ -5,6 +5,7 @@
 //! `exec`, `lds 0x40`, `memory 0x1000`, `$r3`, `$v2[1]`).
 
 use std::fmt;
+use std::sync::atomic::Ordering::Relaxed;
 
 use super::{Lds, Memory, Wave, LANES};
 use crate::vp1;
@@ -211,6 +212,11 @@ pub fn bytes_diff<'a>(
             b: b.len().to_string(),
         }));
     }
+    // Equal images (the common case: the diff engine compares after every block) cost
+    // one slice comparison.
+    if a == b {
+        return Box::new(std::iter::empty());
+    }
     let w = |c: &[u8]| c.iter().rev().fold(0u64, |acc, &v| acc << 8 | v as u64);
     Box::new(
         a.chunks(4)
@@ -263,16 +269,16 @@ impl Memory {
                 if ra.base != rb.base || ra.len != rb.len {
                     return Box::new(word(Place::MemoryRegion(i), ra.base, rb.base).into_iter());
                 }
-                let (base, end) = (ra.base, ra.base + ra.len);
-                Box::new(
-                    (0..)
-                        .map(move |k| base + 4 * k)
-                        .take_while(move |&a| a < end)
-                        .filter_map(move |a| {
-                            let read = |m: &Memory| m.read_u32(a).unwrap_or(0) as u64;
-                            word(Place::Memory(a), read(self), read(other))
-                        }),
-                )
+                // The two backing stores side by side, dword by dword (no address lookup
+                // per word). A partial last dword counts: its bytes past the end stay zero
+                // (every access is checked against the region's length).
+                let base = ra.base;
+                Box::new(ra.words.iter().zip(rb.words.iter()).enumerate().filter_map(
+                    move |(k, (x, y))| {
+                        let (x, y) = (x.load(Relaxed), y.load(Relaxed));
+                        word(Place::Memory(base + 4 * k as u64), x as u64, y as u64)
+                    },
+                ))
             },
         )
     }
@@ -378,5 +384,29 @@ mod tests {
         assert_eq!(d[0].b, "0x1200");
         let c = Lds { bytes: vec![0; 4] };
         assert_eq!(a.diff(&c).next().map(|d| d.place), Some(Place::LdsSize));
+    }
+
+    #[test]
+    fn memory_dwords_including_a_partial_last_one() -> Result<(), Box<dyn std::error::Error>> {
+        let mut a = Memory::new();
+        a.map(0x1000, 10)?;
+        a.map(0x2000, 8)?;
+        let mut b = Memory::new();
+        b.map(0x1000, 10)?;
+        b.map(0x2000, 8)?;
+        assert_eq!(a.diff(&b).count(), 0);
+        b.write(0x1005, &[0x34])?;
+        b.write(0x1009, &[0x12])?;
+        b.write_u32(0x2004, 7)?;
+        let d: Vec<String> = a.diff(&b).map(|d| d.to_string()).collect();
+        assert_eq!(
+            d,
+            [
+                "memory 0x1004: 0x0 vs 0x3400",
+                "memory 0x1008: 0x0 vs 0x1200",
+                "memory 0x2004: 0x0 vs 0x7"
+            ]
+        );
+        Ok(())
     }
 }

@@ -1,0 +1,151 @@
+//! The host-float fast path of the software float core: f32/f64 arithmetic on the host's
+//! FPU when it gives the software path's bits (the argument is at the top of `float.rs`).
+//! Each function answers `None` when the case is not one it may take; the caller then uses
+//! the software path.
+
+use std::cmp::Ordering;
+
+use super::{Format, Fp, Round, F32, F64};
+
+/// Whether Rust's `f32`/`f64` are IEEE hardware floats here (not x87 extended precision).
+const HOST_IEEE: bool = cfg!(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "x86", target_feature = "sse2")
+));
+
+/// The host may compute this precision: f32 or f64, rounding to nearest even.
+#[inline]
+fn takes(fp: Fp) -> bool {
+    HOST_IEEE && fp.round == Round::NearestEven && fp.fmt.width() != 16
+}
+
+/// One operand as the host sees it: low bits of the format, input denormal flushed.
+#[inline]
+fn in32(flush: bool, a: u64) -> f32 {
+    let a = a as u32;
+    let a = if flush && a & 0x7F80_0000 == 0 {
+        a & 0x8000_0000
+    } else {
+        a
+    };
+    f32::from_bits(a)
+}
+
+#[inline]
+fn in64(flush: bool, a: u64) -> f64 {
+    let a = if flush && a & 0x7FF0_0000_0000_0000 == 0 {
+        a & 0x8000_0000_0000_0000
+    } else {
+        a
+    };
+    f64::from_bits(a)
+}
+
+/// A host result as the software path gives it: NaN canonical, output denormal flushed.
+#[inline]
+fn out32(flush: bool, r: f32) -> u64 {
+    if r.is_nan() {
+        return F32.qnan();
+    }
+    let b = r.to_bits();
+    (if flush && b & 0x7F80_0000 == 0 {
+        b & 0x8000_0000
+    } else {
+        b
+    }) as u64
+}
+
+#[inline]
+fn out64(flush: bool, r: f64) -> u64 {
+    if r.is_nan() {
+        return F64.qnan();
+    }
+    let b = r.to_bits();
+    if flush && b & 0x7FF0_0000_0000_0000 == 0 {
+        b & 0x8000_0000_0000_0000
+    } else {
+        b
+    }
+}
+
+/// A two-operand operation on the host, in whichever of f32/f64 `fp` names.
+#[inline]
+fn binary(
+    fp: Fp,
+    a: u64,
+    b: u64,
+    f32_op: impl Fn(f32, f32) -> f32,
+    f64_op: impl Fn(f64, f64) -> f64,
+) -> Option<u64> {
+    if !takes(fp) {
+        return None;
+    }
+    Some(if fp.fmt.width() == 32 {
+        out32(
+            fp.flush_out,
+            f32_op(in32(fp.flush_in, a), in32(fp.flush_in, b)),
+        )
+    } else {
+        out64(
+            fp.flush_out,
+            f64_op(in64(fp.flush_in, a), in64(fp.flush_in, b)),
+        )
+    })
+}
+
+pub(super) fn add(fp: Fp, a: u64, b: u64) -> Option<u64> {
+    binary(fp, a, b, |x, y| x + y, |x, y| x + y)
+}
+
+pub(super) fn mul(fp: Fp, a: u64, b: u64) -> Option<u64> {
+    binary(fp, a, b, |x, y| x * y, |x, y| x * y)
+}
+
+pub(super) fn div(fp: Fp, a: u64, b: u64) -> Option<u64> {
+    binary(fp, a, b, |x, y| x / y, |x, y| x / y)
+}
+
+pub(super) fn sqrt(fp: Fp, a: u64) -> Option<u64> {
+    binary(fp, a, 0, |x, _| x.sqrt(), |x, _| x.sqrt())
+}
+
+pub(super) fn fma(fp: Fp, a: u64, b: u64, c: u64) -> Option<u64> {
+    if !takes(fp) {
+        return None;
+    }
+    let fl = fp.flush_in;
+    Some(if fp.fmt.width() == 32 {
+        out32(fp.flush_out, in32(fl, a).mul_add(in32(fl, b), in32(fl, c)))
+    } else {
+        out64(fp.flush_out, in64(fl, a).mul_add(in64(fl, b), in64(fl, c)))
+    })
+}
+
+/// Comparison rounds nothing, so any rounding direction may take it; `Some(None)` is
+/// "unordered".
+pub(super) fn compare(fmt: Format, flush_in: bool, a: u64, b: u64) -> Option<Option<Ordering>> {
+    if !HOST_IEEE {
+        return None;
+    }
+    match fmt.width() {
+        32 => Some(in32(flush_in, a).partial_cmp(&in32(flush_in, b))),
+        64 => Some(in64(flush_in, a).partial_cmp(&in64(flush_in, b))),
+        _ => None,
+    }
+}
+
+/// The input after the flushes of `fp`, NaN canonical. A non-NaN input is already a
+/// value of the format, so nothing rounds: only a denormal can change (to its signed
+/// zero, when either flush applies). Bit operations only, in every format and mode.
+pub(super) fn canonical(fp: Fp, a: u64) -> u64 {
+    let f = fp.fmt;
+    let a = f.trim(a);
+    if f.is_nan(a) {
+        f.qnan()
+    } else if f.biased_exp(a) == 0 && (fp.flush_in || fp.flush_out) {
+        f.zero(f.is_neg(a))
+    } else {
+        a
+    }
+}
