@@ -70,7 +70,11 @@ impl Program {
         while (pc as usize) < code.len() {
             let rest = &code[pc as usize..];
             let r = match arch {
-                Arch::Gcn(g) => gcn::decode(g, rest, pc).map(|(i, n)| (Inst::Gcn(i), n)),
+                // Executed as the hardware would: bits in fields the operation ignores
+                // are ignored (the disassembler flags them; docs/ignored-bits.md).
+                Arch::Gcn(g) => {
+                    gcn::decode::decode_tolerant(g, rest, pc).map(|(i, n, _)| (Inst::Gcn(i), n))
+                }
                 Arch::Vp1 => vp1::decode(rest, pc).map(|(i, n)| (Inst::Vp1(i), n)),
             };
             match r {

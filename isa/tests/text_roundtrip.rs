@@ -75,6 +75,11 @@ const FALLBACK_REASONS: &[&str] = &[
     "(v0-v255)",
     "must start at a multiple of 4",
     "the text does not hold every bit",
+    // D16 on a MIMG operation without a 16-bit form: decoded, but LLVM refuses the text.
+    "has no d16 form",
+    // CLAMP on a GCN 1.0/1.1 compare, carry or integer operation: decoded, but LLVM refuses
+    // the text (`clamps_before_gfx8`).
+    "has no clamp before GCN 1.2",
 ];
 
 /// The only instructions whose words hold bits no text (LLVM's or CLRX's) has a place for:

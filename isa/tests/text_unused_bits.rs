@@ -9,6 +9,7 @@
 //! | VDATA << 8 | SRSRC/4 << 16 | TFE << 23 | SOFFSET << 24.
 
 use wavejit_isa::gcn::asm::{assemble, assemble_inst};
+use wavejit_isa::gcn::fmt::mem::mimg_has_d16;
 use wavejit_isa::gcn::fmt::{format, Syntax};
 use wavejit_isa::gcn::table::{TableEnc, ROWS};
 use wavejit_isa::gcn::{decode, encode};
@@ -122,7 +123,7 @@ fn every_image_instruction_with_used_fields_only_prints_as_text() {
                         | f(6, 25);
                     let w1 = 4 | 8 << 8 | 2 << 16 | if sampler { 3 << 21 } else { 0 };
                     let mut variants = vec![w1];
-                    if gen == Gen::Gfx8 {
+                    if gen == Gen::Gfx8 && mimg_has_d16(r.op) {
                         variants.push(w1 | 1 << 31);
                     }
                     for w1 in variants {

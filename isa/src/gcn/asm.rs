@@ -280,6 +280,27 @@ pub fn find_op(gen: Gen, name: &str) -> Option<Op> {
         .or_else(|| Op::from_mnemonic(name))
 }
 
+/// CLRX's names of integer compares: `lg` (≠) and `tru` (always true) for what the table
+/// and LLVM call `ne` and `t` (`v_cmp_lg_i32` = `v_cmp_ne_i32`, `v_cmpx_tru_u64` =
+/// `v_cmpx_t_u64`). Float compares keep `lg`/`tru`, which are their own conditions.
+fn clrx_int_compare(m: &str) -> String {
+    let (base, suffix) = match split_suffix(m) {
+        (b, Some(_)) => (b, &m[b.len()..]),
+        _ => (m, ""),
+    };
+    if let Some(rest) = base.strip_prefix("v_cmp") {
+        for (clrx, name) in [("_lg_", "_ne_"), ("_tru_", "_t_")] {
+            if let Some(at) = rest.find(clrx) {
+                let ty = &rest[at + clrx.len()..];
+                if matches!(ty, "i16" | "u16" | "i32" | "u32" | "i64" | "u64") {
+                    return format!("v_cmp{}{name}{ty}{suffix}", &rest[..at]);
+                }
+            }
+        }
+    }
+    m.to_string()
+}
+
 /// Assemble one instruction statement at `pc`.
 fn statement(
     gen: Gen,
@@ -295,7 +316,7 @@ fn statement(
         });
     };
     let hcol = *hcol;
-    let lower = head.to_ascii_lowercase();
+    let lower = clrx_int_compare(&head.to_ascii_lowercase());
     let (op, suffix) = match find_op(gen, &lower) {
         Some(op) => (op, None),
         None => {
@@ -366,7 +387,12 @@ fn statement(
         };
         return valu::assemble(gen, op, &shape, suffix, &ops, &mods, hcol, end_col);
     }
-    if suffix.is_some() {
+    // LLVM accepts `_e32` on the 32-bit scalar encodings (`s_mov_b64_e32`), and only that.
+    let scalar32 = matches!(
+        rows[0].enc,
+        TableEnc::Sop1 | TableEnc::Sop2 | TableEnc::Sopc | TableEnc::Sopk | TableEnc::Sopp
+    );
+    if suffix.is_some() && !(scalar32 && suffix == Some(Form::E32)) {
         return Err(PErr {
             col: hcol,
             msg: format!("{} takes no encoding suffix", op.mnemonic()),

@@ -190,13 +190,41 @@ fn has_literal_operand(row: &Row) -> bool {
 }
 
 /// Decode the instruction at the start of `code` (which sits at byte `offset` of the
-/// program). Returns it and its size in bytes.
+/// program). Returns it and its size in bytes. Strict: a bit set in a field the operation
+/// does not use fails (the disassembler's view: such words have no text).
 pub fn decode(gen: Gen, code: &[u8], offset: u32) -> Result<(Inst, u32), DecodeError> {
     let d = Dec { gen, code };
     match decode_inner(&d)
-        .and_then(|(inst, words)| check_unused(gen, &inst).map(|()| (inst, words)))
+        .and_then(|(inst, words)| check_unused(gen, &inst, false).map(|_| (inst, words)))
     {
         Ok((inst, words)) => Ok((inst, words * 4)),
+        Err(kind) => Err(DecodeError { offset, kind }),
+    }
+}
+
+/// A field the hardware ignores for this operation but that holds a nonzero value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IgnoredBits {
+    pub field: &'static str,
+    pub value: u32,
+}
+
+/// Decode as the hardware executes: like [`decode`], but a nonzero value in a field the
+/// operation does not use (an operand field missing from its layout, VOP3 ABS/NEG of a
+/// missing source, a buffer VADDR without OFFEN/IDXEN/ADDR64, SOPP SIMM16 of an operation
+/// without an operand, …) is ignored, as the hardware, LLVM and CLRX do. Those fields are
+/// returned so that a caller can say so; every other check stays (unknown opcodes, bad
+/// operand values, reserved bits).
+pub fn decode_tolerant(
+    gen: Gen,
+    code: &[u8],
+    offset: u32,
+) -> Result<(Inst, u32, Vec<IgnoredBits>), DecodeError> {
+    let d = Dec { gen, code };
+    match decode_inner(&d)
+        .and_then(|(inst, words)| check_unused(gen, &inst, true).map(|ig| (inst, words, ig)))
+    {
+        Ok((inst, words, ig)) => Ok((inst, words * 4, ig)),
         Err(kind) => Err(DecodeError { offset, kind }),
     }
 }
@@ -207,15 +235,29 @@ pub fn decode(gen: Gen, code: &[u8], offset: u32) -> Result<(Inst, u32), DecodeE
 /// sources, and SMRD/SMEM's IMM bit when there is no offset. Scalar codes in fields that
 /// hold SGPRs in a vector encoding (VOP3 compare destinations, `v_readlane_b32`,
 /// `v_readfirstlane_b32`) must name a scalar register.
-fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
+///
+/// With `tolerate`, the unused fields are not errors but the returned list (see
+/// [`decode_tolerant`]).
+fn check_unused(gen: Gen, inst: &Inst, tolerate: bool) -> Result<Vec<IgnoredBits>, Kind> {
     let Ok((row, _)) = super::encode::opcode(gen, inst.op, inst.enc) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     let ops = operands(row, inst.enc == Enc::Vop3);
     let has = |f: Field| ops.iter().any(|o| o.field == f);
+    let ignored = std::cell::RefCell::new(Vec::new());
+    let unused = |name: &'static str, v: u32| -> Result<(), Kind> {
+        if tolerate {
+            ignored.borrow_mut().push(IgnoredBits {
+                field: name,
+                value: v,
+            });
+            return Ok(());
+        }
+        Err(bad(name, v))
+    };
     let zero = |f: Field, name: &'static str, v: u32| -> Result<(), Kind> {
         if v != 0 && !has(f) {
-            return Err(bad(name, v));
+            return unused(name, v);
         }
         Ok(())
     };
@@ -253,7 +295,7 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
             _ => Ok(()),
         }
     };
-    match inst.fields {
+    let checked: Result<(), Kind> = match inst.fields {
         Fields::Sop2 { sdst, ssrc0, ssrc1 } => {
             zero(Field::Sdst, "sdst", sdst as u32)?;
             zero(Field::Ssrc0, "ssrc0", ssrc0.0 as u32)?;
@@ -389,7 +431,7 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
             // VADDR is read only for an index, an offset or a 64-bit address; without them
             // the text writes `off` and the field must be 0.
             if !(offen || idxen || addr64) && vaddr != 0 {
-                return Err(bad("vaddr", vaddr as u32));
+                unused("vaddr", vaddr as u32)?;
             }
             zero(Field::Srsrc, "srsrc", srsrc as u32)?;
             zero(Field::Soffset, "soffset", soffset.0 as u32)
@@ -416,7 +458,9 @@ fn check_unused(gen: Gen, inst: &Inst) -> Result<(), Kind> {
             Ok(())
         }
         Fields::Raw { .. } => Ok(()),
-    }
+    };
+    checked?;
+    Ok(ignored.into_inner())
 }
 
 /// The VINTRP-in-VOP3 forms of GCN 1.2: SRC0 is the attribute (no ABS/NEG), its bit 8

@@ -139,11 +139,29 @@ pub fn listing(gen: Gen, code: &[u8], syntax: Syntax) -> Vec<ListingLine> {
                 pc += n;
             }
             Ok(_) => break,
-            Err(e) => {
-                let n = rest.len().min(4) as u32;
-                insts.push((pc, n, Err(e.kind.to_string())));
-                pc += n;
-            }
+            Err(e) => match super::decode::decode_tolerant(gen, rest, pc) {
+                // Runs (the hardware ignores the bits) but has no text: kept as words,
+                // with what it executes as.
+                Ok((inst, n, ig)) if n > 0 && !ig.is_empty() => {
+                    let bits: Vec<String> = ig
+                        .iter()
+                        .map(|b| format!("{} = {:#x}", b.field, b.value))
+                        .collect();
+                    let why = format!(
+                        "{}; runs as `{}` (the hardware ignores {})",
+                        e.kind,
+                        format(gen, &inst, pc, syntax),
+                        bits.join(", ")
+                    );
+                    insts.push((pc, n, Err(why)));
+                    pc += n;
+                }
+                _ => {
+                    let n = rest.len().min(4) as u32;
+                    insts.push((pc, n, Err(e.kind.to_string())));
+                    pc += n;
+                }
+            },
         }
     }
     let starts: BTreeSet<u32> = insts.iter().map(|(p, _, _)| *p).collect();

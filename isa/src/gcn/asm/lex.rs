@@ -150,6 +150,16 @@ fn number(s: &[char]) -> Result<(TokKind, usize), String> {
             }
         }
     }
+    if j < s.len() && s[j] == '_' && !is_float {
+        // CLRX's short buffer data formats (`8_8`, `10_11_11`) are words, not numbers.
+        let mut k = j;
+        while k < s.len() && (s[k].is_ascii_digit() || s[k] == '_') {
+            k += 1;
+        }
+        if !(k < s.len() && s[k].is_ascii_alphabetic()) {
+            return Ok((TokKind::Ident(s[..k].iter().collect()), k));
+        }
+    }
     if j < s.len() && (s[j].is_ascii_alphanumeric() || s[j] == '_') {
         return Err(format!("bad digit `{}` in number", s[j]));
     }

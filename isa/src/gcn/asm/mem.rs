@@ -7,8 +7,8 @@ use super::parse::{ModVal, Modifier, Operand, PErr, Val};
 use super::valu::{parse_attr, parse_param};
 use crate::arch::Gen;
 use crate::gcn::fmt::mem::{
-    buffer_vaddr_dwords, buffer_vdata_dwords, ds_layout, ds_two_offsets, flat_kind, nfmt_names,
-    DsField, FlatKind, DFMT_NAMES,
+    buffer_vaddr_dwords, buffer_vdata_dwords, ds_layout, ds_two_offsets, flat_kind, mimg_has_d16,
+    nfmt_names, DsField, FlatKind, DFMT_NAMES,
 };
 use crate::gcn::fmt::shape::{row_sig, sig_dwords, Ty};
 use crate::gcn::inst::{BufferFields, Enc, Fields, Inst, Src};
@@ -94,13 +94,21 @@ fn format_value(m: &Modifier, gen: Gen) -> Result<(u8, u8), PErr> {
         Some(ModVal::List(l)) => {
             let (mut d, mut n) = (1u8, 0u8);
             for v in l {
-                let Val::Ident(s) = v else {
-                    return err(m.col, "format names BUF_DATA_FORMAT_* and BUF_NUM_FORMAT_*");
+                // CLRX also writes the names short: `[8_8,uint]`, `[sint]`, `[32]`.
+                let u = match v {
+                    Val::Ident(s) => s.to_ascii_uppercase(),
+                    Val::Int(i) => i.to_string(),
+                    _ => return err(m.col, "format names BUF_DATA_FORMAT_* and BUF_NUM_FORMAT_*"),
                 };
-                let u = s.to_ascii_uppercase();
-                if let Some(i) = DFMT_NAMES.iter().position(|x| *x == u) {
+                let s = &u;
+                let is =
+                    |full: &str, prefix: &str| full == u || full.strip_prefix(prefix) == Some(&u);
+                if let Some(i) = DFMT_NAMES.iter().position(|x| is(x, "BUF_DATA_FORMAT_")) {
                     d = i as u8;
-                } else if let Some(i) = nfmt_names(gen).iter().position(|x| *x == u) {
+                } else if let Some(i) = nfmt_names(gen)
+                    .iter()
+                    .position(|x| is(x, "BUF_NUM_FORMAT_"))
+                {
                     n = i as u8;
                 } else {
                     return err(m.col, format!("unknown format `{s}`"));
@@ -288,6 +296,18 @@ pub fn assemble(
                 return err(head_col, "addr64 does not exist on GCN 1.2");
             }
             let data_dwords = buffer_vdata_dwords(op, &w, md.has("tfe"));
+            // LLVM's load into LDS names no data register (VDATA is 0).
+            let padded: Vec<Operand>;
+            let ops = if data_dwords.is_some()
+                && md.has("lds")
+                && ops.len() == 3
+                && m.starts_with("buffer_load")
+            {
+                padded = [&[Operand::plain(Val::Ident("v0".into()), head_col)], ops].concat();
+                &padded[..]
+            } else {
+                ops
+            };
             let n = if data_dwords.is_some() { 4 } else { w.len() };
             expect_n(ops, n, m, end_col)?;
             let mut k = 0;
@@ -360,7 +380,13 @@ pub fn assemble(
             (b.fields(), enc)
         }
         TableEnc::Flat => {
-            let md = collect(mods, &["glc", "slc", "tfe"], &[], false, gen)?;
+            // FLAT has no offset field before GCN 1.4: LLVM accepts `offset:0`, which says so.
+            let mods: Vec<Modifier> = mods
+                .iter()
+                .filter(|m| !(m.name == "offset" && m.value == Some(ModVal::Int(0))))
+                .cloned()
+                .collect();
+            let md = collect(&mods, &["glc", "slc", "tfe"], &[], false, gen)?;
             let w = row_sig(gen, op, TableEnc::Flat);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             let glc = md.has("glc");
@@ -469,9 +495,14 @@ pub fn assemble(
                 nd += 1;
             }
             let vdata = opnd::vreg_n(&ops[0], nd, "data")?;
-            let vaddr = opnd::vreg_n(&ops[1], w.get(1).map_or(1, |x| x.1), "address")?;
+            let vaddr = opnd::vreg_any(&ops[1], "address")?;
             let r128 = md.has("r128");
-            let srsrc = opnd::sreg_n(gen, &ops[2], if r128 { 4 } else { 8 }, "resource")?;
+            // With R128 the hardware reads 4 registers; LLVM writes the range as 8 on GCN 1.2,
+            // so both spellings are accepted (only the first register is encoded).
+            let srsrc = match opnd::sreg_n(gen, &ops[2], if r128 { 4 } else { 8 }, "resource") {
+                Err(_) if r128 => opnd::sreg_n(gen, &ops[2], 8, "resource")?,
+                r => r?,
+            };
             if srsrc % 4 != 0 {
                 return err(
                     ops[2].col,
@@ -492,6 +523,9 @@ pub fn assemble(
             };
             if md.has("d16") && gen != Gen::Gfx8 {
                 return err(head_col, "d16 exists only on GCN 1.2");
+            }
+            if md.has("d16") && !mimg_has_d16(op) {
+                return err(head_col, format!("{m} has no d16 form"));
             }
             let opc = row.opcode[gen.index()].unwrap_or(0) as u32;
             let bit = |f: &str, b: u32| (md.has(f) as u32) << b;

@@ -156,6 +156,18 @@ pub fn vreg_n(o: &Operand, n: u8, what: &str) -> Result<u8, PErr> {
     }
 }
 
+/// A VGPR tuple of any size: the first register, whatever the count. MIMG addresses on
+/// GCN 1.0-1.2 encode only their first VGPR (the resource says how many are read), and
+/// LLVM and CLRX accept any range there.
+pub fn vreg_any(o: &Operand, what: &str) -> Result<u8, PErr> {
+    no_mods(o)?;
+    match vgpr(&o.val, o.col)? {
+        Some((r, c)) if r as u32 + c as u32 <= 256 => Ok(r),
+        Some(_) => err(o.col, "register tuple runs past v255"),
+        None => err(o.col, format!("{what} must be a VGPR")),
+    }
+}
+
 /// A scalar register of exactly `n` registers (SGPRs and named registers).
 pub fn sreg_n(gen: Gen, o: &Operand, n: u8, what: &str) -> Result<u16, PErr> {
     no_mods(o)?;
@@ -200,7 +212,14 @@ pub fn constant(
 ) -> Result<(Src, Option<u32>), PErr> {
     match v {
         Val::Int(i) => {
-            let i = *i;
+            // A 64-bit spelling of a sign-extended 32-bit value (`0xffffffffffffffff` is -1)
+            // on a 32-bit operand, as LLVM reads it.
+            let i = if ty.bits == 32 && (0xffff_ffff_8000_0000..=0xffff_ffff_ffff_ffff).contains(i)
+            {
+                *i - (1i128 << 64)
+            } else {
+                *i
+            };
             let min = if ty.bits == 64 {
                 i64::MIN as i128
             } else {
@@ -211,6 +230,11 @@ pub fn constant(
             } else {
                 u32::MAX as i128
             };
+            // A negative constant on a 16-bit operand (GCN 1.2) is its 16 bits, zero-extended
+            // in the literal (as LLVM writes it; the hardware reads the low half). Wider
+            // values stay as written: decoded words may carry any 32-bit literal.
+            let half = ty.bits == 16 && gen == Gen::Gfx8;
+            let min = if half { -0x8000 } else { min };
             if i < min || i > max {
                 return err(col, format!("constant {i} does not fit the operand"));
             }
@@ -235,6 +259,8 @@ pub fn constant(
                 } else {
                     return err(col, format!("constant {i} does not fit a 32-bit literal"));
                 }
+            } else if half && i < 0 {
+                (i & 0xffff) as u32
             } else {
                 i as i64 as u32
             };

@@ -314,6 +314,24 @@ impl<'a> P<'a> {
                 self.i += 1;
                 Ok(Operand::plain(Val::Ident(name.clone()), col))
             }
+            Some(TokKind::Punct('[')) => {
+                self.i += 1;
+                let mut regs = Vec::new();
+                loop {
+                    let o = self.operand()?;
+                    if o.neg || o.abs || o.sext || o.lit {
+                        return perr(o.col, "a register list holds plain registers");
+                    }
+                    regs.push(o);
+                    if self.is_punct(',') {
+                        self.i += 1;
+                        continue;
+                    }
+                    self.expect(']')?;
+                    break;
+                }
+                Ok(Operand::plain(reg_list(&regs)?, col))
+            }
             Some(TokKind::Int(v)) => {
                 let v = *v;
                 self.i += 1;
@@ -352,6 +370,68 @@ impl<'a> P<'a> {
             _ => perr(col, "expected a modifier value"),
         }
     }
+}
+
+/// One numbered register of a list (`s6`, `v[3]`, `ttmp4`) as (file letter, index).
+fn list_reg(v: &Val) -> Option<(char, u32)> {
+    match v {
+        Val::Tuple(f, lo, hi) if lo == hi => Some((*f, *lo)),
+        Val::Ident(n) => {
+            let l = n.to_ascii_lowercase();
+            let (f, digits) = if let Some(d) = l.strip_prefix("ttmp") {
+                ('t', d)
+            } else if let Some(d) = l.strip_prefix('s') {
+                ('s', d)
+            } else {
+                ('v', l.strip_prefix('v')?)
+            };
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            Some((f, digits.parse().ok()?))
+        }
+        _ => None,
+    }
+}
+
+/// LLVM's register list `[s6,s7]`, `[exec_lo,exec_hi]`: consecutive registers of one file,
+/// or the two halves of a named 64-bit register, as the one operand they spell.
+fn reg_list(regs: &[Operand]) -> Result<Val, PErr> {
+    let col = regs.first().map_or(0, |o| o.col);
+    if let [a, b] = regs {
+        if let (Val::Ident(a), Val::Ident(b)) = (&a.val, &b.val) {
+            let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+            if let (Some(x), Some(y)) = (a.strip_suffix("_lo"), b.strip_suffix("_hi")) {
+                if x == y {
+                    return Ok(Val::Ident(x.to_string()));
+                }
+            }
+        }
+    }
+    let mut first: Option<(char, u32)> = None;
+    for (k, o) in regs.iter().enumerate() {
+        let Some((f, i)) = list_reg(&o.val) else {
+            return perr(
+                o.col,
+                "a register list holds numbered registers or the halves of one",
+            );
+        };
+        match first {
+            None => first = Some((f, i)),
+            Some((f0, i0)) if f0 == f && i0 + k as u32 == i => {}
+            Some(_) => {
+                return perr(
+                    o.col,
+                    "registers in a list must be consecutive and of one kind",
+                )
+            }
+        }
+    }
+    let (f, lo) = first.ok_or(PErr {
+        col,
+        msg: "empty register list".into(),
+    })?;
+    Ok(Val::Tuple(f, lo, lo + regs.len() as u32 - 1))
 }
 
 /// Parse one line.
@@ -399,6 +479,26 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
             if p.peek2() == Some(&TokKind::Punct(':')) {
                 p.i += 2;
                 let v = p.mod_value()?;
+                // CLRX's `clamp:0`, `glc:1`, `vop3:0`: an on/off flag with a value is on
+                // for 1 and absent for 0. (DPP's `wave_shl:1`, `row_mirror` and LLVM's
+                // `bound_ctrl:0` are controls, not flags.)
+                if FLAG_WORDS.contains(&l.as_str())
+                    && !(l.starts_with("wave_") || l.starts_with("row_") || l == "bound_ctrl")
+                {
+                    match v {
+                        ModVal::Int(0) => continue,
+                        ModVal::Int(1) => {
+                            st.args.push(Arg::Mod(Modifier {
+                                name: l,
+                                word: n.clone(),
+                                value: None,
+                                col,
+                            }));
+                            continue;
+                        }
+                        _ => return perr(col, format!("`{l}` takes 0 or 1")),
+                    }
+                }
                 st.args.push(Arg::Mod(Modifier {
                     name: l,
                     word: n.clone(),
@@ -420,6 +520,20 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
         }
         let o = p.operand()?;
         st.args.push(Arg::Op(o));
+    }
+    // A modifier given twice is a mistake, whatever the values (as LLVM).
+    let mods: Vec<&Modifier> = st
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Mod(m) => Some(m),
+            Arg::Op(_) => None,
+        })
+        .collect();
+    for (i, m) in mods.iter().enumerate() {
+        if mods[..i].iter().any(|x| x.name == m.name) {
+            return perr(m.col, format!("`{}` given twice", m.name));
+        }
     }
     Ok(st)
 }

@@ -204,7 +204,20 @@ pub fn waitcnt(ops: &[Operand], col: u32) -> Result<u16, PErr> {
         if args.len() != 1 {
             return err(o.col, format!("{f} takes one number"));
         }
+        // `NAME_sat(n)`: n saturated to the counter's largest value (LLVM).
+        let sat = |max: u16| -> Result<u16, PErr> {
+            let n = opnd::int_in(
+                &Operand::plain(args[0].clone(), o.col),
+                0,
+                i128::from(u64::MAX),
+                "count",
+            )?;
+            Ok(n.min(max as i128) as u16)
+        };
         match f.as_str() {
+            "vmcnt_sat" => v = v & !0xf | sat(15)?,
+            "expcnt_sat" => v = v & !0x70 | sat(7)? << 4,
+            "lgkmcnt_sat" => v = v & !0xf00 | sat(15)? << 8,
             "vmcnt" => v = v & !0xf | int_arg(args.first(), 0, 15, o.col, "vmcnt")?,
             "expcnt" => v = v & !0x70 | int_arg(args.first(), 0, 7, o.col, "expcnt")? << 4,
             "lgkmcnt" => v = v & !0xf00 | int_arg(args.first(), 0, 15, o.col, "lgkmcnt")? << 8,
@@ -277,6 +290,15 @@ pub fn assemble(
         &[]
     };
     no_mods_allowed(mods, smem_mods)?;
+    // A scalar memory load without its offset reads at offset 0 (LLVM).
+    let padded: Vec<Operand>;
+    let ops =
+        if matches!(row.enc, TableEnc::Smrd | TableEnc::Smem) && w.len() == 3 && ops.len() == 2 {
+            padded = [ops, &[Operand::plain(Val::Int(0), end_col)]].concat();
+            &padded[..]
+        } else {
+            ops
+        };
     let fields = match row.enc {
         TableEnc::Sop2 => {
             if w.len() == 2 {

@@ -7,7 +7,9 @@ use super::opnd::{self, err};
 use super::parse::{ModVal, Modifier, Operand, PErr, Val};
 use crate::arch::Gen;
 use crate::gcn::fmt::shape::{Ty, ValuKind, ValuShape};
-use crate::gcn::fmt::valu::{constant_bus_reads, form_exists, layout, to_inst, Form, Slot, Valu};
+use crate::gcn::fmt::valu::{
+    clamps_before_gfx8, constant_bus_reads, form_exists, layout, to_inst, Form, Slot, Valu,
+};
 use crate::gcn::inst::{Inst, Src};
 use crate::gcn::table::{Op, TableEnc};
 
@@ -201,6 +203,32 @@ fn dpp_ctrl(m: &Modifier) -> Result<Option<u16>, PErr> {
     }))
 }
 
+/// `abs(c)`/`neg(c)` of a float constant in a 32-bit form, which has no source modifiers:
+/// the sign is folded into the constant, as LLVM does (`v_add_f32 v5, neg(1.0), v2` is
+/// `v_add_f32_e32 v5, -1.0, v2`; `abs(0x3e22f983)` is the inline 1/(2π)). A hex value is
+/// the operand's bits (32 or 16 of them); 64-bit hex values are left alone.
+fn fold_sign(o: &Operand, ty: Ty) -> Option<Operand> {
+    if !(o.abs || o.neg) || o.sext || o.lit || !ty.float {
+        return None;
+    }
+    let val = match o.val {
+        Val::Float(x) => {
+            let x = if o.abs { x.abs() } else { x };
+            Val::Float(if o.neg { -x } else { x })
+        }
+        Val::Int(n) if ty.bits <= 32 => {
+            let sign: i128 = if ty.bits == 16 { 0x8000 } else { 0x8000_0000 };
+            if !(0..sign << 1).contains(&n) {
+                return None;
+            }
+            let n = if o.abs { n & !sign } else { n };
+            Val::Int(if o.neg { n ^ sign } else { n })
+        }
+        _ => return None,
+    };
+    Some(Operand::plain(val, o.col))
+}
+
 fn set_lit(v: &mut Valu, lit: u32, col: u32) -> Result<(), PErr> {
     match v.literal {
         Some(x) if x != lit => err(col, "only one literal constant is allowed"),
@@ -266,6 +294,16 @@ fn bind(
 ) -> Result<Inst, (usize, PErr)> {
     let slots = layout(shape, form);
     let at = |p: usize, e: PErr| (p, e);
+    // A 32-bit compare writes VCC whether or not the text names it (LLVM accepts
+    // `v_cmpx_eq_f32 -1, v2`).
+    let with_vcc: Vec<Operand>;
+    let ops = if form == Form::E32 && shape.kind == ValuKind::Cmp && ops.len() + 1 == slots.len() {
+        let col = ops.first().map_or(end_col, |o| o.col);
+        with_vcc = [&[Operand::plain(Val::Ident("vcc".into()), col)], ops].concat();
+        &with_vcc[..]
+    } else {
+        ops
+    };
     if ops.len() != slots.len() {
         let col = ops.get(slots.len()).map_or(end_col, |o| o.col);
         return Err(at(
@@ -323,6 +361,12 @@ fn bind(
                 }
                 Slot::Src(i) => {
                     let ty = shape.src[i].unwrap_or(Ty::B32);
+                    let folded = if form == Form::E32 {
+                        fold_sign(o, ty.in_gen(gen))
+                    } else {
+                        None
+                    };
+                    let o = folded.as_ref().unwrap_or(o);
                     let (s, lit) = opnd::src(gen, o, ty)?;
                     v.src[i] = s;
                     if let Some(l) = lit {
@@ -365,7 +409,18 @@ fn bind(
             )
         };
         match m.name.as_str() {
-            "clamp" if matches!(form, Form::E64 | Form::Sdwa) => v.clamp = true,
+            "clamp" if matches!(form, Form::E64 | Form::Sdwa) => {
+                if gen != Gen::Gfx8 && !clamps_before_gfx8(op, shape) {
+                    return Err(at(
+                        pv,
+                        PErr {
+                            col: m.col,
+                            msg: format!("{} has no clamp before GCN 1.2", op.mnemonic()),
+                        },
+                    ));
+                }
+                v.clamp = true
+            }
             "mul" | "div" if form == Form::E64 => {
                 v.omod = match (m.name.as_str(), &m.value) {
                     ("mul", Some(ModVal::Int(2))) => 1,
@@ -458,7 +513,7 @@ fn bind(
     })?;
     if matches!(form, Form::E32 | Form::E64)
         && !matches!(shape.kind, ValuKind::ReadLane | ValuKind::WriteLane)
-        && constant_bus_reads(shape, &v, form) > 1
+        && constant_bus_reads(op, shape, &v, form) > 1
     {
         // Ranked past a form mismatch: this form holds the operands, they only break a rule.
         return Err(at(

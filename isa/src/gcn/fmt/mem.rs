@@ -36,7 +36,15 @@ pub fn ds_returns(op: Op) -> bool {
         )
 }
 
-/// Whether a DS operation has two 8-bit offsets (`offset0:`/`offset1:`).
+/// Whether a MIMG operation has a 16-bit (D16) form on GCN 1.2: loads, stores, samples and
+/// gathers of formatted data do; raw (`_pck`) transfers, atomics and queries do not (as
+/// LLVM). D16 on the others is decoded (the bit is there) but not assembled from text.
+pub fn mimg_has_d16(op: Op) -> bool {
+    let m = op.mnemonic();
+    !(m.ends_with("_pck") || m.starts_with("image_atomic") || m.starts_with("image_get"))
+}
+
+/// Whether a DS operation has two 8-bit offsets (`offset0`/`offset1`) instead of one.
 pub fn ds_two_offsets(op: Op) -> bool {
     let m = op.mnemonic();
     m.starts_with("ds_read2") || m.starts_with("ds_write2") || m.starts_with("ds_wrxchg2")
@@ -53,6 +61,12 @@ pub fn ds_layout(gen: Gen, op: Op) -> Vec<(DsField, u8)> {
         fields.extend([DsField::Addr, DsField::Data0, DsField::Data1]);
     }
     fields.into_iter().zip(w.iter().map(|x| x.1)).collect()
+}
+
+/// Whether a buffer instruction is a load into LDS whose VDATA field is 0 (LLVM writes it
+/// without the data operand, and so may the assembler's input).
+pub fn lds_load(op: Op, b: &BufferFields) -> bool {
+    b.lds && b.vdata == 0 && op.mnemonic().starts_with("buffer_load")
 }
 
 /// MUBUF/MTBUF resource register of the SRSRC field (`Fields` holds the register number).
@@ -237,7 +251,10 @@ fn buffer_text(
     let mut mods = Vec::new();
     if !w.is_empty() {
         if let Some(nd) = buffer_vdata_dwords(inst.op, w, b.tfe) {
-            ops.push(names::vreg(b.vdata, nd));
+            // A load into LDS writes no VGPR: LLVM's text has no data operand then.
+            if !(sx == Syntax::Llvm && lds_load(inst.op, b)) {
+                ops.push(names::vreg(b.vdata, nd));
+            }
             ops.push(match buffer_vaddr_dwords(b.offen, b.idxen, b.addr64) {
                 0 => "off".to_string(),
                 n => names::vreg(b.vaddr, n),
@@ -398,7 +415,14 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
                     let w1 = words[1];
                     let en = w0 & 15;
                     let compr = w0 >> 10 & 1 != 0;
-                    name = format!("{name} {}", exp_target_text((w0 >> 4 & 63) as u8));
+                    // CLRX writes the target as the first operand (`exp param5, v116, …`),
+                    // LLVM before the operands without a comma.
+                    let tgt = exp_target_text((w0 >> 4 & 63) as u8);
+                    if sx == Syntax::Clrx {
+                        ops.push(tgt);
+                    } else {
+                        name = format!("{name} {tgt}");
+                    }
                     for n in 0..4u32 {
                         let src = if compr { n / 2 } else { n };
                         if en >> n & 1 != 0 {

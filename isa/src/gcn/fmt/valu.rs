@@ -318,10 +318,44 @@ fn enc_of(t: TableEnc) -> Enc {
     }
 }
 
-/// Scalar-bus reads of a VOP3 or 32-bit form: distinct SGPR/special values read
-/// (ERRATA VOP3 2: one allowed), counting the implicit VCC of 32-bit carry/cndmask forms.
-pub fn constant_bus_reads(shape: &ValuShape, v: &Valu, form: Form) -> usize {
-    let mut seen: Vec<u16> = Vec::new();
+/// Whether the VOP3 CLAMP bit means something for `op` on GCN 1.0/1.1: float results
+/// only. Compares, carries and integer operations gained their (saturating) clamp on
+/// GCN 1.2; LLVM refuses `clamp` on them before, and so does the assembler.
+pub fn clamps_before_gfx8(op: Op, shape: &ValuShape) -> bool {
+    if matches!(
+        shape.kind,
+        ValuKind::Cmp | ValuKind::CarryOut | ValuKind::CarryInOut
+    ) {
+        return false;
+    }
+    let int = |t: &Option<Ty>| t.is_some_and(|t| !t.float);
+    // An integer source makes an integer operation unless the result is a float (the
+    // conversions to float, whose destination type leads their name).
+    !(shape.src.iter().flatten().count() > 0
+        && shape.src.iter().filter(|t| t.is_some()).all(int)
+        && !op.mnemonic().starts_with("v_cvt_f"))
+}
+
+/// The scalar value an operation reads without naming it (LLVM counts it on the constant
+/// bus): `v_div_fmas_*` read VCC, `v_movrel*` read M0. As (register, 64-bit).
+fn implicit_scalar_read(op: Op) -> Option<(u16, bool)> {
+    match op {
+        Op::VDivFmasF32 | Op::VDivFmasF64 => Some((106, true)),
+        Op::VMovreldB32 | Op::VMovrelsB32 | Op::VMovrelsdB32 => Some((124, false)),
+        _ => None,
+    }
+}
+
+/// Scalar-bus reads of a VOP3 or 32-bit form: distinct scalar values read (ERRATA VOP3 2:
+/// one allowed). An SGPR read as 32 and as 64 bits counts twice (`s0` and `s[0:1]`, as
+/// LLVM), and so do VCCZ, EXECZ and SCC, the implicit VCC of 32-bit carry/cndmask forms and
+/// of `v_div_fmas_*`, the M0 of `v_movrel*`, and the K literal of `v_madmk`/`v_madak`.
+pub fn constant_bus_reads(op: Op, shape: &ValuShape, v: &Valu, form: Form) -> usize {
+    let mut seen: Vec<(u16, bool)> = implicit_scalar_read(op).into_iter().collect();
+    let wide = |i: usize| {
+        matches!(shape.kind, ValuKind::CarryInOut | ValuKind::Cndmask) && i == 2
+            || shape.src[i].is_some_and(|t| t.bits == 64)
+    };
     let nsrc = match shape.kind {
         ValuKind::CarryInOut | ValuKind::Cndmask => 3,
         ValuKind::InterpP | ValuKind::InterpMov | ValuKind::InterpP1ll | ValuKind::InterpP2 => 0,
@@ -334,12 +368,14 @@ pub fn constant_bus_reads(shape: &ValuShape, v: &Valu, form: Form) -> usize {
         {
             continue;
         }
-        if s.0 < 128 && !seen.contains(&s.0) {
-            seen.push(s.0);
+        let key = (s.0, wide(i));
+        if (s.0 < 128 || matches!(s.0, 251..=253)) && !seen.contains(&key) {
+            seen.push(key);
         }
     }
     let mut n = seen.len();
-    if form == Form::E32 && v.literal.is_some() && v.src[0].is_literal() {
+    let k = matches!(shape.kind, ValuKind::MadMk | ValuKind::MadAk);
+    if form == Form::E32 && v.literal.is_some() && (v.src[0].is_literal() || k) {
         n += 1;
     }
     n

@@ -11,8 +11,9 @@ One row per distinct statement, sorted:
 where a target column is the encoding as hex bytes (`7e020302`, bytes in memory order),
 `!` followed by llvm-mc's error message, or `=` for "the same as the column before"; the
 last column is what `llvm-mc-19 -disassemble -mcpu=fiji` prints for the fiji bytes (`=`
-when that is the statement's text, `-` when fiji rejects the line or its disassembler does
-not give the same bytes back as one instruction).
+when that is the statement's text, `-` when fiji rejects the line, its disassembler does
+not give the same bytes back as one instruction, or llvm-mc does not assemble that text
+back to the same bytes).
 Statements whose encoding needs a relocation (undefined symbols) are left out: they are not
 facts about the instruction.
 """
@@ -166,6 +167,12 @@ def main():
     cols = {cpu: assemble(cpu, stmts) for cpu in CPUS}
     fiji_ok = [h for (k, h) in cols["fiji"] if k == "ok" and h]
     dis = dict(zip(fiji_ok, disassemble(fiji_ok)))
+    # Keep only disassembly text that llvm-mc assembles back to the same bytes.
+    texts = [(h, t) for h, t in dis.items() if t]
+    back = assemble("fiji", [t for _, t in texts])
+    for (h, _), (k, v) in zip(texts, back):
+        if k != "ok" or v != h:
+            dis[h] = None
     sys.stderr.write("%d files, %d statements\n" % (len(files), len(stmts)))
     print("# LLVM 19.1.7 llvm/test/MC/AMDGPU, %d files with GCN 1.0-1.2 RUN lines: %s"
           % (len(files), " ".join(files)))
