@@ -50,6 +50,11 @@ pub struct Args {
     /// suite's).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     size: Option<u32>,
+    /// The real-kernel suite instead: OpenCL C programs (bench/kernels/opencl) built by
+    /// clang-19 and launched through the device on every engine, against native Rust,
+    /// with whole-process times on a cold and a warm disk cache (`--quick`: smaller).
+    #[arg(long)]
+    real: bool,
     /// Runs of `--run` (at least 1).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
@@ -76,6 +81,15 @@ pub fn run(a: Args) -> CmdResult {
             let names: Vec<&str> = bench::suite::KERNELS.iter().map(|k| k.name).collect();
             return Err(format!("unknown kernel `{k}` (try {})", names.join(",")).into());
         }
+    }
+    if a.real {
+        let opts = bench::real::RealOptions {
+            quick: a.quick,
+            process: std::env::current_exe().ok(),
+            verbose: a.verbose,
+        };
+        print!("{}", bench::real::run(&opts)?);
+        return Ok(ExitCode::SUCCESS);
     }
     if let Some(name) = &a.run {
         let t = bench::measure::run_one(name, &a.engine, a.size, a.repeat, a.threads)?;
