@@ -334,6 +334,11 @@ impl Device {
         self.threads
     }
 
+    /// The engine running the waves (its compile statistics, its report).
+    pub fn engine(&self) -> &dyn WaveEngine {
+        self.exec.as_ref()
+    }
+
     /// The device's global memory.
     pub fn memory(&self) -> &Memory {
         &self.mem
@@ -663,6 +668,8 @@ impl Device {
             ),
         };
         let elapsed = t0.elapsed();
+        // Compiled code is valid whatever the kernel did: keep it for the next process.
+        self.exec.save_code_cache();
         let s = r.map_err(|e| {
             let hint = self.fault_hint(&e);
             LaunchError::Run {

@@ -16,6 +16,9 @@ use wavejit_isa::state::{Lds, Memory, Wave};
 
 use crate::Error;
 
+/// Where the JIT engines keep compiled units between processes (`for_engine_cached`).
+pub use wavejit_jit::DiskCache;
+
 /// Which engine executes a program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
@@ -138,6 +141,15 @@ pub trait WaveEngine: Send + Sync {
 
     /// Forget compiled code (a JIT's code cache); engines without one do nothing.
     fn flush(&mut self) {}
+
+    /// Write what was compiled since the last save to the engine's disk cache, if it
+    /// has one (`wavejit_jit::disk`). A failed write only costs the next process time.
+    fn save_code_cache(&self) {}
+
+    /// The compiler's counters, for engines that compile.
+    fn compile_stats(&self) -> Option<wavejit_jit::CompileStats> {
+        None
+    }
 }
 
 /// How a wave's run failed.
@@ -215,8 +227,16 @@ impl Jit {
     /// A JIT configured by `config`: `tiered` when its tier threshold is above 1, else
     /// `jit`.
     pub fn with_config(config: wavejit_jit::JitConfig) -> Jit {
+        Jit::with_disk_cache(config, None)
+    }
+
+    /// As `with_config`, keeping compiled units in `disk` between processes.
+    pub fn with_disk_cache(
+        config: wavejit_jit::JitConfig,
+        disk: Option<wavejit_jit::DiskCache>,
+    ) -> Jit {
         Jit {
-            jit: wavejit_jit::Jit::new(config),
+            jit: wavejit_jit::Jit::with_disk_cache(config, disk),
             profiling: OnceLock::new(),
             name: if config.tier_threshold > 1 {
                 "tiered"
@@ -290,8 +310,22 @@ impl WaveEngine for Jit {
             s.nanos += q.nanos;
             s.failures += q.failures;
         }
+        let disk = if self.jit.disk_cache().is_some() {
+            format!(
+                ", {} from the disk cache ({:.1} ms loading and saving{})",
+                s.disk_units,
+                s.disk_nanos as f64 / 1e6,
+                if s.disk_rejected > 0 {
+                    format!(", {} stale or corrupted entries ignored", s.disk_rejected)
+                } else {
+                    String::new()
+                }
+            )
+        } else {
+            String::new()
+        };
         Some(format!(
-            "{} blocks ({} instructions, {} through interpreter helpers) compiled in {:.1} ms{}",
+            "{} blocks ({} instructions, {} through interpreter helpers) compiled in {:.1} ms{disk}{}",
             s.blocks,
             s.insts,
             s.helper_insts,
@@ -309,6 +343,14 @@ impl WaveEngine for Jit {
 
     fn code_cache_full(&self) -> bool {
         self.jit.is_full()
+    }
+
+    fn save_code_cache(&self) {
+        self.jit.save_disk_cache();
+    }
+
+    fn compile_stats(&self) -> Option<wavejit_jit::CompileStats> {
+        Some(self.jit.stats())
     }
 
     fn flush(&mut self) {
@@ -399,6 +441,26 @@ pub fn for_engine(engine: Engine) -> Box<dyn WaveEngine> {
         Engine::Jit => Box::new(Jit::eager()),
         Engine::Tiered => Box::new(Jit::tiered()),
         Engine::Diff => Box::new(Diff),
+    }
+}
+
+/// As `for_engine`, the JIT engines keeping compiled units in `disk` between processes
+/// (`wavejit_jit::disk`; the CLI passes `DiskCache::from_env()` unless `--no-cache`).
+pub fn for_engine_cached(
+    engine: Engine,
+    disk: Option<wavejit_jit::DiskCache>,
+) -> Box<dyn WaveEngine> {
+    let tiered = wavejit_jit::JitConfig {
+        tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
+        ..wavejit_jit::JitConfig::default()
+    };
+    match engine {
+        Engine::Jit => Box::new(Jit::with_disk_cache(
+            wavejit_jit::JitConfig::default(),
+            disk,
+        )),
+        Engine::Tiered => Box::new(Jit::with_disk_cache(tiered, disk)),
+        other => for_engine(other),
     }
 }
 

@@ -54,6 +54,11 @@ pub struct Args {
     /// shaded by the gradient pixel shader, on the JIT and on the interpreter.
     #[arg(long)]
     draw: bool,
+    /// The real-kernel suite instead: OpenCL C programs (bench/kernels/opencl) built by
+    /// clang-19 and launched through the device on every engine, against native Rust,
+    /// with whole-process times on a cold and a warm disk cache (`--quick`: smaller).
+    #[arg(long)]
+    real: bool,
     /// Runs of `--run` (at least 1).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
@@ -99,6 +104,15 @@ pub fn run(a: Args) -> CmdResult {
             "interpreter / JIT: {:.1}x",
             interp.seconds / jit.seconds.max(1e-9)
         );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if a.real {
+        let opts = bench::real::RealOptions {
+            quick: a.quick,
+            process: std::env::current_exe().ok(),
+            verbose: a.verbose,
+        };
+        print!("{}", bench::real::run(&opts)?);
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(name) = &a.run {

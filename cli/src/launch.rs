@@ -2,7 +2,7 @@
 //! would — buffers from files, scalars from the command line, results written back.
 //!
 //! `wavejit launch CODE_OBJECT --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]...
-//! [--engine interp|jit|tiered|diff] [--threads N] [--max-insts N] [--quiet]`
+//! [--engine interp|jit|tiered|diff] [--threads N] [--max-insts N] [--quiet] [--no-cache]`
 //!
 //! `--grid` is the number of work-items per dimension (the HSA grid size; need not be a
 //! multiple of the block), `--block` the workgroup size. Each `--arg`, in the kernel's
@@ -63,6 +63,11 @@ pub struct Args {
     /// instruction) as JSON here; `wavejit profile-report` reads it.
     #[arg(long, value_name = "FILE.json")]
     profile: Option<PathBuf>,
+    /// Neither load nor store compiled code in the disk cache (also: WAVEJIT_CACHE=off;
+    /// WAVEJIT_CACHE_DIR sets its directory, default $XDG_CACHE_HOME/wavejit or
+    /// ~/.cache/wavejit).
+    #[arg(long)]
+    no_cache: bool,
     /// Also print each output buffer of at most `SHOWN_OUTPUT_BYTES` bytes as words in this
     /// view (u32, i32, hex, f32 or f16x2) on standard output; the files stay as written.
     #[arg(long, value_parser = clap::value_parser!(super::view::Format))]
@@ -214,7 +219,13 @@ pub fn run(a: Args) -> CmdResult {
         .iter()
         .map(|s| parse_arg(s))
         .collect::<Result<Vec<_>, _>>()?;
-    let exec = wavejit::engine::by_name(&a.engine)?;
+    let engine: wavejit::Engine = a.engine.parse()?;
+    let disk = if a.no_cache {
+        None
+    } else {
+        wavejit::engine::DiskCache::from_env()
+    };
+    let exec = wavejit::engine::for_engine_cached(engine, disk);
     let mut dev = Device::with_exec(exec);
     if let Some(t) = a.threads {
         dev.set_threads(t);

@@ -2,7 +2,7 @@
 //! write) the final state in the same schema (`wavejit::statefile`).
 //!
 //! `wavejit run --arch ARCH [--engine jit|tiered|interp|diff] FILE(.s|.bin) [--state IN.json] [--out OUT.json]
-//! [--max-insts N]`
+//! [--max-insts N] [--no-cache]`
 //!
 //! The run ends at `s_endpgm`. An error of the run (a fault, an unsupported instruction,
 //! running past the end of the code or past `--max-insts`) is reported with its pc and the
@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use wavejit::isa::ir::Inst;
 use wavejit::isa::Arch;
 use wavejit::statefile::StateFile;
-use wavejit::{program_from_file, read_file_limited, run_wave, Engine, Error};
+use wavejit::{program_from_file, read_file_limited, Engine, Error};
 
 use super::CmdResult;
 
@@ -49,6 +49,11 @@ pub struct Args {
     /// here; `wavejit profile-report` reads it. GCN only.
     #[arg(long, value_name = "FILE.json")]
     profile: Option<PathBuf>,
+    /// Neither load nor store compiled code in the disk cache (also: WAVEJIT_CACHE=off;
+    /// WAVEJIT_CACHE_DIR sets its directory, default $XDG_CACHE_HOME/wavejit or
+    /// ~/.cache/wavejit).
+    #[arg(long)]
+    no_cache: bool,
     /// Also show the final state's words as u32, i32, hex, f32 or f16x2 on standard
     /// output (the JSON stays exact: it goes to `--out`, or is not printed).
     #[arg(long, value_parser = clap::value_parser!(super::view::Format))]
@@ -98,15 +103,22 @@ pub fn run(a: Args) -> CmdResult {
     let stats = if let Some(path) = &a.profile {
         profile_run(engine, gen, &prog, &mut end, a.max_insts, path, &a.file)
     } else {
-        run_wave(
-            engine,
+        let disk = if a.no_cache {
+            None
+        } else {
+            wavejit::engine::DiskCache::from_env()
+        };
+        let exec = wavejit::engine::for_engine_cached(engine, disk);
+        let r = wavejit::engine::run_to_end(
+            exec.as_ref(),
             &prog,
             &mut end.wave,
             &mut end.lds,
             &end.mem,
             a.max_insts,
-        )
-        .map_err(Error::from)
+        );
+        exec.save_code_cache();
+        r.map_err(Error::from)
     }
     .map_err(|e| {
         let e = match e {

@@ -96,6 +96,57 @@ pub struct Backend {
     code_bytes: usize,
     /// Functions compiled so far.
     functions: usize,
+    /// Keep each compiled function's machine code and relocations in `last` (for the
+    /// disk cache).
+    pub(crate) keep_artifacts: bool,
+    /// The machine code of the last function compiled, when `keep_artifacts` is set and
+    /// it can be stored (`Artifact::of`).
+    pub(crate) last: Option<Artifact>,
+}
+
+/// A compiled function as bytes that can be loaded into another module (another
+/// process): its machine code, alignment and relocations. Only relocations against
+/// Cranelift's library routines are kept (by name); a function with any other
+/// relocation has no artifact.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Artifact {
+    pub align: u32,
+    pub bytes: Vec<u8>,
+    pub relocs: Vec<LibReloc>,
+}
+
+/// An 8-byte absolute relocation against a library routine (`LibCall`), by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LibReloc {
+    pub offset: u32,
+    pub libcall: String,
+    pub addend: i64,
+}
+
+impl Artifact {
+    fn of(code: &cranelift_codegen::CompiledCode) -> Option<Artifact> {
+        use cranelift_codegen::binemit::Reloc;
+        use cranelift_codegen::ir::ExternalName;
+        use cranelift_codegen::FinalizedRelocTarget;
+        let mut relocs = Vec::new();
+        for r in code.buffer.relocs() {
+            match (&r.target, r.kind) {
+                (FinalizedRelocTarget::ExternalName(ExternalName::LibCall(lc)), Reloc::Abs8) => {
+                    relocs.push(LibReloc {
+                        offset: r.offset,
+                        libcall: lc.to_string(),
+                        addend: r.addend,
+                    })
+                }
+                _ => return None,
+            }
+        }
+        Some(Artifact {
+            align: code.buffer.alignment,
+            bytes: code.code_buffer().to_vec(),
+            relocs,
+        })
+    }
 }
 
 // SAFETY: a JITModule holds raw pointers to its own code memory and a symbol table of
@@ -115,6 +166,8 @@ impl Backend {
             fctx: FunctionBuilderContext::new(),
             code_bytes: 0,
             functions: 0,
+            keep_artifacts: false,
+            last: None,
         })
     }
 
@@ -218,6 +271,11 @@ impl Backend {
             .ctx
             .compiled_code()
             .map_or(0, |c| c.code_buffer().len());
+        self.last = if self.keep_artifacts {
+            self.ctx.compiled_code().and_then(Artifact::of)
+        } else {
+            None
+        };
         // Diagnostics: `WAVEJIT_JIT_DUMP=<dir>` writes each function's machine code there
         // (`objdump -D -b binary -mi386:x86-64 <file>` disassembles it).
         if let Some(dir) = std::env::var_os("WAVEJIT_JIT_DUMP") {
@@ -234,6 +292,69 @@ impl Backend {
         self.code_bytes += size;
         self.functions += 1;
         Ok(module.get_finalized_function(id))
+    }
+
+    /// Load a function compiled earlier (by this build with these settings: the caller
+    /// checks) with the block signature, and return its address.
+    pub fn define_artifact(&mut self, a: &Artifact) -> Result<*const u8, JitError> {
+        use cranelift_codegen::binemit::Reloc;
+        use cranelift_codegen::ir::LibCall;
+        use cranelift_module::{ModuleReloc, ModuleRelocTarget};
+        use std::str::FromStr;
+        let sig = self.block_signature()?;
+        let mut relocs = Vec::with_capacity(a.relocs.len());
+        for r in &a.relocs {
+            let lc = LibCall::from_str(&r.libcall)
+                .map_err(|_| JitError::Backend(format!("unknown library routine {}", r.libcall)))?;
+            if r.offset as usize + 8 > a.bytes.len() {
+                return Err(JitError::Backend("relocation past the code".into()));
+            }
+            relocs.push(ModuleReloc {
+                offset: r.offset,
+                kind: Reloc::Abs8,
+                name: ModuleRelocTarget::LibCall(lc),
+                addend: r.addend,
+            });
+        }
+        if !a.align.is_power_of_two() || a.align > 4096 || a.bytes.is_empty() {
+            return Err(JitError::Backend("bad code alignment or size".into()));
+        }
+        let module = self
+            .module
+            .as_mut()
+            .ok_or_else(|| JitError::Backend("module freed".into()))?;
+        let id = module
+            .declare_anonymous_function(&sig)
+            .map_err(|e| JitError::Backend(format!("declare: {e}")))?;
+        module
+            .define_function_bytes(id, a.align as u64, &a.bytes, &relocs)
+            .map_err(|e| JitError::Backend(format!("define: {e}")))?;
+        module
+            .finalize_definitions()
+            .map_err(|e| JitError::Backend(format!("finalize: {e}")))?;
+        self.code_bytes += a.bytes.len();
+        self.functions += 1;
+        Ok(module.get_finalized_function(id))
+    }
+
+    /// What identifies this back end's code generation: Cranelift's shared and ISA
+    /// flags (optimisation level, host CPU features).
+    pub fn fingerprint(&self) -> String {
+        match self.module.as_ref() {
+            Some(m) => {
+                let isa = m.isa();
+                let isa_flags: Vec<String> =
+                    isa.isa_flags().iter().map(|v| v.to_string()).collect();
+                format!(
+                    "{} {}\n{}\n{}",
+                    isa.name(),
+                    isa.triple(),
+                    isa.flags(),
+                    isa_flags.join(" ")
+                )
+            }
+            None => String::new(),
+        }
     }
 
     pub fn code_bytes(&self) -> usize {

@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
+use std::time::Instant;
 
 use cranelift_codegen::ir::{types, InstBuilder, UserFuncName};
 use cranelift_frontend::FunctionBuilder;
@@ -23,6 +24,7 @@ use wavejit_isa::state::Wave;
 
 use crate::backend::{Backend, BackendOpts};
 use crate::ctx::JitCtx;
+use crate::disk::{DiskCache, Loaded, StoredUnit};
 use crate::error::JitError;
 
 /// `EntrySlot::mode` when nothing is compiled there.
@@ -54,6 +56,16 @@ pub struct ProgCode {
     pub code: Vec<u8>,
     /// One slot per dword of code, indexed by pc / 4.
     pub slots: Box<[EntrySlot]>,
+    /// With a disk cache: the units compiled or loaded for this program, to store.
+    pub(crate) stored: Mutex<Stored>,
+}
+
+/// The units of a program as the disk cache keeps them.
+#[derive(Default)]
+pub(crate) struct Stored {
+    pub units: Vec<StoredUnit>,
+    /// Something was compiled (or the file was unusable) since the last save.
+    pub dirty: bool,
 }
 
 impl ProgCode {
@@ -69,6 +81,7 @@ impl ProgCode {
             arch: prog.arch,
             code: prog.code.clone(),
             slots,
+            stored: Mutex::new(Stored::default()),
         }
     }
 
@@ -77,6 +90,24 @@ impl ProgCode {
             return None;
         }
         self.slots.get((pc / 4) as usize)
+    }
+
+    /// Make `func` the variant `exec_all` of `pc` at `mode` (a block for another MODE
+    /// replaces both variants).
+    pub(crate) fn publish(&self, pc: u32, mode: u32, exec_all: bool, func: usize) {
+        let Some(slot) = self.slot(pc) else {
+            return;
+        };
+        if slot.mode.load(Ordering::Acquire) != mode {
+            slot.full.store(0, Ordering::Release);
+            slot.masked.store(0, Ordering::Release);
+            slot.mode.store(mode, Ordering::Release);
+        }
+        if exec_all {
+            slot.full.store(func, Ordering::Release);
+        } else {
+            slot.masked.store(func, Ordering::Release);
+        }
     }
 
     /// The compiled function for `pc` at `mode` and this EXEC, if one exists.
@@ -163,6 +194,12 @@ pub struct CompileStats {
     pub clif_insts: u64,
     pub nanos: u64,
     pub failures: u64,
+    /// Disk cache: units loaded instead of compiled, files ignored (corrupted, stale,
+    /// unreadable), files written, and the time spent loading and saving.
+    pub disk_units: u64,
+    pub disk_rejected: u64,
+    pub disk_written: u64,
+    pub disk_nanos: u64,
 }
 
 pub(crate) struct Compiler {
@@ -176,8 +213,9 @@ pub(crate) struct Compiler {
 pub type Trampoline = unsafe extern "C" fn(usize, *mut Wave, *mut JitCtx) -> u32;
 
 impl Compiler {
-    fn new(opts: BackendOpts) -> Result<Compiler, JitError> {
+    fn new(opts: BackendOpts, keep_artifacts: bool) -> Result<Compiler, JitError> {
         let mut backend = Backend::new(opts)?;
+        backend.keep_artifacts = keep_artifacts;
         let trampoline = build_trampoline(&mut backend)? as usize;
         Ok(Compiler {
             backend,
@@ -213,6 +251,46 @@ fn build_trampoline(be: &mut Backend) -> Result<*const u8, JitError> {
     be.compile_current()
 }
 
+/// The offsets and sizes compiled code builds in (part of the disk cache's key).
+fn layout() -> String {
+    use crate::ctx::{self, wave_off};
+    let wave = [
+        wave_off::VGPR,
+        wave_off::SGPR,
+        wave_off::EXEC,
+        wave_off::VCC,
+        wave_off::M0,
+        wave_off::SCC,
+        wave_off::MODE,
+        wave_off::PC,
+        std::mem::size_of::<Wave>() as i32,
+    ];
+    let jctx = [
+        ctx::OFF_BUDGET,
+        ctx::OFF_LDS_BASE,
+        ctx::OFF_LDS_LEN,
+        ctx::OFF_ZEROS,
+        ctx::OFF_G_LO,
+        ctx::OFF_G_END,
+        ctx::OFF_G_DELTA,
+        ctx::OFF_SINK,
+        ctx::OFF_PROF,
+        ctx::OFF_SLOTS,
+        ctx::OFF_HELPER,
+        ctx::OFF_MEM_SPAN,
+        ctx::OFF_LDS_ZEROS,
+        ctx::OFF_PROFILE_DS,
+        std::mem::size_of::<JitCtx>() as i32,
+    ];
+    let slot = [
+        SLOT_OFF_FULL,
+        SLOT_OFF_MASKED,
+        SLOT_OFF_MODE,
+        std::mem::size_of::<EntrySlot>() as i32,
+    ];
+    format!("layout wave {wave:?} ctx {jctx:?} slot {slot:?}")
+}
+
 /// Programs by (architecture, hash of the code); equal hashes are told apart by the bytes.
 type ProgTable = HashMap<(Arch, u64), Vec<Arc<ProgCode>>>;
 
@@ -228,6 +306,10 @@ pub struct Jit {
     entry: usize,
     /// Why the back end could not start (then everything runs in the interpreter).
     pub(crate) broken: Option<JitError>,
+    /// Where compiled units are kept between processes (none: not kept).
+    pub(crate) disk: Option<DiskCache>,
+    /// The back end's flags and the configuration, as the disk cache's key has them.
+    settings: String,
 }
 
 fn hash_code(code: &[u8]) -> u64 {
@@ -247,16 +329,128 @@ fn hash_code(code: &[u8]) -> u64 {
 
 impl Jit {
     pub fn new(config: JitConfig) -> Jit {
-        let (compiler, broken) = match Compiler::new(config.backend) {
+        Jit::with_disk_cache(config, None)
+    }
+
+    /// A JIT that loads and stores compiled units in `disk` (`crate::disk`). Code made
+    /// for profiling is never stored.
+    pub fn with_disk_cache(config: JitConfig, disk: Option<DiskCache>) -> Jit {
+        let disk = disk.filter(|_| !config.profile);
+        let (compiler, broken) = match Compiler::new(config.backend, disk.is_some()) {
             Ok(c) => (Some(c), None),
             Err(e) => (None, Some(e)),
         };
+        let settings = format!(
+            "{}\n{}\n{:?}",
+            layout(),
+            compiler
+                .as_ref()
+                .map(|c| c.backend.fingerprint())
+                .unwrap_or_default(),
+            JitConfig {
+                // The bound on code kept does not change the code.
+                max_code_bytes: 0,
+                ..config
+            }
+        );
         Jit {
             config,
             progs: RwLock::new(HashMap::new()),
             entry: compiler.as_ref().map_or(0, |c| c.trampoline),
             compiler: Mutex::new(compiler),
             broken,
+            disk,
+            settings,
+        }
+    }
+
+    /// The disk cache this engine uses, if any.
+    pub fn disk_cache(&self) -> Option<&DiskCache> {
+        self.disk.as_ref()
+    }
+
+    /// Load the units the disk cache holds for `code` into the module and publish them.
+    fn load_stored(&self, code: &ProgCode) {
+        let Some(disk) = &self.disk else {
+            return;
+        };
+        if !matches!(code.arch, Arch::Gcn(_)) || self.broken.is_some() {
+            return;
+        }
+        let t0 = Instant::now();
+        let header = crate::disk::header(&self.settings, code.arch, &code.code);
+        let loaded = disk.load(&header);
+        let Ok(mut guard) = self.compiler.lock() else {
+            return;
+        };
+        let Some(comp) = guard.as_mut() else {
+            return;
+        };
+        let Ok(mut st) = code.stored.lock() else {
+            return;
+        };
+        match loaded {
+            Loaded::Missing => {}
+            Loaded::Rejected(why) => {
+                comp.stats.disk_rejected += 1;
+                st.dirty = true;
+                if std::env::var_os("WAVEJIT_JIT_DEBUG").is_some() {
+                    eprintln!("wavejit-jit: disk cache entry ignored: {why}");
+                }
+            }
+            Loaded::Units(units) => {
+                for u in units {
+                    if code.slot(u.spec.pc).is_none()
+                        || comp.backend.code_bytes() >= self.config.max_code_bytes
+                    {
+                        st.dirty = true;
+                        continue;
+                    }
+                    match comp.backend.define_artifact(&u.art) {
+                        Ok(f) => {
+                            code.publish(u.spec.pc, u.spec.mode, u.spec.exec_all, f as usize);
+                            comp.stats.disk_units += 1;
+                            comp.stats.code_bytes = comp.backend.code_bytes() as u64;
+                            st.units.push(u);
+                        }
+                        Err(_) => st.dirty = true,
+                    }
+                }
+            }
+        }
+        comp.stats.disk_nanos += t0.elapsed().as_nanos() as u64;
+    }
+
+    /// Write the units of every program that has new ones to the disk cache. Errors
+    /// (a read-only or full disk) only mean the next process compiles again.
+    pub fn save_disk_cache(&self) {
+        let Some(disk) = &self.disk else {
+            return;
+        };
+        let t0 = Instant::now();
+        let progs: Vec<Arc<ProgCode>> = match self.progs.read() {
+            Ok(m) => m.values().flatten().cloned().collect(),
+            Err(_) => return,
+        };
+        let mut written = 0;
+        for p in progs {
+            let Ok(mut st) = p.stored.lock() else {
+                continue;
+            };
+            if !st.dirty {
+                continue;
+            }
+            let header = crate::disk::header(&self.settings, p.arch, &p.code);
+            if disk.store(&header, &st.units).is_ok() {
+                written += 1;
+            }
+            st.dirty = false;
+        }
+        if let Ok(mut c) = self.compiler.lock() {
+            if let Some(c) = c.as_mut() {
+                c.stats.disk_written += written;
+                c.stats.disk_nanos += t0.elapsed().as_nanos() as u64;
+            }
         }
     }
 
@@ -285,6 +479,8 @@ impl Jit {
         }
         let p = Arc::new(ProgCode::new(prog));
         v.push(p.clone());
+        drop(m);
+        self.load_stored(&p);
         p
     }
 
@@ -322,8 +518,10 @@ impl Jit {
         }
     }
 
-    /// Drop all compiled code (a new epoch).
+    /// Drop all compiled code (a new epoch); what the disk cache should keep is saved
+    /// first.
     pub fn flush(&mut self) {
+        self.save_disk_cache();
         let progs = match self.progs.get_mut() {
             Ok(p) => p,
             Err(p) => p.into_inner(),
@@ -336,7 +534,7 @@ impl Jit {
         // Tables first (they hold the code addresses), then the module itself.
         *c = None;
         self.entry = 0;
-        match Compiler::new(self.config.backend) {
+        match Compiler::new(self.config.backend, self.disk.is_some()) {
             Ok(n) => {
                 self.entry = n.trampoline;
                 *c = Some(n);

@@ -57,6 +57,16 @@ pub struct JitCtx {
     pub g_delta: u64,
     /// Where inline accesses of inactive lanes read and write (never read back).
     pub sink: [u32; 4],
+    /// Addresses compiled code uses, read from here rather than built into the code, so
+    /// that a unit's machine code depends only on its program, specialisation and
+    /// compiler settings and can be kept on disk (`crate::disk`): the program's entry
+    /// slots (chaining), the helpers, and a readable block of zeros covering every DS
+    /// offset.
+    pub slots: *const u8,
+    pub helper: usize,
+    pub mem_span: usize,
+    pub lds_zeros: *const u8,
+    pub profile_ds: usize,
 }
 
 pub const OFF_BUDGET: i32 = offset_of!(JitCtx, budget) as i32;
@@ -68,10 +78,24 @@ pub const OFF_G_END: i32 = offset_of!(JitCtx, g_end) as i32;
 pub const OFF_G_DELTA: i32 = offset_of!(JitCtx, g_delta) as i32;
 pub const OFF_SINK: i32 = offset_of!(JitCtx, sink) as i32;
 pub const OFF_PROF: i32 = offset_of!(JitCtx, prof) as i32;
+pub const OFF_SLOTS: i32 = offset_of!(JitCtx, slots) as i32;
+pub const OFF_HELPER: i32 = offset_of!(JitCtx, helper) as i32;
+pub const OFF_MEM_SPAN: i32 = offset_of!(JitCtx, mem_span) as i32;
+pub const OFF_LDS_ZEROS: i32 = offset_of!(JitCtx, lds_zeros) as i32;
+pub const OFF_PROFILE_DS: i32 = offset_of!(JitCtx, profile_ds) as i32;
 
 impl JitCtx {
-    /// A context for a run over `lds` and `mem` with `budget` instructions.
-    pub fn new(budget: i64, lds: &mut Lds, mem: &Memory, prog: &Program) -> JitCtx {
+    /// A context for a run of `prog` over `lds` and `mem` with `budget` instructions;
+    /// `slots` is the program's entry slot table, `mem_span` and `lds_zeros` the memory
+    /// layer's (`engine::context` passes them: this module sits below both).
+    pub fn new(
+        budget: i64,
+        lds: &mut Lds,
+        mem: &Memory,
+        prog: &Program,
+        slots: *const u8,
+        (mem_span, lds_zeros): (usize, *const u8),
+    ) -> JitCtx {
         let lds_base = lds.bytes.as_ptr();
         let lds_len = lds.bytes.len() as u64;
         JitCtx {
@@ -90,6 +114,11 @@ impl JitCtx {
             g_end: 0,
             g_delta: 0,
             sink: [0; 4],
+            slots,
+            helper: helper_step as *const () as usize,
+            mem_span,
+            lds_zeros,
+            profile_ds: profile_ds as *const () as usize,
         }
     }
 

@@ -11,8 +11,9 @@ use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
 use wavejit_isa::ir::Program;
 
-use crate::cache::{Jit, ProgCode, NO_MODE};
+use crate::cache::{Compiler, Jit, ProgCode, NO_MODE};
 use crate::ctx::{JitCtx, EXIT_BARRIER, EXIT_END, EXIT_ERROR, EXIT_NEXT};
+use crate::disk::StoredUnit;
 use crate::gcn::{self, NoUnit, Spec};
 
 /// Counters of a JIT run.
@@ -95,7 +96,7 @@ impl Jit {
             None
         };
         let start_budget = max_insts.min(i64::MAX as u64) as i64;
-        let mut jc = JitCtx::new(start_budget, &mut *ctx.lds, ctx.mem, prog);
+        let mut jc = context(start_budget, ctx, prog, &code);
         if let Some(p) = prof {
             if p.insts.len() < prog.slots.len() {
                 p.insts.resize(prog.slots.len(), Default::default());
@@ -241,17 +242,8 @@ impl Jit {
                 comp.stats.helper_insts += u.helpers as u64;
                 comp.stats.clif_insts += u.clif_insts as u64;
                 comp.stats.code_bytes = comp.backend.code_bytes() as u64;
-                if slot.mode.load(Ordering::Acquire) != spec.mode {
-                    // A block for another MODE: replace both variants.
-                    slot.full.store(0, Ordering::Release);
-                    slot.masked.store(0, Ordering::Release);
-                    slot.mode.store(spec.mode, Ordering::Release);
-                }
-                if spec.exec_all {
-                    slot.full.store(u.func, Ordering::Release);
-                } else {
-                    slot.masked.store(u.func, Ordering::Release);
-                }
+                self.record(comp, code, spec, &u);
+                code.publish(spec.pc, spec.mode, spec.exec_all, u.func);
                 Some(u.func)
             }
             Err(NoUnit::Pointless) => {
@@ -315,9 +307,10 @@ impl Jit {
         let code = self.prog_code(prog);
         let mut guard = self.compiler.lock().ok()?;
         let comp = guard.as_mut()?;
-        gcn::compile(comp, &self.config, prog, &code, spec)
-            .ok()
-            .map(|u| u.func)
+        let u = gcn::compile(comp, &self.config, prog, &code, spec).ok()?;
+        // Not published, so not stored either.
+        comp.backend.last = None;
+        Some(u.func)
     }
 
     /// Call compiled unit `f` once from the current state.
@@ -332,7 +325,8 @@ impl Jit {
             return interp_one(ctx, prog, budget);
         };
         let start = budget.min(i64::MAX as u64) as i64;
-        let mut jc = JitCtx::new(start, &mut *ctx.lds, ctx.mem, prog);
+        let code = self.prog_code(prog);
+        let mut jc = context(start, ctx, prog, &code);
         let pc = ctx.wave.pc;
         // SAFETY: as in `run_with_stats`.
         let r = unsafe { t(f, &mut *ctx.wave, &mut jc) };
@@ -358,6 +352,52 @@ impl Jit {
             compiled: true,
         })
     }
+}
+
+impl Jit {
+    /// Keep the unit just compiled for `code` (when there is a disk cache).
+    fn record(&self, comp: &mut Compiler, code: &ProgCode, spec: Spec, u: &gcn::Unit) {
+        if self.disk.is_none() {
+            return;
+        }
+        let Some(art) = comp.backend.last.take() else {
+            return;
+        };
+        let spec = crate::disk::Spec {
+            pc: spec.pc,
+            mode: spec.mode,
+            exec_all: spec.exec_all,
+            max_len: spec.max_len,
+        };
+        if let Ok(mut st) = code.stored.lock() {
+            // A unit compiled again (its slot went to another MODE meanwhile) replaces
+            // the stored one, so files do not grow from run to run.
+            st.units.retain(|s| s.spec != spec);
+            st.units.push(StoredUnit {
+                spec,
+                insts: u.insts,
+                helpers: u.helpers,
+                clif_insts: u.clif_insts,
+                art,
+            });
+            st.dirty = true;
+        }
+    }
+}
+
+/// The `JitCtx` of a run of `prog` (whose code cache entry is `code`) from `ctx`.
+fn context(budget: i64, ctx: &mut Ctx<'_>, prog: &Program, code: &ProgCode) -> JitCtx {
+    JitCtx::new(
+        budget,
+        &mut *ctx.lds,
+        ctx.mem,
+        prog,
+        code.slots.as_ptr().cast(),
+        (
+            crate::mem::global::mem_span as *const () as usize,
+            crate::mem::lds::ZEROS.as_ptr(),
+        ),
+    )
 }
 
 fn interp_one(ctx: &mut Ctx<'_>, prog: &Program, budget: u64) -> Result<UnitStep, ExecError> {

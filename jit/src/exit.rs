@@ -26,7 +26,7 @@ pub fn through_helper(cx: &mut Cx, pcs: &[u32]) {
     for &pc in pcs {
         let f =
             cx.b.ins()
-                .iconst(cx.ptr, ctx::helper_step as *const () as usize as i64);
+                .load(cx.ptr, crate::block::mflags(), cx.jctx, ctx::OFF_HELPER);
         let pcv = cx.b.ins().iconst(types::I64, pc as i64);
         let call = cx.b.ins().call_indirect(sref, f, &[cx.wave, cx.jctx, pcv]);
         let r = cx.b.inst_results(call)[0];

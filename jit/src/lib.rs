@@ -6,7 +6,8 @@
 //! named: VCC, EXEC, M0), `exit` (leaving compiled code through the interpreter), `gcn/`
 //! (lowering of GCN instructions: scalar, vector, DPP, SDWA, control flow), `mem/` (memory
 //! instructions checked and done inline), `engine`
-//! (the dispatcher: `jit` and `tiered` runs), `diff` (interpreter and JIT side by side).
+//! (the dispatcher: `jit` and `tiered` runs), `diff` (interpreter and JIT side by side), `disk` (compiled units kept between
+//! processes).
 //! `vp1/` belongs to the VP1 work.
 
 #![deny(clippy::unwrap_used)]
@@ -16,6 +17,7 @@ pub mod block;
 pub mod cache;
 pub mod ctx;
 pub mod diff;
+pub mod disk;
 pub mod engine;
 pub mod env;
 pub mod error;
@@ -27,5 +29,6 @@ pub mod vp1;
 
 pub use cache::{CompileStats, Jit, JitConfig, DEFAULT_TIER_THRESHOLD};
 pub use diff::{diff_run, diff_run_profiled, diff_run_with, DiffRun, Mismatch};
+pub use disk::DiskCache;
 pub use engine::{JitRunStats, UnitStep};
 pub use error::JitError;

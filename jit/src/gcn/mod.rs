@@ -397,7 +397,6 @@ pub(crate) fn compile(
         code,
         spec,
         header,
-        helper_addr: ctx::helper_step as *const () as usize,
     };
     // The segment being built: plans with their pcs.
     let mut seg: Vec<(&vplan::VPlan, u32)> = Vec::new();
@@ -606,7 +605,6 @@ struct Emitter<'a> {
     code: &'a ProgCode,
     spec: Spec,
     header: cranelift_codegen::ir::Block,
-    helper_addr: usize,
 }
 
 impl Emitter<'_> {
@@ -624,7 +622,7 @@ impl Emitter<'_> {
         sig.returns
             .push(cranelift_codegen::ir::AbiParam::new(types::I32));
         let sref = cx.b.import_signature(sig);
-        let f = cx.b.ins().iconst(cx.ptr, self.helper_addr as i64);
+        let f = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_HELPER);
         let pcv = cx.b.ins().iconst(types::I64, pc as i64);
         let call = cx.b.ins().call_indirect(sref, f, &[cx.wave, cx.jctx, pcv]);
         let r = cx.b.inst_results(call)[0];
@@ -710,12 +708,15 @@ impl Emitter<'_> {
             cx.b.ins().jump(self.header, &[]);
             return;
         }
-        let Some(slot) = self.code.slot(target) else {
+        if self.code.slot(target).is_none() {
             cx.ret(ctx::EXIT_NEXT);
             return;
-        };
-        let addr = slot as *const _ as i64;
-        let sa = cx.b.ins().iconst(cx.ptr, addr);
+        }
+        // The slot's address from the run's slot table (not a constant in the code: see
+        // `JitCtx::slots`).
+        let slots = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_SLOTS);
+        let off = (target / 4) as usize * std::mem::size_of::<crate::cache::EntrySlot>();
+        let sa = cx.b.ins().iadd_imm_s(slots, off as i64);
         let m = cx.b.ins().load(types::I32, mflags(), sa, SLOT_OFF_MODE);
         let mode_ok =
             cx.b.ins()

@@ -73,7 +73,7 @@ pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At) -> Value {
     let sref = cx.b.import_signature(sig);
     let f =
         cx.b.ins()
-            .iconst(cx.ptr, mem_span as *const () as usize as i64);
+            .load(cx.ptr, flags, cx.jctx, crate::ctx::OFF_MEM_SPAN);
     let call = cx.b.ins().call_indirect(sref, f, &[cx.jctx, lo, end]);
     let ok = cx.b.inst_results(call)[0];
     let side = cx.b.create_block();

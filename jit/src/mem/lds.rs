@@ -18,7 +18,7 @@ use super::access::{
     store_lane, vreg_stored, At,
 };
 use crate::block::{mflags, Cx, CHUNKS};
-use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN};
+use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN, OFF_LDS_ZEROS};
 
 /// The shape of a DS access lowered here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,7 +201,7 @@ pub fn count_bank_conflicts(cx: &mut Cx, p: &DsPlan, pc: u32) {
     let sref = cx.b.import_signature(sig);
     let f =
         cx.b.ins()
-            .iconst(cx.ptr, crate::ctx::profile_ds as *const () as usize as i64);
+            .load(cx.ptr, mflags(), cx.jctx, crate::ctx::OFF_PROFILE_DS);
     let pc = cx.b.ins().iconst(types::I64, pc as i64);
     cx.b.ins()
         .call_indirect(sref, f, &[cx.wave, cx.jctx, pc, exec]);
@@ -290,7 +290,7 @@ pub fn chunk(cx: &mut Cx, p: &DsPlan, lbase: Value, sink: Value, reads: &mut Rea
             let ptrs = match reads.get(&p.addr) {
                 Some(q) => *q,
                 None => {
-                    let z = cx.b.ins().iconst(cx.ptr, ZEROS.as_ptr() as usize as i64);
+                    let z = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, OFF_LDS_ZEROS);
                     let q = lane_ptrs(cx, base, None, m, lbase, z);
                     reads.insert(p.addr, q);
                     q
@@ -334,7 +334,7 @@ pub fn chunk(cx: &mut Cx, p: &DsPlan, lbase: Value, sink: Value, reads: &mut Rea
 
 /// Readable zeros covering every DS offset (16 bits, or 255 × 64 × 8 for `read2st64_b64`)
 /// plus an access: where inactive lanes of a read point (the values are not used).
-static ZEROS: [u8; 1 << 18] = [0; 1 << 18];
+pub(crate) static ZEROS: [u8; 1 << 18] = [0; 1 << 18];
 
 /// Read `size` bytes per lane at `ptrs` + `off` into `dst`.. (chunk `c`, under EXEC).
 fn read(cx: &mut Cx, ptrs: &[Value; 4], off: i32, size: u32, sext: bool, dst: u8, c: usize) {
