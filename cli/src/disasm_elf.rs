@@ -139,10 +139,11 @@ pub fn disasm_object(
     let _ = writeln!(s, "\t.amdhsa_code_object_version {}", co.version);
     let mut bad = false;
     for f in &funcs {
-        let Some((base, data)) = secs
-            .iter()
-            .find(|(a, d)| f.addr >= *a && f.addr + f.size <= *a + d.len() as u64)
-        else {
+        let Some((base, data)) = secs.iter().find(|(a, d)| {
+            // Symbol values come from the file: hostile ones must not wrap.
+            let end = f.addr.checked_add(f.size);
+            f.addr >= *a && end.is_some_and(|e| e <= a.saturating_add(d.len() as u64))
+        }) else {
             let _ = writeln!(s, "// {}: outside the executable sections", f.name);
             continue;
         };

@@ -27,16 +27,10 @@ pub const SGPRS: u32 = 104;
 /// Branch to a cold side exit that runs the instruction at `pc` through the interpreter
 /// (which reports the error `fail` predicted), else continue on the main line.
 pub(crate) fn check_or_helper(cx: &mut Cx, fail: Value, pc: u32) {
-    let side = cx.b.create_block();
-    let cont = cx.b.create_block();
-    cx.b.set_cold_block(side);
-    cx.b.ins().brif(fail, side, &[], cont, &[]);
-    cx.b.switch_to_block(side);
-    cx.b.seal_block(side);
-    cx.flush_side();
-    crate::exit::through_helper(cx, &[pc]);
-    cx.b.switch_to_block(cont);
-    cx.b.seal_block(cont);
+    crate::exit::if_cold(cx, fail, |cx| {
+        cx.flush_side();
+        crate::exit::through_helper(cx, &[pc]);
+    });
 }
 
 /// The address of `wave.sgpr[base + M0]` after checking `base + M0 + width <= 104`

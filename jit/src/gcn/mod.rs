@@ -611,30 +611,8 @@ impl Emitter<'_> {
     /// Call the interpreter for the instruction at `pc`, with registers in memory.
     fn helper(&self, cx: &mut Cx, pc: u32, keeps_exec: bool) {
         cx.flush();
-        let mut sig =
-            cranelift_codegen::ir::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-        sig.params
-            .push(cranelift_codegen::ir::AbiParam::new(cx.ptr));
-        sig.params
-            .push(cranelift_codegen::ir::AbiParam::new(cx.ptr));
-        sig.params
-            .push(cranelift_codegen::ir::AbiParam::new(types::I64));
-        sig.returns
-            .push(cranelift_codegen::ir::AbiParam::new(types::I32));
-        let sref = cx.b.import_signature(sig);
-        let f = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_HELPER);
-        let pcv = cx.b.ins().iconst(types::I64, pc as i64);
-        let call = cx.b.ins().call_indirect(sref, f, &[cx.wave, cx.jctx, pcv]);
-        let r = cx.b.inst_results(call)[0];
+        crate::exit::call_helper(cx, pc, false);
         cx.invalidate(keeps_exec);
-        let out = cx.b.create_block();
-        let go = cx.b.create_block();
-        cx.b.ins().brif(r, out, &[], go, &[]);
-        cx.b.switch_to_block(out);
-        cx.b.seal_block(out);
-        cx.b.ins().return_(&[r]);
-        cx.b.switch_to_block(go);
-        cx.b.seal_block(go);
     }
 
     /// A conditional (or unconditional) branch ending the unit.

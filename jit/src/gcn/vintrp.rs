@@ -235,16 +235,10 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Option<LdsUni> {
         None => oob,
         Some(a) => cx.b.ins().band(oob, a),
     };
-    let side = cx.b.create_block();
-    let cont = cx.b.create_block();
-    cx.b.set_cold_block(side);
-    cx.b.ins().brif(fail, side, &[], cont, &[]);
-    cx.b.switch_to_block(side);
-    cx.b.seal_block(side);
-    cx.flush_side();
-    crate::exit::through_helper(cx, pcs);
-    cx.b.switch_to_block(cont);
-    cx.b.seal_block(cont);
+    crate::exit::if_cold(cx, fail, |cx| {
+        cx.flush_side();
+        crate::exit::through_helper(cx, pcs);
+    });
     let lbase =
         cx.b.ins()
             .load(cx.ptr, crate::block::mflags(), cx.jctx, OFF_LDS_BASE);

@@ -43,15 +43,7 @@ pub(super) fn vreg_stored(cx: &mut Cx, reg: u8, c: usize) -> Value {
 /// Branch to a cold side exit that runs the instruction `at` through the interpreter when
 /// `fail` (an `i8` truth value) holds.
 pub(super) fn side_exit_if(cx: &mut Cx, fail: Value, at: At) {
-    let side = cx.b.create_block();
-    let cont = cx.b.create_block();
-    cx.b.set_cold_block(side);
-    cx.b.ins().brif(fail, side, &[], cont, &[]);
-    cx.b.switch_to_block(side);
-    cx.b.seal_block(side);
-    side_exit(cx, at);
-    cx.b.switch_to_block(cont);
-    cx.b.seal_block(cont);
+    crate::exit::if_cold(cx, fail, |cx| side_exit(cx, at));
 }
 
 /// In a cold block: store the state, give back the budget of the instructions after `at`
