@@ -11,6 +11,7 @@ pub use wavejit_isa as isa;
 
 pub mod device;
 pub mod draw;
+pub mod emit;
 pub mod engine;
 pub mod grid;
 pub mod load;

@@ -1,6 +1,8 @@
 //! `wavejit asm --arch ARCH FILE.s [-o OUT.bin]`: assemble GCN (CLRX or LLVM syntax) or VP1
 //! text. Without `-o`, prints each instruction's dwords (low dword first) and its source
-//! text; with `-o`, writes the raw little-endian bytes. Errors name `FILE:LINE:COL`.
+//! text; with `-o`, writes the raw little-endian bytes. A source with `.amdhsa_kernel`
+//! blocks (or `.amdgcn_target`) is a code object: `-o` writes an AMDHSA ELF file
+//! (`wavejit::emit`), and `--arch` may be left to the target. Errors name `FILE:LINE:COL`.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -17,8 +19,9 @@ const MAX_SOURCE_BYTES: u64 = 64 << 20;
 #[derive(clap::Args)]
 pub struct Args {
     /// gfx6|gfx7|gfx8 (or an alias: tahiti, bonaire, fiji, gcn1.2, gfx803, …) or vp1.
+    /// Optional for code-object sources, whose `.amdgcn_target` names the processor.
     #[arg(long)]
-    arch: String,
+    arch: Option<String>,
     /// Assembly source.
     file: PathBuf,
     /// Write the machine code here instead of listing it.
@@ -81,7 +84,7 @@ fn hex_words(bytes: &[u8]) -> String {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let arch: Arch = a.arch.parse()?;
+    let arch: Option<Arch> = a.arch.as_deref().map(str::parse).transpose()?;
     let raw = read_limited(&a.file, MAX_SOURCE_BYTES)?;
     let src = String::from_utf8(raw).map_err(|e| {
         format!(
@@ -90,6 +93,40 @@ pub fn run(a: Args) -> CmdResult {
             e.utf8_error().valid_up_to()
         )
     })?;
+    if wavejit::emit::is_code_object_source(&src) {
+        let gen = match arch {
+            Some(Arch::Gcn(g)) => Some(g),
+            Some(Arch::Vp1) => return Err("a code object source is GCN, not vp1".into()),
+            None => None,
+        };
+        let out = match wavejit::emit::build(&src, gen) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("{}", report(&a.file, &src, &e));
+                return Ok(ExitCode::from(1));
+            }
+        };
+        match a.out {
+            Some(p) => {
+                std::fs::write(&p, &out.bytes).map_err(|e| format!("{}: {e}", p.display()))?
+            }
+            None => {
+                let asm = &out.assembly;
+                let mut o = std::io::stdout().lock();
+                stdout_done(asm.items.iter().try_for_each(|it| {
+                    let b = asm
+                        .bytes
+                        .get(it.offset as usize..(it.offset + it.size) as usize)
+                        .unwrap_or(&[]);
+                    writeln!(o, "{:<17}  {}", hex_words(b), it.text)
+                }))?
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(arch) = arch else {
+        return Err("--arch is required (gfx6, gfx7, gfx8 or vp1) unless the source is a code object with .amdgcn_target".into());
+    };
     // (bytes, listing lines of (bytes of the statement, text))
     let (bytes, lines): (Vec<u8>, Vec<(Vec<u8>, String)>) = match arch {
         Arch::Gcn(gen) => {

@@ -137,3 +137,38 @@ fn numbers_stay_offsets_and_bad_operands_are_refused() {
     let e = assemble(Gen::Gfx8, "done: s_nop 0\ndone: s_endpgm").expect_err("twice");
     assert_eq!((e.line, e.col), (2, 1), "{e}");
 }
+
+#[test]
+fn alignment_pads_like_llvm_mc_and_labels_follow() {
+    // llvm-mc pads a code section with zero bytes to a dword, then `s_nop 0` words
+    // (AMDGPUAsmBackend::writeNopData); an explicit fill byte fills every byte.
+    let a = assemble(Gen::Gfx8, "s_endpgm\n.p2align 4\nk: s_branch k\n").unwrap();
+    assert_eq!(
+        a.words(),
+        [S_ENDPGM, S_NOP_0, S_NOP_0, S_NOP_0, S_BRANCH | 0xffff]
+    );
+    assert_eq!(a.labels, [("k".to_string(), 16)]);
+    let a = assemble(Gen::Gfx6, ".byte 1\n.balign 8, 0xee\ns_endpgm\n").unwrap();
+    assert_eq!(a.bytes[..8], [1, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee]);
+    let a = assemble(Gen::Gfx7, ".short 7\n.p2align 3\n").unwrap();
+    assert_eq!(a.words(), [7, S_NOP_0]);
+    // Already aligned: nothing.
+    assert_eq!(
+        assemble(Gen::Gfx8, "s_endpgm\n.p2align 2\n")
+            .unwrap()
+            .bytes
+            .len(),
+        4
+    );
+    for bad in [
+        ".p2align",
+        ".p2align 17",
+        ".balign 3",
+        ".p2align 2, 256",
+        ".p2align 2, 0, 4",
+        ".p2align v0",
+    ] {
+        let e = assemble(Gen::Gfx8, bad).unwrap_err();
+        assert_eq!(e.line, 1, "{bad}");
+    }
+}

@@ -58,6 +58,11 @@ pub fn mach(m: u32) -> Option<(&'static str, Gen)> {
         .map(|(_, n, g)| (*n, *g))
 }
 
+/// The EF_AMDGPU_MACH value, canonical name and generation of a processor name.
+pub fn mach_by_name(name: &str) -> Option<(u32, &'static str, Gen)> {
+    MACHS.iter().find(|(_, n, _)| *n == name).copied()
+}
+
 type Elf<'a> = ElfFile64<'a, LittleEndian>;
 
 fn malformed(e: impl std::fmt::Display) -> LoadError {

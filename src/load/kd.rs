@@ -124,6 +124,20 @@ impl KernelDescriptor {
         Ok(kd)
     }
 
+    /// The 64 bytes of the descriptor (reserved fields zero), the inverse of [`Self::parse`].
+    pub fn to_bytes(&self) -> [u8; KD_SIZE] {
+        let mut b = [0u8; KD_SIZE];
+        b[0..4].copy_from_slice(&self.group_segment_fixed_size.to_le_bytes());
+        b[4..8].copy_from_slice(&self.private_segment_fixed_size.to_le_bytes());
+        b[8..12].copy_from_slice(&self.kernarg_size.to_le_bytes());
+        b[16..24].copy_from_slice(&self.kernel_code_entry_byte_offset.to_le_bytes());
+        b[44..48].copy_from_slice(&self.compute_pgm_rsrc3.to_le_bytes());
+        b[48..52].copy_from_slice(&self.compute_pgm_rsrc1.to_le_bytes());
+        b[52..56].copy_from_slice(&self.compute_pgm_rsrc2.to_le_bytes());
+        b[56..58].copy_from_slice(&self.kernel_code_properties.to_le_bytes());
+        b
+    }
+
     fn validate(&self) -> Result<(), KdError> {
         if self.kernel_code_properties & (1 << 10) != 0 {
             return Err(KdError::Wave32);
@@ -231,7 +245,9 @@ mod tests {
         // DX10_CLAMP and IEEE on. rsrc2: scratch, 6 user SGPRs, wg id x and z, info, XYZ ids.
         let rsrc1 = 2 | 1 << 6 | 3 << 18 | 1 << 21 | 1 << 23;
         let rsrc2 = 1 | 6 << 1 | 1 << 7 | 1 << 9 | 1 << 10 | 2 << 11;
-        let kd = KernelDescriptor::parse(&kd_bytes(rsrc1, rsrc2, 0b1001)).unwrap();
+        let bytes = kd_bytes(rsrc1, rsrc2, 0b1001);
+        let kd = KernelDescriptor::parse(&bytes).unwrap();
+        assert_eq!(kd.to_bytes().as_slice(), bytes.as_slice());
         assert_eq!(kd.group_segment_fixed_size, 256);
         assert_eq!(kd.private_segment_fixed_size, 16);
         assert_eq!(kd.kernarg_size, 288);

@@ -6,7 +6,9 @@
 //! second resolves labels and encodes. A label is an identifier followed by `:` at the
 //! start of a line (several may precede one statement); a branch operand is a label unless
 //! it parses as a number, whatever the word means elsewhere (`done`, `glc`, `v_loop`). Directives: `.text`, `.byte`, `.short`/`.hword`,
-//! `.int`/`.long`/`.word`, `.quad`. Comments: `;`, `//`, `#`, `/* */`. Every error is an
+//! `.int`/`.long`/`.word`, `.quad`, and `.p2align POW[, FILL]` / `.balign BYTES[, FILL]`, which
+//! pad as llvm-mc pads a code section: zero bytes up to a dword boundary, then `s_nop 0`
+//! words (or FILL bytes when given). Comments: `;`, `//`, `#`, `/* */`. Every error is an
 //! `AsmError` with the line and column; no text makes it panic.
 
 pub mod lex;
@@ -115,7 +117,7 @@ pub fn assemble(gen: Gen, text: &str) -> Result<Assembly, AsmError> {
         };
         let end_col = raw.chars().count() as u32 + 1;
         let size = if head.starts_with('.') {
-            directive_bytes(&head, hcol, &stmt)
+            directive_bytes(&head, hcol, &stmt, pc)
                 .map_err(|e| at(line, e))?
                 .len() as u32
         } else {
@@ -147,7 +149,7 @@ pub fn assemble(gen: Gen, text: &str) -> Result<Assembly, AsmError> {
             continue;
         };
         if head.starts_with('.') {
-            let b = directive_bytes(&head, hcol, &p.stmt).map_err(|e| at(p.line, e))?;
+            let b = directive_bytes(&head, hcol, &p.stmt, p.offset).map_err(|e| at(p.line, e))?;
             if !b.is_empty() {
                 out.items.push(Item {
                     offset: p.offset,
@@ -212,9 +214,72 @@ pub fn assemble_inst(gen: Gen, line: &str) -> Result<Inst, AsmError> {
     statement(gen, &stmt, 0, &none, line.chars().count() as u32 + 1).map_err(|e| at(1, e))
 }
 
-/// The bytes of a data directive.
-fn directive_bytes(head: &str, col: u32, stmt: &Stmt) -> Result<Vec<u8>, PErr> {
+/// `s_nop 0`, what llvm-mc pads code with.
+const S_NOP_0: u32 = 0xbf80_0000;
+
+/// Largest alignment `.p2align`/`.balign` accept (64 KiB), so padding stays small.
+const MAX_ALIGN_POW: u32 = 16;
+
+/// The padding of `.p2align`/`.balign` at `pc` (`pow2` = true for `.p2align`).
+fn align_bytes(head: &str, col: u32, stmt: &Stmt, pc: u32, pow2: bool) -> Result<Vec<u8>, PErr> {
+    let ops: Vec<&Operand> = stmt
+        .args
+        .iter()
+        .map(|a| match a {
+            Arg::Op(o) => Ok(o),
+            Arg::Mod(m) => Err(PErr {
+                col: m.col,
+                msg: "expected a number".into(),
+            }),
+        })
+        .collect::<Result<_, _>>()?;
+    let Some(first) = ops.first() else {
+        return Err(PErr {
+            col,
+            msg: format!("{head} needs an alignment"),
+        });
+    };
+    if let Some(o) = ops.get(2) {
+        return Err(PErr {
+            col: o.col,
+            msg: format!("{head}: a maximum padding is not supported"),
+        });
+    }
+    let align: u64 = if pow2 {
+        1 << opnd::int_in(first, 0, MAX_ALIGN_POW as i128, "alignment (power of two)")?
+    } else {
+        let a = opnd::int_in(first, 1, 1 << MAX_ALIGN_POW, "alignment")? as u64;
+        if !a.is_power_of_two() {
+            return Err(PErr {
+                col: first.col,
+                msg: format!("{head}: alignment {a} is not a power of two"),
+            });
+        }
+        a
+    };
+    let fill = match ops.get(1) {
+        Some(o) => Some(opnd::int_in(o, -128, 255, "fill byte")? as u8),
+        None => None,
+    };
+    let pad = ((pc as u64).next_multiple_of(align) - pc as u64) as usize;
+    Ok(match fill {
+        Some(f) => vec![f; pad],
+        None => {
+            let mut b = vec![0u8; pad % 4];
+            for _ in 0..pad / 4 {
+                b.extend(S_NOP_0.to_le_bytes());
+            }
+            b
+        }
+    })
+}
+
+/// The bytes of a data or alignment directive at `pc`.
+fn directive_bytes(head: &str, col: u32, stmt: &Stmt, pc: u32) -> Result<Vec<u8>, PErr> {
     let d = head.to_ascii_lowercase();
+    if d == ".p2align" || d == ".balign" {
+        return align_bytes(head, col, stmt, pc, d == ".p2align");
+    }
     let size = match d.as_str() {
         ".text" => 0,
         ".byte" => 1,
