@@ -2,13 +2,14 @@
 //! code object version as directives, each kernel's descriptor as `.amdhsa_*` directives
 //! (the list and order llvm-objdump-19 prints for `.rodata`), then every function symbol of
 //! the executable section with its address, one instruction per line with its address and
-//! words; CLRX syntax names branch targets with labels, LLVM syntax keeps llvm-mc's numeric
-//! operand and names the target in a comment (`<symbol+offset>`).
+//! words; CLRX syntax names branch targets with labels unique in the file
+//! (`.L<function>_<offset>`), LLVM syntax keeps llvm-mc's numeric operand and names the
+//! target in a comment (`<symbol+offset>`).
 
 use std::fmt::Write as _;
 
 use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
-use wavejit::isa::gcn::fmt::{branch_target, listing, Syntax};
+use wavejit::isa::gcn::fmt::{branch_target, listing_with_labels, Syntax};
 use wavejit::isa::Gen;
 use wavejit::load::{CodeObject, KernelDescriptor};
 
@@ -138,7 +139,25 @@ pub fn disasm_object(
     );
     let _ = writeln!(s, "\t.amdhsa_code_object_version {}", co.version);
     let mut bad = false;
-    for f in &funcs {
+    // CLRX labels are `.L<function>_<offset>`: each function lists from offset 0, so the
+    // function's name (or `f<index>` for names a label cannot spell) keeps them apart.
+    let mut bases: Vec<String> = Vec::new();
+    for (i, f) in funcs.iter().enumerate() {
+        let spellable = !f.name.is_empty()
+            && f.name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'));
+        let mut base = if spellable {
+            f.name.clone()
+        } else {
+            format!("f{i}")
+        };
+        while bases.contains(&base) {
+            base = format!("{base}_{i}");
+        }
+        bases.push(base);
+    }
+    for (f, prefix) in funcs.iter().zip(&bases) {
         let Some((base, data)) = secs.iter().find(|(a, d)| {
             // Symbol values come from the file: hostile ones must not wrap.
             let end = f.addr.checked_add(f.size);
@@ -159,7 +178,8 @@ pub fn disasm_object(
             f.size
         );
         let _ = writeln!(s, "{}:", f.name);
-        for l in listing(gen, code, syntax) {
+        let label = |pc: u32| format!(".L{prefix}_{pc}");
+        for l in listing_with_labels(gen, code, syntax, &label) {
             bad |= l.text.starts_with(".long");
             let at = f.addr + l.pc as u64;
             let words: Vec<String> = l.words.iter().map(|w| format!("{w:08X}")).collect();

@@ -232,3 +232,41 @@ fn every_function_symbol_is_listed_at_its_address() {
     assert_eq!(code, 2);
     assert!(err.contains("--arch is required"), "{err}");
 }
+
+#[test]
+fn clrx_labels_are_unique_across_functions() {
+    // Two kernels, each branching to its own offset 8: per-function listings would both
+    // call that `.L8`.
+    let mut src = String::from("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx803\"\n\t.text\n");
+    for k in ["ka", "kb"] {
+        src += &format!(
+            "// @kernel {k}()\n\t.globl {k}\n\t.p2align 8\n\t.type {k},@function\n{k}:\n\ts_cbranch_scc0 .Lt_{k}\n\ts_nop 0\n.Lt_{k}:\n\ts_endpgm\n"
+        );
+    }
+    src += "\t.rodata\n";
+    for k in ["ka", "kb"] {
+        src += &format!("\t.amdhsa_kernel {k}\n\t\t.amdhsa_next_free_vgpr 1\n\t\t.amdhsa_next_free_sgpr 1\n\t.end_amdhsa_kernel\n");
+    }
+    let dir = std::env::temp_dir();
+    let s = dir.join(format!("wavejit-disasm-labels-{}.s", std::process::id()));
+    let o = dir.join(format!(
+        "wavejit-disasm-labels-{}.hsaco",
+        std::process::id()
+    ));
+    std::fs::write(&s, &src).expect("write");
+    let (code, _, err) = wavejit(&["asm", "-o", &o.to_string_lossy()], &s);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = wavejit(&["disasm", "--syntax", "clrx"], &o);
+    let _ = std::fs::remove_file(&s);
+    let _ = std::fs::remove_file(&o);
+    assert_eq!(code, 0, "{err}");
+    // Each function defines its label once and its branch names that label.
+    let defined: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim_start().split_once(": ").map(|(a, _)| a))
+        .filter(|a| a.starts_with(".L"))
+        .collect();
+    assert_eq!(defined, [".Lka_8", ".Lkb_8"], "{out}");
+    assert!(out.contains("s_cbranch_scc0 .Lka_8"), "{out}");
+    assert!(out.contains("s_cbranch_scc0 .Lkb_8"), "{out}");
+}

@@ -129,6 +129,17 @@ pub struct ListingLine {
 /// next dword. In CLRX syntax, branch targets inside the program become labels
 /// (`.L<offset>`); in LLVM syntax they stay numeric, as llvm-mc prints them.
 pub fn listing(gen: Gen, code: &[u8], syntax: Syntax) -> Vec<ListingLine> {
+    listing_with_labels(gen, code, syntax, &label_name)
+}
+
+/// [`listing`] with CLRX labels named by `label` from their byte offset (a code object's
+/// functions each list from offset 0, so their labels need names of their own).
+pub fn listing_with_labels(
+    gen: Gen,
+    code: &[u8],
+    syntax: Syntax,
+    label: &dyn Fn(u32) -> String,
+) -> Vec<ListingLine> {
     let mut insts: Vec<(u32, u32, Result<Inst, String>)> = Vec::new();
     let mut pc = 0u32;
     while (pc as usize) < code.len() {
@@ -183,13 +194,13 @@ pub fn listing(gen: Gen, code: &[u8], syntax: Syntax) -> Vec<ListingLine> {
         let words = le_words(bytes);
         let mut text = String::new();
         if labels.contains(&p) {
-            let _ = write!(text, "{}: ", label_name(p));
+            let _ = write!(text, "{}: ", label(p));
         }
         match &i {
             Ok(inst) => {
                 let lab = branch_target(inst, p)
                     .filter(|t| labels.contains(t))
-                    .map(label_name);
+                    .map(label);
                 let plain = format(gen, inst, p, syntax);
                 let t = match lab {
                     Some(l) if !plain.starts_with(".long") => {
