@@ -462,7 +462,7 @@ fn run_pass(
         let ends = !matches!(ra, Ok((_, None)));
         let only_foot = match &foot {
             Some(f) => {
-                inside && !ends && !results_differ && blocks % FULL_EVERY != 0 && {
+                inside && !ends && !results_differ && !blocks.is_multiple_of(FULL_EVERY) && {
                     same_after((ctx.wave, ctx.lds, ctx.mem), (&j.wave, &j.lds, &j.mem), f)
                 }
             }
