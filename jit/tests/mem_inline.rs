@@ -1,5 +1,5 @@
 //! Memory instructions lowered inline (`wavejit_jit::mem`): FLAT loads and stores, DS
-//! reads and writes (one- and two-address), scalar loads. Values worked out by hand,
+//! reads and writes (one- and two-address), DS atomics, scalar loads. Values worked out by hand,
 //! zero helper calls where every access is in bounds, and random programs — addresses in
 //! range, out of range, misaligned, straddling two regions, random EXEC, destinations
 //! overlapping addresses — against the interpreter (results, errors with pc and lane,
@@ -238,6 +238,92 @@ fn atomics_by_hand() {
 }
 
 #[test]
+fn ds_atomics_by_hand() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64 {
+        w.vgpr[0][l] = 0; // LDS dword 0 (the LDS holds 3 × i at dword i)
+        w.vgpr[1][l] = l as u32;
+        w.vgpr[2][l] = 5;
+        w.vgpr[3][l] = 6;
+        w.vgpr[4][l] = 100 + l as u32;
+        w.vgpr[5][l] = 1;
+        w.vgpr[6][l] = 0x10;
+        w.vgpr[7][l] = (l as i32 - 32) as u32;
+        w.vgpr[8][l] = (l as i32).wrapping_neg() as u32;
+    }
+    let insts = vec![
+        ds(Op::DsAddRtnU32, 10, 0, [1, 0], [0, 0]),
+        ds(Op::DsIncRtnU32, 11, 0, [2, 0], [4, 0]),
+        ds(Op::DsCmpstRtnB32, 12, 0, [3, 4], [8, 0]),
+        ds(Op::DsMskorB32, 0, 0, [5, 6], [12, 0]),
+        ds(Op::DsMaxI32, 0, 0, [7, 0], [16, 0]),
+        ds(Op::DsMinRtnI32, 13, 0, [8, 0], [20, 0]),
+        ds(Op::DsWrxchgRtnB32, 14, 0, [1, 0], [24, 0]),
+        ds(Op::DsReadB128, 16, 0, [0, 0], [0, 0]),
+        ds(Op::DsReadB64, 20, 0, [0, 0], [16, 0]),
+        ds(Op::DsReadB32, 22, 0, [0, 0], [24, 0]),
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "ds atomics");
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    let o = &out.wave;
+    for l in 0..64u32 {
+        // Lanes in order: lane l sees the sum of the lanes before it.
+        assert_eq!(
+            o.vgpr[10][l as usize],
+            l * (l.max(1) - 1) / 2,
+            "add lane {l}"
+        );
+    }
+    assert_eq!(o.vgpr[16][0], 63 * 64 / 2);
+    // inc with limit 5 from 3: 3, 4, 5, then 0..5 again from lane 3.
+    assert_eq!(o.vgpr[11][0], 3);
+    assert_eq!(o.vgpr[11][2], 5);
+    assert_eq!(o.vgpr[11][3], 0);
+    assert_eq!(o.vgpr[11][10], 1);
+    assert_eq!(o.vgpr[11][63], 0);
+    assert_eq!(o.vgpr[17][0], 1);
+    // cmpst: DATA0 (6) compared, DATA1 (100 + lane) stored: only lane 0 swaps.
+    assert_eq!(o.vgpr[12][0], 6);
+    assert_eq!(o.vgpr[12][5], 100);
+    assert_eq!(o.vgpr[18][0], 100);
+    // mskor: (9 & !1) | 0x10.
+    assert_eq!(o.vgpr[19][0], 0x18);
+    // Signed max of 12 and -32..31; signed min of 15 and 0, -1, .., -63.
+    assert_eq!(o.vgpr[20][0], 31);
+    assert_eq!(o.vgpr[13][1], 0);
+    assert_eq!(o.vgpr[13][2], (-1i32) as u32);
+    assert_eq!(o.vgpr[21][0], (-63i32) as u32);
+    // wrxchg: lane l gets lane l - 1's value (lane 0: dword 6 = 18); lane 63's stays.
+    assert_eq!(o.vgpr[14][0], 18);
+    assert_eq!(o.vgpr[14][40], 39);
+    assert_eq!(o.vgpr[22][0], 63);
+    assert_eq!(helper_steps(&prog, &w), 0, "all inline");
+    // Lane 9 inactive, lane 7 past the LDS: the interpreter's error (pc, lane, address).
+    let mut w2 = w.clone();
+    w2.exec = !(1u64 << 9);
+    w2.vgpr[0][9] = 0x7fff_0000;
+    w2.vgpr[0][7] = LDS_LEN as u32 - 4;
+    let out = check_with(
+        &jit(),
+        &prog,
+        &w2,
+        &lds(),
+        &memory(),
+        1000,
+        "ds atomics out of range",
+    );
+    let e = out.result.expect_err("lane 7 out of range");
+    assert_eq!(
+        e.pc,
+        4 * 2,
+        "the inc at offset 4 is the first access past the end"
+    );
+}
+
+#[test]
 fn smrd_loads_on_gcn11() {
     let gen = Gen::Gfx7;
     let mut w = Wave::new(gen);
@@ -256,6 +342,39 @@ fn smrd_loads_on_gcn11() {
     assert_eq!(out.wave.sgpr[16], 0xeced_eeef);
     assert_eq!(helper_steps(&prog, &w), 0);
 }
+
+/// The DS atomics lowered inline (32-bit), for the random programs.
+const DS_ATOMICS: [Op; 29] = [
+    Op::DsAddU32,
+    Op::DsSubU32,
+    Op::DsRsubU32,
+    Op::DsIncU32,
+    Op::DsDecU32,
+    Op::DsMinI32,
+    Op::DsMaxI32,
+    Op::DsMinU32,
+    Op::DsMaxU32,
+    Op::DsAndB32,
+    Op::DsOrB32,
+    Op::DsXorB32,
+    Op::DsMskorB32,
+    Op::DsCmpstB32,
+    Op::DsAddRtnU32,
+    Op::DsSubRtnU32,
+    Op::DsRsubRtnU32,
+    Op::DsIncRtnU32,
+    Op::DsDecRtnU32,
+    Op::DsMinRtnI32,
+    Op::DsMaxRtnI32,
+    Op::DsMinRtnU32,
+    Op::DsMaxRtnU32,
+    Op::DsAndRtnB32,
+    Op::DsOrRtnB32,
+    Op::DsXorRtnB32,
+    Op::DsMskorRtnB32,
+    Op::DsWrxchgRtnB32,
+    Op::DsCmpstRtnB32,
+];
 
 /// A random memory instruction (and the ALU work around it) for the random programs.
 fn random_inst(gen: Gen, rng: &mut rand::rngs::StdRng) -> Inst {
@@ -334,6 +453,16 @@ fn random_inst(gen: Gen, rng: &mut rand::rngs::StdRng) -> Inst {
             } else {
                 flat(op, dst, addr, 0)
             }
+        }
+        0..=6 if rng.random_ratio(1, 3) => {
+            let op = DS_ATOMICS[rng.random_range(0..DS_ATOMICS.len())];
+            let addr = if rng.random_ratio(1, 4) { 5 } else { 4 };
+            let off = [4 * rng.random_range(0..4), 0];
+            let m = op.mnemonic();
+            let two = m.contains("cmpst") || m.contains("mskor");
+            let d1 = if two { data + 1 } else { 0 };
+            let vd = if m.contains("rtn") { dst } else { 0 };
+            ds(op, vd, addr, [data, d1], off)
         }
         0..=6 => {
             let op = ds_ops[rng.random_range(0..ds_ops.len())];

@@ -1,6 +1,8 @@
 //! DS reads and writes of the LDS inline (`wavejit_interp::mem::ds` defines them): the
-//! one-address forms of 1-16 bytes (sub-dword reads zero- or sign-extended) and the
-//! two-address `read2`/`write2` forms (with `st64`).
+//! one-address forms of 1-16 bytes (sub-dword reads zero- or sign-extended), the
+//! two-address `read2`/`write2` forms (with `st64`) and the 32-bit atomics (lane by lane
+//! in lane order, a plain load and store each: a workgroup's LDS is only ever touched by
+//! the one thread running its waves).
 //!
 //! The interpreter fails a lane whose address is not naturally aligned or runs past the
 //! LDS. Addresses are `base + constant`, so one compare of the highest active base and
@@ -11,6 +13,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
 use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature, Value};
 use cranelift_codegen::isa::CallConv;
+use wavejit_interp::mem::atomic::AtomicOp;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
@@ -23,10 +26,21 @@ use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN, OFF_LDS_ZEROS};
 /// The shape of a DS access lowered here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DsKind {
-    Read { sext: bool },
+    Read {
+        sext: bool,
+    },
     Write,
-    Read2 { st64: bool },
-    Write2 { st64: bool },
+    Read2 {
+        st64: bool,
+    },
+    Write2 {
+        st64: bool,
+    },
+    /// A 32-bit read-modify-write; `rtn`: the old value into VDST.
+    Atomic {
+        op: AtomicOp,
+        rtn: bool,
+    },
 }
 
 /// A DS read or write lowered inline.
@@ -69,8 +83,51 @@ fn kind(op: Op) -> Option<(DsKind, u32)> {
         DsWrite2st64B32 => (Write2 { st64: true }, 4),
         DsWrite2B64 => (Write2 { st64: false }, 8),
         DsWrite2st64B64 => (Write2 { st64: true }, 8),
+        _ => return atomic(op).map(|(op, rtn)| (Atomic { op, rtn }, 4)),
+    })
+}
+
+/// The 32-bit DS atomics lowered here, with whether they return the old value.
+fn atomic(op: Op) -> Option<(AtomicOp, bool)> {
+    use AtomicOp as A;
+    use Op::*;
+    Some(match op {
+        DsAddU32 => (A::Add, false),
+        DsSubU32 => (A::Sub, false),
+        DsRsubU32 => (A::Rsub, false),
+        DsIncU32 => (A::Inc, false),
+        DsDecU32 => (A::Dec, false),
+        DsMinI32 => (A::Smin, false),
+        DsMaxI32 => (A::Smax, false),
+        DsMinU32 => (A::Umin, false),
+        DsMaxU32 => (A::Umax, false),
+        DsAndB32 => (A::And, false),
+        DsOrB32 => (A::Or, false),
+        DsXorB32 => (A::Xor, false),
+        DsMskorB32 => (A::MskOr, false),
+        DsCmpstB32 => (A::CmpSwap, false),
+        DsAddRtnU32 => (A::Add, true),
+        DsSubRtnU32 => (A::Sub, true),
+        DsRsubRtnU32 => (A::Rsub, true),
+        DsIncRtnU32 => (A::Inc, true),
+        DsDecRtnU32 => (A::Dec, true),
+        DsMinRtnI32 => (A::Smin, true),
+        DsMaxRtnI32 => (A::Smax, true),
+        DsMinRtnU32 => (A::Umin, true),
+        DsMaxRtnU32 => (A::Umax, true),
+        DsAndRtnB32 => (A::And, true),
+        DsOrRtnB32 => (A::Or, true),
+        DsXorRtnB32 => (A::Xor, true),
+        DsMskorRtnB32 => (A::MskOr, true),
+        DsWrxchgRtnB32 => (A::Swap, true),
+        DsCmpstRtnB32 => (A::CmpSwap, true),
         _ => return None,
     })
+}
+
+/// Whether `op` reads DATA1 too (`cmpst`, `mskor`).
+fn two_operands(op: AtomicOp) -> bool {
+    matches!(op, AtomicOp::CmpSwap | AtomicOp::MskOr)
 }
 
 /// Natural alignment of an access of `size` bytes (`interp::mem::ds`).
@@ -103,6 +160,9 @@ pub fn plan(inst: &Inst) -> Option<DsPlan> {
         DsKind::Write => fits(data0, n),
         DsKind::Read2 { .. } => fits(vdst, 2 * n),
         DsKind::Write2 { .. } => fits(data0, n) && fits(data1, n),
+        DsKind::Atomic { op, rtn } => {
+            fits(data0, 1) && (!two_operands(op) || fits(data1, 1)) && (!rtn || fits(vdst, 1))
+        }
     };
     ok.then_some(DsPlan {
         kind,
@@ -120,7 +180,7 @@ impl DsPlan {
     /// The byte offsets the lanes' addresses add to the base: one or two.
     fn offsets(&self) -> Vec<u64> {
         match self.kind {
-            DsKind::Read { .. } | DsKind::Write => {
+            DsKind::Read { .. } | DsKind::Write | DsKind::Atomic { .. } => {
                 vec![(self.offset1 as u64) << 8 | self.offset0 as u64]
             }
             DsKind::Read2 { st64 } | DsKind::Write2 { st64 } => {
@@ -327,6 +387,41 @@ pub fn chunk(cx: &mut Cx, p: &DsPlan, lbase: Value, sink: Value, reads: &mut Rea
                         store_lane(cx, ptrs[k][l as usize], x, p.size.min(4), 4 * i as i32);
                     }
                 }
+            }
+        }
+        DsKind::Atomic { op, rtn } => {
+            let d = cx.b.ins().iadd_imm_s(lbase, offs[0] as i64);
+            let ptrs = lane_ptrs(cx, base, None, m, d, sink);
+            let two = two_operands(op);
+            let x = cx.vreg(p.data0, c);
+            let y = if two { cx.vreg(p.data1, c) } else { x };
+            // Lane by lane (chunks in order: lanes 0-63 in order), each lane's store
+            // before the next lane's load, as the interpreter; inactive lanes work on
+            // the sink.
+            let mut olds = [x; 4];
+            for (l, old) in olds.iter_mut().enumerate() {
+                let ptr = ptrs[l];
+                let mv = load_lane(cx, ptr, 4, false, 0);
+                let xl = cx.b.ins().extractlane(x, l as u8);
+                let yl = if two {
+                    cx.b.ins().extractlane(y, l as u8)
+                } else {
+                    xl
+                };
+                // DS cmpst compares with DATA0 and stores DATA1; `AtomicOp` takes
+                // (new, compare). mskor: (mask, bits) = (DATA0, DATA1).
+                let (a, b) = if op == AtomicOp::CmpSwap {
+                    (yl, xl)
+                } else {
+                    (xl, yl)
+                };
+                let new = super::rmw::apply(cx, op, mv, a, b);
+                store_lane(cx, ptr, new, 4, 0);
+                *old = mv;
+            }
+            if rtn {
+                let v = gather(cx, olds);
+                cx.write_vreg(p.vdst, c, v);
             }
         }
     }

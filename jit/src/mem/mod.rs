@@ -1,5 +1,6 @@
 //! Memory instructions lowered inline: FLAT global loads, stores and 32-bit atomics
-//! (`global`), DS reads and writes of the LDS (`lds`) and scalar loads (`scalar`).
+//! (`global`), DS reads, writes and 32-bit atomics of the LDS (`lds`; the operations of
+//! the atomics in `rmw`) and scalar loads (`scalar`).
 //!
 //! Every access is checked before any lane touches memory, once per instruction over all
 //! active lanes: the span from the lowest to the highest address must lie in one mapped
@@ -19,6 +20,7 @@
 mod access;
 pub mod global;
 pub mod lds;
+mod rmw;
 pub mod scalar;
 
 use wavejit_isa::arch::Gen;
