@@ -290,6 +290,8 @@ fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
         }
     }
     let is_cmp = matches!(shape, Some(("Cmp", _)));
+    // Scalar compares (SOPC, SOPK) may name their condition too (an integer one).
+    let scalar_cmp = matches!(enc, "Sopc" | "Sopk");
     let (cmp, cmp_words) = match c[3] {
         "-" => {
             if is_cmp {
@@ -298,8 +300,11 @@ fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
             (None, None)
         }
         w => {
-            if !is_cmp {
-                fail(line, "cmp is for rows of shape cmp/cmpx");
+            if !is_cmp && !scalar_cmp {
+                fail(
+                    line,
+                    "cmp is for rows of shape cmp/cmpx and scalar compares",
+                );
             }
             let (cw, tw) = w
                 .split_once('.')
@@ -323,6 +328,9 @@ fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
             if cw == "class" && !float {
                 fail(line, "class compares take a float");
             }
+            if scalar_cmp && (float || !matches!(cw, "eq" | "ne" | "lt" | "le" | "gt" | "ge")) {
+                fail(line, "a scalar compare is eq/ne/lt/le/gt/ge of an integer");
+            }
             let exec = matches!(shape, Some((_, "cmpx")));
             (
                 Some(format!(
@@ -334,6 +342,13 @@ fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
     };
     let interp = interp_cell(line, enc, shape.map(|(_, w)| w), c[4]);
     let facts = jit_cell::RowFacts {
+        scalar: match enc {
+            "Sop2" => Some("sop2"),
+            "Sopk" => Some("sopk"),
+            "Sop1" => Some("sop1"),
+            "Sopc" => Some("sopc"),
+            _ => None,
+        },
         shape: shape.map(|(_, w)| w),
         vintrp: enc == "Vintrp" || shape.is_some_and(|(_, w)| w.starts_with("interp_")),
         src0: srcs[0],

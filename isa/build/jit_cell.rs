@@ -14,7 +14,11 @@
 //!   `jit/src/gcn/vocab.rs` and the operation within it, in snake case (`float(add)` is
 //!   `FOp::Add`, the format from the first source's type and the VOP2 form from the shape;
 //!   `int(cvt_f32_ubyte(1))` is `IOp::CvtF32Ubyte(1)`). Arguments are `true`, `false`,
-//!   small numbers, or a float format `f32`/`f64`.
+//!   small numbers, a float format `f32`/`f64`, `none`, or a snake-case word (a variant of
+//!   the scalar `Logic`, e.g. `sop1(saveexec(and,false))`);
+//! - for scalar ALU rows (SOP2, SOPK, SOP1, SOPC): `ENC(op)` with the row's own encoding as
+//!   the family (`jit/src/gcn/svocab.rs`: `sop2(add_u)`), `sopc(cmp)` / `sopk(cmp)` for a
+//!   compare (the `cmp` column says what), or `helper`.
 
 /// Families that name an operation of a vocabulary.
 const FAMILIES: &[&str] = &[
@@ -28,6 +32,8 @@ const WORDS: &[&str] = &[
 
 /// What the checks need to know about the row.
 pub struct RowFacts<'a> {
+    /// The scalar ALU encoding (`sop2`, `sopk`, `sop1`, `sopc`), if the row is one.
+    pub scalar: Option<&'a str>,
     /// The `shape` cell (`None`: not a vector ALU row).
     pub shape: Option<&'a str>,
     /// The row is an interpolation (VINTRP, or GCN 1.2's VOP3 form of one).
@@ -73,20 +79,28 @@ fn operation(arg: &str) -> Result<String, String> {
     if args.is_empty() {
         return Ok(camel(word));
     }
+    let mut out = Vec::new();
     for a in args.split(',') {
-        let ok = matches!(a, "true" | "false" | "f32" | "f64")
-            || (!a.is_empty() && a.len() <= 3 && a.chars().all(|c| c.is_ascii_digit()));
-        if !ok {
+        if matches!(a, "true" | "false" | "f32" | "f64" | "none")
+            || (!a.is_empty() && a.len() <= 3 && a.chars().all(|c| c.is_ascii_digit()))
+        {
+            out.push(a.to_string());
+        } else if is_word(a) {
+            out.push(camel(a));
+        } else {
             return Err(format!(
-                "jit argument `{a}` is not true, false, a number, f32 or f64"
+                "jit argument `{a}` is not true, false, a number, f32, f64, none or a word"
             ));
         }
     }
-    Ok(format!("{}({})", camel(word), args.replace(',', ", ")))
+    Ok(format!("{}({})", camel(word), out.join(", ")))
 }
 
 /// Check a `jit` cell; returns it as tokens for `for_each_gcn_op!`.
 pub fn jit_cell(row: &RowFacts, cell: &str) -> Result<String, String> {
+    if let Some(enc) = row.scalar {
+        return scalar_cell(row, enc, cell);
+    }
     let engine_row = row.shape.is_some() || row.vintrp;
     if !engine_row {
         return match cell {
@@ -130,4 +144,25 @@ pub fn jit_cell(row: &RowFacts, cell: &str) -> Result<String, String> {
         Some(a) => format!("{family}({})", operation(a)?),
         None => family.to_string(),
     })
+}
+
+/// A scalar ALU row's cell: `ENC(op)`, `ENC(cmp)` (a compare) or `helper`.
+fn scalar_cell(row: &RowFacts, enc: &str, cell: &str) -> Result<String, String> {
+    let (family, arg) = match cell.strip_suffix(')').and_then(|c| c.split_once('(')) {
+        Some((f, a)) => (f, Some(a)),
+        None => (cell, None),
+    };
+    match (family, arg) {
+        ("-", None) => Err(format!(
+            "the row needs its lowering in the jit column: {enc}(op), {enc}(cmp) for a \
+             compare, or helper"
+        )),
+        ("helper", None) => Ok("helper".into()),
+        (f, Some("cmp")) if f == enc && row.cond.is_some() => Ok(format!("{enc}(cmp)")),
+        (f, Some("cmp")) if f == enc => Err("cmp needs the cmp column".into()),
+        (f, Some(a)) if f == enc => Ok(format!("{enc}({})", operation(a)?)),
+        _ => Err(format!(
+            "a {enc} row's lowering is {enc}(op), {enc}(cmp) or helper, not `{cell}`"
+        )),
+    }
 }

@@ -1,5 +1,5 @@
 //! The `jit` column's check (`isa/build/jit_cell.rs`, run by `isa/build.rs` on every row):
-//! a vector ALU row without a lowering, or with a word outside the closed vocabulary, fails
+//! a vector or scalar ALU row without a lowering, or with a word outside the closed vocabulary, fails
 //! the build; a good cell becomes the tokens `for_each_gcn_op!` hands to the JIT.
 
 #[path = "../build/jit_cell.rs"]
@@ -10,6 +10,7 @@ use jit_cell::{jit_cell, RowFacts};
 /// A VOP2 f32 row such as `v_add_f32`.
 fn vop2_f32() -> RowFacts<'static> {
     RowFacts {
+        scalar: None,
         shape: Some("plain"),
         vintrp: false,
         src0: Some("f32"),
@@ -33,6 +34,7 @@ fn a_vector_alu_row_without_a_lowering_does_not_build() {
 #[test]
 fn an_interpolation_row_without_a_lowering_does_not_build() {
     let row = RowFacts {
+        scalar: None,
         shape: None,
         vintrp: true,
         src0: None,
@@ -73,7 +75,7 @@ fn words_outside_the_vocabulary_do_not_build() {
     assert!(err(&row, "float").contains("needs its operation"));
     assert!(err(&row, "helper(add)").contains("takes no operation"));
     assert!(err(&row, "float(Add)").contains("snake-case"));
-    assert!(err(&row, "int(bfe(u32))").contains("argument `u32`"));
+    assert!(err(&row, "int(bfe(-1))").contains("argument `-1`"));
 }
 
 #[test]
@@ -107,16 +109,17 @@ fn compares_take_their_meaning_from_the_cmp_column() {
 }
 
 #[test]
-fn rows_outside_the_vector_alu_have_no_lowering() {
-    let salu = RowFacts {
+fn memory_and_program_control_rows_have_no_lowering() {
+    let mem = RowFacts {
+        scalar: None,
         shape: None,
         vintrp: false,
         src0: None,
         cond: None,
         interp: "-",
     };
-    assert_eq!(jit_cell(&salu, "-").as_deref(), Ok("-"));
-    assert!(err(&salu, "helper").contains("vector ALU and interpolation rows"));
+    assert_eq!(jit_cell(&mem, "-").as_deref(), Ok("-"));
+    assert!(err(&mem, "helper").contains("vector ALU and interpolation rows"));
 }
 
 #[test]
@@ -129,4 +132,51 @@ fn nop_needs_the_interpreters_nop() {
     };
     assert_eq!(jit_cell(&row, "nop").as_deref(), Ok("nop"));
     assert!(err(&vop2_f32(), "nop").contains("interp cell nop"));
+}
+
+/// A scalar ALU row of encoding `enc`, a compare if `cond` is given.
+fn scalar(enc: &'static str, cond: Option<&'static str>) -> RowFacts<'static> {
+    RowFacts {
+        scalar: Some(enc),
+        shape: None,
+        vintrp: false,
+        src0: None,
+        cond,
+        interp: "-",
+    }
+}
+
+#[test]
+fn a_scalar_alu_row_without_a_lowering_does_not_build() {
+    assert!(err(&scalar("sop2", None), "-").contains("needs its lowering in the jit column"));
+}
+
+#[test]
+fn scalar_lowerings_are_named_by_their_encoding() {
+    let sop1 = scalar("sop1", None);
+    assert_eq!(
+        jit_cell(&sop1, "sop1(saveexec(and,false))").as_deref(),
+        Ok("sop1(Saveexec(And, false))")
+    );
+    assert_eq!(
+        jit_cell(&sop1, "sop1(bcnt0_b64)").as_deref(),
+        Ok("sop1(Bcnt0B64)")
+    );
+    assert_eq!(
+        jit_cell(&scalar("sopk", None), "sopk(setreg(0,none))").as_deref(),
+        Ok("sopk(Setreg(0, none))")
+    );
+    assert_eq!(jit_cell(&sop1, "helper").as_deref(), Ok("helper"));
+    // Another encoding's family, or a vector family, is refused.
+    assert!(err(&sop1, "sop2(add_u)").contains("a sop1 row's lowering is"));
+    assert!(err(&sop1, "int(add)").contains("a sop1 row's lowering is"));
+}
+
+#[test]
+fn a_scalar_compare_needs_its_condition() {
+    assert_eq!(
+        jit_cell(&scalar("sopc", Some("lt")), "sopc(cmp)").as_deref(),
+        Ok("sopc(cmp)")
+    );
+    assert!(err(&scalar("sopc", None), "sopc(cmp)").contains("needs the cmp column"));
 }

@@ -12,7 +12,7 @@
 //! `Unsupported` naming it: their contents depend on hardware state this interpreter
 //! does not have.
 
-use wavejit_isa::gcn::{Fields, Inst, Op, Src};
+use wavejit_isa::gcn::{CmpDesc, CmpTy, Fields, Inst, Op, Src};
 
 use super::operand::{read32, write32};
 use crate::ctx::{bad_fields, unsupported, Ctx};
@@ -89,12 +89,22 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     let uimm = simm16 as u32;
     let reg = || read32(w, Src(sdst as u16), None);
     use Op::*;
-    let cmp = |f: fn(i32, i32) -> bool| -> Result<Option<bool>, ExecErrorKind> {
-        Ok(Some(f(reg()? as i32, simm)))
-    };
-    let cmpu = |f: fn(u32, u32) -> bool| -> Result<Option<bool>, ExecErrorKind> {
-        Ok(Some(f(reg()?, uimm)))
-    };
+    // `SCC = D cond SIMM16` (sign-extended for a signed compare, zero-extended for an
+    // unsigned one): condition and type from the table (`cmp` column).
+    if let Some(CmpDesc {
+        cond: Some(cond),
+        ty,
+        ..
+    }) = inst.op.compare()
+    {
+        let order = match ty {
+            CmpTy::I32 => (reg()? as i32).cmp(&simm),
+            CmpTy::U32 => reg()?.cmp(&uimm),
+            _ => return Err(unsupported(inst)),
+        };
+        w.scc = cond.holds(Some(order)) as u32;
+        return Ok(());
+    }
     let new_scc = match inst.op {
         SMovkI32 => {
             write32(w, sdst, simm as u32)?;
@@ -106,18 +116,6 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             }
             None
         }
-        SCmpkEqI32 => cmp(|a, b| a == b)?,
-        SCmpkLgI32 => cmp(|a, b| a != b)?,
-        SCmpkGtI32 => cmp(|a, b| a > b)?,
-        SCmpkGeI32 => cmp(|a, b| a >= b)?,
-        SCmpkLtI32 => cmp(|a, b| a < b)?,
-        SCmpkLeI32 => cmp(|a, b| a <= b)?,
-        SCmpkEqU32 => cmpu(|a, b| a == b)?,
-        SCmpkLgU32 => cmpu(|a, b| a != b)?,
-        SCmpkGtU32 => cmpu(|a, b| a > b)?,
-        SCmpkGeU32 => cmpu(|a, b| a >= b)?,
-        SCmpkLtU32 => cmpu(|a, b| a < b)?,
-        SCmpkLeU32 => cmpu(|a, b| a <= b)?,
         // `D = D + sext(SIMM16); SCC = signed overflow`.
         SAddkI32 => {
             let (d, o) = (reg()? as i32).overflowing_add(simm);

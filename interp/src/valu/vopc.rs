@@ -67,9 +67,11 @@ mod tests {
         // Every mnemonic spelled like a compare is one (the table has no gaps).
         for o in ALL_OPS {
             let m = o.mnemonic();
-            let like = ["v_cmp_", "v_cmpx_", "v_cmps_", "v_cmpsx_"]
-                .iter()
-                .any(|p| m.starts_with(p));
+            let like = [
+                "v_cmp_", "v_cmpx_", "v_cmps_", "v_cmpsx_", "s_cmp_", "s_cmpk_",
+            ]
+            .iter()
+            .any(|p| m.starts_with(p));
             assert_eq!(like, o.compare().is_some(), "{m}");
         }
         let n = ALL_OPS.iter().filter(|o| o.compare().is_some()).count();

@@ -29,6 +29,7 @@ pub mod salu;
 pub mod sdwa;
 pub mod sem;
 pub mod sopnd;
+pub mod svocab;
 pub mod valu;
 pub mod vintrp;
 pub mod vocab;

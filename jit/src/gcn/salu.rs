@@ -4,7 +4,9 @@
 //! Every lowering first *plans* (pure: operation and operands checked, nothing emitted),
 //! then emits. A plan that fails leaves the instruction to the interpreter helper, which
 //! reports the same error the interpreter would (bad operand, unsupported hwreg, …).
-//! The semantics are those of `wavejit_interp::salu` (AMD SI/CI/GCN3 manuals).
+//! The semantics are those of `wavejit_interp::salu` (AMD SI/CI/GCN3 manuals). Which
+//! operation an opcode is comes from the table (`sem::lowering`, the `jit` column; the
+//! vocabularies are in `svocab.rs`).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
@@ -12,7 +14,9 @@ use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Fields, Inst, Op, Src};
 
 use super::dynamic;
+use super::sem::{lowering, Lowering};
 use super::sopnd::{src32, src64, SOpnd};
+use super::svocab::{Logic, SOp, S1, S2, SC, SK};
 use crate::block::{mflags, Cx};
 use crate::ctx::{self, wave_off};
 use wavejit_interp::salu::sopk::{HwReg, HW_REG_MODE};
@@ -28,101 +32,6 @@ impl Cx<'_> {
         let _ = t;
         self.bool32(z)
     }
-}
-
-/// What a SOP2 computes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum S2 {
-    AddU,
-    SubU,
-    AddI,
-    SubI,
-    AddcU,
-    SubbU,
-    MinI,
-    MinU,
-    MaxI,
-    MaxU,
-    Csel32,
-    Csel64,
-    Logic32(Logic),
-    Logic64(Logic),
-    Lshl32,
-    Lshl64,
-    Lshr32,
-    Lshr64,
-    Ashr32,
-    Ashr64,
-    Bfm32,
-    Bfm64,
-    Mul,
-    BfeU32,
-    BfeI32,
-    BfeU64,
-    BfeI64,
-    Absdiff,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Logic {
-    And,
-    Or,
-    Xor,
-    Andn2,
-    Orn2,
-    Nand,
-    Nor,
-    Xnor,
-}
-
-fn plan_sop2(op: Op) -> Option<S2> {
-    use Op::*;
-    use S2::*;
-    Some(match op {
-        SAddU32 => AddU,
-        SSubU32 => SubU,
-        SAddI32 => AddI,
-        SSubI32 => SubI,
-        SAddcU32 => AddcU,
-        SSubbU32 => SubbU,
-        SMinI32 => MinI,
-        SMinU32 => MinU,
-        SMaxI32 => MaxI,
-        SMaxU32 => MaxU,
-        SCselectB32 => Csel32,
-        SCselectB64 => Csel64,
-        SAndB32 => Logic32(Logic::And),
-        SAndB64 => Logic64(Logic::And),
-        SOrB32 => Logic32(Logic::Or),
-        SOrB64 => Logic64(Logic::Or),
-        SXorB32 => Logic32(Logic::Xor),
-        SXorB64 => Logic64(Logic::Xor),
-        SAndn2B32 => Logic32(Logic::Andn2),
-        SAndn2B64 => Logic64(Logic::Andn2),
-        SOrn2B32 => Logic32(Logic::Orn2),
-        SOrn2B64 => Logic64(Logic::Orn2),
-        SNandB32 => Logic32(Logic::Nand),
-        SNandB64 => Logic64(Logic::Nand),
-        SNorB32 => Logic32(Logic::Nor),
-        SNorB64 => Logic64(Logic::Nor),
-        SXnorB32 => Logic32(Logic::Xnor),
-        SXnorB64 => Logic64(Logic::Xnor),
-        SLshlB32 => Lshl32,
-        SLshlB64 => Lshl64,
-        SLshrB32 => Lshr32,
-        SLshrB64 => Lshr64,
-        SAshrI32 => Ashr32,
-        SAshrI64 => Ashr64,
-        SBfmB32 => Bfm32,
-        SBfmB64 => Bfm64,
-        SMulI32 => Mul,
-        SBfeU32 => BfeU32,
-        SBfeI32 => BfeI32,
-        SBfeU64 => BfeU64,
-        SBfeI64 => BfeI64,
-        SAbsdiffI32 => Absdiff,
-        _ => return None,
-    })
 }
 
 /// (src0 is 64-bit, src1 is 64-bit, destination is 64-bit)
@@ -321,46 +230,6 @@ fn emit_sop2(cx: &mut Cx, k: S2, a: SOpnd, b: SOpnd, sdst: u8) {
     }
 }
 
-/// SOPK operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SK {
-    Movk,
-    Cmovk,
-    Cmp(IntCC, bool),
-    Addk,
-    Mulk,
-    /// `s_getreg_b32` of MODE: a constant of the unit (it is specialised on MODE).
-    Getreg(u16),
-    /// `s_setreg_b32` / `s_setreg_imm32_b32` of MODE (the literal): ends the unit.
-    Setreg(u16, Option<u32>),
-}
-
-fn plan_sopk(op: Op) -> Option<SK> {
-    use Op::*;
-    use SK::*;
-    Some(match op {
-        SMovkI32 => Movk,
-        SCmovkI32 => Cmovk,
-        SCmpkEqI32 => Cmp(IntCC::Equal, true),
-        SCmpkLgI32 => Cmp(IntCC::NotEqual, true),
-        SCmpkGtI32 => Cmp(IntCC::SignedGreaterThan, true),
-        SCmpkGeI32 => Cmp(IntCC::SignedGreaterThanOrEqual, true),
-        SCmpkLtI32 => Cmp(IntCC::SignedLessThan, true),
-        SCmpkLeI32 => Cmp(IntCC::SignedLessThanOrEqual, true),
-        SCmpkEqU32 => Cmp(IntCC::Equal, false),
-        SCmpkLgU32 => Cmp(IntCC::NotEqual, false),
-        SCmpkGtU32 => Cmp(IntCC::UnsignedGreaterThan, false),
-        SCmpkGeU32 => Cmp(IntCC::UnsignedGreaterThanOrEqual, false),
-        SCmpkLtU32 => Cmp(IntCC::UnsignedLessThan, false),
-        SCmpkLeU32 => Cmp(IntCC::UnsignedLessThanOrEqual, false),
-        SAddkI32 => Addk,
-        SMulkI32 => Mulk,
-        SGetregB32 => Getreg(0),
-        SSetregB32 | SSetregImm32B32 => Setreg(0, None),
-        _ => return None,
-    })
-}
-
 fn emit_sopk(cx: &mut Cx, k: SK, sdst: u8, simm16: u16) {
     let simm = simm16 as i16 as i32 as u32;
     match k {
@@ -422,105 +291,6 @@ fn emit_setreg(cx: &mut Cx, h: u16, lit: Option<u32>, sdst: u8, next: u32) {
     cx.ret(ctx::EXIT_NEXT);
 }
 
-/// SOP1 operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum S1 {
-    Mov32,
-    Mov64,
-    Cmov32,
-    Cmov64,
-    Not32,
-    Not64,
-    Wqm32,
-    Wqm64,
-    Brev32,
-    Brev64,
-    Bcnt0_32,
-    Bcnt0_64,
-    Bcnt1_32,
-    Bcnt1_64,
-    Ff0_32,
-    Ff0_64,
-    Ff1_32,
-    Ff1_64,
-    Flbit32,
-    Flbit64,
-    FlbitI32,
-    FlbitI64,
-    Sext8,
-    Sext16,
-    Bitset0_32,
-    Bitset1_32,
-    Bitset0_64,
-    Bitset1_64,
-    Getpc,
-    Saveexec(Logic, bool),
-    Quadmask32,
-    Quadmask64,
-    Abs,
-    /// `D = SGPR[S0.addr + M0]` (32 or 64 bits): a checked load from the SGPR file.
-    Movrels(u8, bool),
-    /// `SGPR[D.addr + M0] = S0`: a checked store into the SGPR file.
-    Movreld(bool),
-    /// `s_setpc_b64` / `s_swappc_b64` (`true`): the unit ends with a dynamic next pc.
-    Setpc(bool),
-}
-
-fn plan_sop1(op: Op) -> Option<S1> {
-    use Op::*;
-    use S1::*;
-    Some(match op {
-        SMovB32 => Mov32,
-        SMovB64 => Mov64,
-        SCmovB32 => Cmov32,
-        SCmovB64 => Cmov64,
-        SNotB32 => Not32,
-        SNotB64 => Not64,
-        SWqmB32 => Wqm32,
-        SWqmB64 => Wqm64,
-        SBrevB32 => Brev32,
-        SBrevB64 => Brev64,
-        SBcnt0I32B32 => Bcnt0_32,
-        SBcnt0I32B64 => Bcnt0_64,
-        SBcnt1I32B32 => Bcnt1_32,
-        SBcnt1I32B64 => Bcnt1_64,
-        SFf0I32B32 => Ff0_32,
-        SFf0I32B64 => Ff0_64,
-        SFf1I32B32 => Ff1_32,
-        SFf1I32B64 => Ff1_64,
-        SFlbitI32B32 => Flbit32,
-        SFlbitI32B64 => Flbit64,
-        SFlbitI32 => FlbitI32,
-        SFlbitI32I64 => FlbitI64,
-        SSextI32I8 => Sext8,
-        SSextI32I16 => Sext16,
-        SBitset0B32 => Bitset0_32,
-        SBitset1B32 => Bitset1_32,
-        SBitset0B64 => Bitset0_64,
-        SBitset1B64 => Bitset1_64,
-        SGetpcB64 => Getpc,
-        // (operation, S0 is complemented…) is spelled out in `saveexec`.
-        SAndSaveexecB64 => Saveexec(Logic::And, false),
-        SOrSaveexecB64 => Saveexec(Logic::Or, false),
-        SXorSaveexecB64 => Saveexec(Logic::Xor, false),
-        SAndn2SaveexecB64 => Saveexec(Logic::Andn2, false),
-        SOrn2SaveexecB64 => Saveexec(Logic::Orn2, false),
-        SNandSaveexecB64 => Saveexec(Logic::Nand, false),
-        SNorSaveexecB64 => Saveexec(Logic::Nor, false),
-        SXnorSaveexecB64 => Saveexec(Logic::Xnor, false),
-        SQuadmaskB32 => Quadmask32,
-        SQuadmaskB64 => Quadmask64,
-        SAbsI32 => Abs,
-        SMovrelsB32 => Movrels(0, false),
-        SMovrelsB64 => Movrels(0, true),
-        SMovreldB32 => Movreld(false),
-        SMovreldB64 => Movreld(true),
-        SSetpcB64 => Setpc(false),
-        SSwappcB64 => Setpc(true),
-        _ => return None,
-    })
-}
-
 /// (source is 64-bit, destination is 64-bit)
 fn widths1(k: S1) -> (bool, bool) {
     use S1::*;
@@ -528,8 +298,8 @@ fn widths1(k: S1) -> (bool, bool) {
         Mov64 | Cmov64 | Not64 | Wqm64 | Brev64 | Quadmask64 | Saveexec(..) => (true, true),
         Movrels(_, w) | Movreld(w) => (w, w),
         Setpc(swap) => (true, swap),
-        Bcnt0_64 | Bcnt1_64 | Ff0_64 | Ff1_64 | Flbit64 | FlbitI64 => (true, false),
-        Bitset0_64 | Bitset1_64 | Getpc => (false, true),
+        Bcnt0B64 | Bcnt1B64 | Ff0B64 | Ff1B64 | Flbit64 | FlbitI64 => (true, false),
+        Bitset0B64 | Bitset1B64 | Getpc => (false, true),
         _ => (false, false),
     }
 }
@@ -585,14 +355,14 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
             d
         }
         Brev32 | Brev64 => cx.b.ins().bitrev(av),
-        Bcnt0_32 | Bcnt0_64 | Bcnt1_32 | Bcnt1_64 => {
+        Bcnt0B32 | Bcnt0B64 | Bcnt1B32 | Bcnt1B64 => {
             let p = cx.b.ins().popcnt(av);
             let p = if w0 {
                 cx.b.ins().ireduce(types::I32, p)
             } else {
                 p
             };
-            let d = if matches!(k, Bcnt0_32 | Bcnt0_64) {
+            let d = if matches!(k, Bcnt0B32 | Bcnt0B64) {
                 let n = cx.iconst32(if w0 { 64 } else { 32 });
                 cx.b.ins().isub(n, p)
             } else {
@@ -601,8 +371,8 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
             scc = Some(cx.nz32(d));
             d
         }
-        Ff0_32 | Ff0_64 | Ff1_32 | Ff1_64 => {
-            let x = if matches!(k, Ff0_32 | Ff0_64) {
+        Ff0B32 | Ff0B64 | Ff1B32 | Ff1B64 => {
+            let x = if matches!(k, Ff0B32 | Ff0B64) {
                 cx.b.ins().bnot(av)
             } else {
                 av
@@ -643,7 +413,7 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
             let t = cx.b.ins().ireduce(types::I16, av);
             cx.b.ins().sextend(types::I32, t)
         }
-        Bitset0_32 | Bitset1_32 | Bitset0_64 | Bitset1_64 => {
+        Bitset0B32 | Bitset1B32 | Bitset0B64 | Bitset1B64 => {
             let dty = if wd { types::I64 } else { types::I32 };
             let old = if wd { cx.sreg64(sdst) } else { cx.sreg(sdst) };
             let one = cx.b.ins().iconst(dty, 1);
@@ -653,7 +423,7 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
                 av
             };
             let bit = cx.b.ins().ishl(one, amt);
-            if matches!(k, Bitset0_32 | Bitset0_64) {
+            if matches!(k, Bitset0B32 | Bitset0B64) {
                 cx.b.ins().band_not(old, bit)
             } else {
                 cx.b.ins().bor(old, bit)
@@ -697,38 +467,6 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
     if let Some(c) = scc {
         cx.set_scc(c);
     }
-}
-
-/// SOPC compares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SC {
-    Cmp(IntCC),
-    Bitcmp(bool, bool),
-    Cmp64(IntCC),
-}
-
-fn plan_sopc(op: Op) -> Option<SC> {
-    use Op::*;
-    use SC::*;
-    Some(match op {
-        SCmpEqI32 | SCmpEqU32 => Cmp(IntCC::Equal),
-        SCmpLgI32 | SCmpLgU32 => Cmp(IntCC::NotEqual),
-        SCmpGtI32 => Cmp(IntCC::SignedGreaterThan),
-        SCmpGeI32 => Cmp(IntCC::SignedGreaterThanOrEqual),
-        SCmpLtI32 => Cmp(IntCC::SignedLessThan),
-        SCmpLeI32 => Cmp(IntCC::SignedLessThanOrEqual),
-        SCmpGtU32 => Cmp(IntCC::UnsignedGreaterThan),
-        SCmpGeU32 => Cmp(IntCC::UnsignedGreaterThanOrEqual),
-        SCmpLtU32 => Cmp(IntCC::UnsignedLessThan),
-        SCmpLeU32 => Cmp(IntCC::UnsignedLessThanOrEqual),
-        SBitcmp0B32 => Bitcmp(false, false),
-        SBitcmp1B32 => Bitcmp(true, false),
-        SBitcmp0B64 => Bitcmp(false, true),
-        SBitcmp1B64 => Bitcmp(true, true),
-        SCmpEqU64 => Cmp64(IntCC::Equal),
-        SCmpLgU64 => Cmp64(IntCC::NotEqual),
-        _ => return None,
-    })
 }
 
 fn emit_sopc(cx: &mut Cx, k: SC, a: SOpnd, b: SOpnd) {
@@ -776,9 +514,11 @@ pub enum SPlan {
 /// Plan a scalar ALU instruction; `None` leaves it to the interpreter helper.
 pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
     let lit = inst.literal;
-    match inst.fields {
-        Fields::Sop2 { sdst, ssrc0, ssrc1 } => {
-            let k = plan_sop2(inst.op)?;
+    let Lowering::Scalar(sop) = lowering(inst.op) else {
+        return None;
+    };
+    match (inst.fields, sop) {
+        (Fields::Sop2 { sdst, ssrc0, ssrc1 }, SOp::Sop2(k)) => {
             let (w0, w1, wd) = widths2(k);
             let a = if w0 {
                 src64(gen, ssrc0, lit)?
@@ -795,8 +535,8 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
             }
             Some(SPlan::Sop2(k, a, b, sdst))
         }
-        Fields::Sopk { sdst, simm16 } => {
-            let k = match plan_sopk(inst.op)? {
+        (Fields::Sopk { sdst, simm16 }, SOp::Sopk(k)) => {
+            let k = match k {
                 // Only MODE is modelled (others are the interpreter's `Unsupported`).
                 SK::Getreg(_) | SK::Setreg(..) if HwReg::decode(simm16).id != HW_REG_MODE => {
                     return None
@@ -817,8 +557,7 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
             }
             Some(SPlan::Sopk(k, sdst, simm16))
         }
-        Fields::Sop1 { sdst, ssrc0 } => {
-            let k = plan_sop1(inst.op)?;
+        (Fields::Sop1 { sdst, ssrc0 }, SOp::Sop1(k)) => {
             let (w0, wd) = widths1(k);
             // The relative moves' register ranges: a base whose range can never fit in
             // s0-s103 is always the interpreter's error.
@@ -847,18 +586,17 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<SPlan> {
             }
             // s_bitset* read SDST as a source (of their width).
             match k {
-                S1::Bitset0_32 | S1::Bitset1_32 => {
+                S1::Bitset0B32 | S1::Bitset1B32 => {
                     src32(gen, Src(sdst as u16), None)?;
                 }
-                S1::Bitset0_64 | S1::Bitset1_64 => {
+                S1::Bitset0B64 | S1::Bitset1B64 => {
                     src64(gen, Src(sdst as u16), None)?;
                 }
                 _ => {}
             }
             Some(SPlan::Sop1(k, a, sdst))
         }
-        Fields::Sopc { ssrc0, ssrc1 } => {
-            let k = plan_sopc(inst.op)?;
+        (Fields::Sopc { ssrc0, ssrc1 }, SOp::Sopc(k)) => {
             let (a, b) = match k {
                 SC::Cmp(_) => (src32(gen, ssrc0, lit)?, src32(gen, ssrc1, lit)?),
                 SC::Cmp64(_) => (src64(gen, ssrc0, lit)?, src64(gen, ssrc1, lit)?),
@@ -917,10 +655,7 @@ pub fn emit(cx: &mut Cx, p: &SPlan, pc: u32, size: u32) {
     }
 }
 
-/// Whether `op` is a scalar ALU operation lowered inline.
+/// Whether `op` is a scalar ALU operation lowered inline (the table's `jit` cell).
 pub fn known(op: Op) -> bool {
-    plan_sop2(op).is_some()
-        || plan_sopk(op).is_some()
-        || plan_sop1(op).is_some()
-        || plan_sopc(op).is_some()
+    matches!(lowering(op), Lowering::Scalar(_))
 }

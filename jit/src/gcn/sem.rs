@@ -7,6 +7,7 @@
 use wavejit_isa::gcn::desc::CmpDesc;
 use wavejit_isa::gcn::Op;
 
+use super::svocab::{int_cc, SOp, S1, S2, SC, SK};
 use super::vocab::*;
 
 /// What an operation is.
@@ -235,6 +236,8 @@ pub enum Lowering {
     Vintrp,
     /// A lane-parallel lowering of one family (`emit.rs`).
     Sem(Sem),
+    /// A scalar ALU lowering (`salu.rs`).
+    Scalar(SOp),
 }
 
 /// The float format named by a source type word of the table.
@@ -273,6 +276,13 @@ macro_rules! jit_arg {
     };
     ($l:literal) => {
         $l
+    };
+    (none) => {
+        None
+    };
+    // The only vocabulary with word arguments: the scalar logic operations.
+    ($w:ident) => {
+        super::svocab::Logic::$w
     };
 }
 
@@ -328,6 +338,12 @@ macro_rules! jit_lowering {
         Lowering::Sem(Sem::Shift64(Shift64::$w))
     };
     (@ $o:ident $s:ident $t:tt x($($w:tt)+)) => { Lowering::Sem(Sem::X(variant!(XOp $($w)+))) };
+    (@ $o:ident $s:ident $t:tt sopc(cmp)) => { scalar_compare($o, false) };
+    (@ $o:ident $s:ident $t:tt sopk(cmp)) => { scalar_compare($o, true) };
+    (@ $o:ident $s:ident $t:tt sop2($($w:tt)+)) => { Lowering::Scalar(SOp::Sop2(variant!(S2 $($w)+))) };
+    (@ $o:ident $s:ident $t:tt sopk($($w:tt)+)) => { Lowering::Scalar(SOp::Sopk(variant!(SK $($w)+))) };
+    (@ $o:ident $s:ident $t:tt sop1($($w:tt)+)) => { Lowering::Scalar(SOp::Sop1(variant!(S1 $($w)+))) };
+    (@ $o:ident $s:ident $t:tt sopc($($w:tt)+)) => { Lowering::Scalar(SOp::Sopc(variant!(SC $($w)+))) };
 }
 
 wavejit_isa::for_each_gcn_op!(jit_lowering);
@@ -491,4 +507,27 @@ fn table_class(op: Op) -> Lowering {
         _ => return Lowering::Helper,
     };
     Lowering::Sem(Sem::X(XOp::Class(f, exec)))
+}
+
+/// A scalar compare as the table describes it (`cmp` column): SOPC of 32 or 64 bits, or
+/// SOPK (`sopk`) against the sign- or zero-extended immediate.
+fn scalar_compare(op: Op, sopk: bool) -> Lowering {
+    let Some(CmpDesc {
+        cond: Some(cond),
+        ty,
+        ..
+    }) = op.compare()
+    else {
+        return Lowering::Helper;
+    };
+    let signed = matches!(ty, CmpTy::I32 | CmpTy::I64);
+    let Some(cc) = int_cc(cond, signed) else {
+        return Lowering::Helper;
+    };
+    Lowering::Scalar(match (sopk, matches!(ty, CmpTy::I64 | CmpTy::U64)) {
+        (false, false) => SOp::Sopc(SC::Cmp(cc)),
+        (false, true) => SOp::Sopc(SC::Cmp64(cc)),
+        (true, false) => SOp::Sopk(SK::Cmp(cc, signed)),
+        (true, true) => return Lowering::Helper,
+    })
 }
