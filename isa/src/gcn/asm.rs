@@ -24,7 +24,7 @@ use super::fmt::scalar::is_branch;
 use super::fmt::shape::valu_shape;
 use super::fmt::valu::Form;
 use super::inst::{Enc, Inst};
-use super::table::{Op, TableEnc, ROWS};
+use super::table::{Op, TableEnc};
 use crate::arch::Gen;
 use crate::error::AsmError;
 
@@ -270,14 +270,11 @@ fn directive_bytes(head: &str, col: u32, stmt: &Stmt) -> Result<Vec<u8>, PErr> {
 }
 
 /// The operation named `name` (mnemonic or alias, lowercase), preferring one that exists in
-/// `gen` (an alias may name another operation than the same mnemonic elsewhere).
+/// `gen` (an alias may name another operation than the same mnemonic elsewhere), and there
+/// an operation's own name over another's alias (gfx6 `v_mul_lo_i32` is its own operation;
+/// on gfx8 it is `v_mul_lo_u32`).
 pub fn find_op(gen: Gen, name: &str) -> Option<Op> {
-    ROWS.iter()
-        .find(|r| {
-            r.opcode[gen.index()].is_some() && (r.op.mnemonic() == name || r.alias == Some(name))
-        })
-        .map(|r| r.op)
-        .or_else(|| Op::from_mnemonic(name))
+    Op::from_mnemonic_in(name, gen).or_else(|| Op::from_mnemonic(name))
 }
 
 /// CLRX's names of integer compares: `lg` (≠) and `tru` (always true) for what the table

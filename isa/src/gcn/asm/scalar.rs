@@ -392,15 +392,18 @@ pub fn assemble(
         TableEnc::Sopp => {
             let simm16 = match words.first().copied() {
                 None => {
-                    if ops.len() > 1 {
-                        expect_n(ops, 0, m, end_col)?;
-                    }
-                    match ops.first() {
-                        Some(o) => imm16(o)?,
-                        None => 0,
-                    }
+                    expect_n(ops, 0, m, end_col)?;
+                    0
                 }
                 Some("waitcnt") => waitcnt(ops, end_col)?,
+                // An optional immediate (`s_endpgm [N]`, as LLVM accepts it).
+                Some("imm?") if ops.is_empty() => 0,
+                Some("imm?") if ops.len() > 1 => {
+                    return err(
+                        ops[1].col,
+                        format!("{m} takes at most 1 operand, found {}", ops.len()),
+                    )
+                }
                 Some(w0) => {
                     expect_n(ops, 1, m, end_col)?;
                     match w0 {

@@ -377,7 +377,11 @@ fn bind(
                     v.sext |= (o.sext as u8) << i;
                 }
                 Slot::K => {
-                    opnd::no_mods(o)?;
+                    // K is always the literal dword, so `lit(K)` says nothing more.
+                    opnd::no_mods(&Operand {
+                        lit: false,
+                        ..o.clone()
+                    })?;
                     let ty = shape.src[0].unwrap_or(Ty::F32);
                     let (_, lit) = opnd::constant(gen, &o.val, ty, true, o.col)?;
                     set_lit(&mut v, lit.unwrap_or(0), o.col)?;

@@ -224,8 +224,10 @@ pub fn print_with_target(
         Fields::Sopp { simm16 } => {
             let w = row_sig(gen, inst.op, TableEnc::Sopp);
             match w.first().map(|x| x.0.as_str()) {
-                None if simm16 == 0 => vec![],
+                None | Some("imm?") if simm16 == 0 => vec![],
                 None => vec![imm16(simm16)],
+                // `s_endpgm N`: LLVM prints this one in decimal.
+                Some("imm?") => vec![simm16.to_string()],
                 Some("waitcnt") => vec![waitcnt_text(simm16)],
                 Some("sendmsg") => vec![sendmsg_text(gen, simm16)],
                 Some("gpr_idx") => vec![gpr_idx_text(simm16)],
