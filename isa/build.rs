@@ -8,7 +8,8 @@
 //! signature operand; for vector ALU rows, the operand shape, the source types, the extra
 //! encodings (SDWA, DPP) and the compare condition), `static DESC` (what each operation
 //! means, indexed by `Op`) and the `for_each_gcn_op!` callback macro that lets the engines
-//! expand one match arm per operation from the same rows.
+//! expand one match arm per operation from the same rows: the interpreter's dispatch from
+//! the `interp` column, the JIT's semantic map from the `jit` column (`build/jit_cell.rs`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -17,6 +18,9 @@ use std::{env, fs, path::Path};
 // The VP1 table generator lives in its own file.
 #[path = "build/vp1.rs"]
 mod vp1;
+// The check of the `jit` column (shared with isa/tests/table_jit_cells.rs).
+#[path = "build/jit_cell.rs"]
+mod jit_cell;
 
 const ENCS: &[(&str, &str)] = &[
     ("sop2", "Sop2"),
@@ -218,7 +222,8 @@ fn interp_cell(line: usize, enc: &str, shape: Option<&str>, cell: &str) -> Strin
     }
 }
 
-/// The semantic columns of a row (`shape`, `srcs`, `forms`, `cmp`, `interp`) as checked Rust.
+/// The semantic columns of a row (`shape`, `srcs`, `forms`, `cmp`, `interp`, `jit`) as
+/// checked Rust.
 struct Sem {
     /// `ValuKind` variant name and the `shape` word.
     shape: Option<(&'static str, &'static str)>,
@@ -231,6 +236,8 @@ struct Sem {
     cmp_words: Option<(String, String)>,
     /// The `interp` cell as macro tokens.
     interp: String,
+    /// The `jit` cell as macro tokens (build/jit_cell.rs).
+    jit: String,
 }
 
 /// Check the semantic columns of a row against the closed vocabularies and each other.
@@ -327,6 +334,14 @@ fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
         }
     };
     let interp = interp_cell(line, enc, shape.map(|(_, w)| w), c[4]);
+    let facts = jit_cell::RowFacts {
+        shape: shape.map(|(_, w)| w),
+        vintrp: enc == "Vintrp" || shape.is_some_and(|(_, w)| w.starts_with("interp_")),
+        src0: srcs[0],
+        cond: cmp_words.as_ref().map(|(c, _)| c.as_str()),
+        interp: c[4],
+    };
+    let jit = jit_cell::jit_cell(&facts, c[5]).unwrap_or_else(|e| fail(line, &e));
     Sem {
         shape,
         srcs,
@@ -335,6 +350,7 @@ fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
         cmp,
         cmp_words,
         interp,
+        jit,
     }
 }
 
@@ -399,6 +415,7 @@ fn main() {
     let path = Path::new("tables/gcn.tsv");
     println!("cargo:rerun-if-changed=tables/gcn.tsv");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/jit_cell.rs");
     let text = fs::read_to_string(path).expect("read tables/gcn.tsv");
 
     struct Row {
@@ -420,8 +437,8 @@ fn main() {
             continue;
         }
         let c: Vec<&str> = l.split('\t').collect();
-        if c.len() != 15 {
-            fail(line, &format!("expected 15 columns, found {}", c.len()));
+        if c.len() != 16 {
+            fail(line, &format!("expected 16 columns, found {}", c.len()));
         }
         if !c[0]
             .chars()
@@ -482,7 +499,7 @@ fn main() {
             "&[]".into()
         };
         rows.push(Row {
-            sem: semantics(line, enc, &c[10..15]),
+            sem: semantics(line, enc, &c[10..16]),
             layout: layout(line, c[8], sig, "layout"),
             layout64,
             line,
@@ -631,6 +648,14 @@ fn main() {
                     ),
                 )
             }
+            Some(first)
+                if first.sem.jit != r.sem.jit && first.sem.jit != "-" && r.sem.jit != "-" =>
+            {
+                fail(
+                    r.line,
+                    &format!("jit differs from line {} of the same mnemonic", first.line),
+                )
+            }
             Some(first) if first.sem.shape.is_some() || r.sem.shape.is_none() => {}
             _ => {
                 desc.insert(r.mnemonic.clone(), r);
@@ -664,7 +689,7 @@ fn main() {
     .ok();
     writeln!(
         out,
-        "/// `(Variant mnemonic shape [src types] cmp)`: `shape` is the `shape` column of its"
+        "/// `(Variant mnemonic shape [src types] cmp {{jit}} interp)`: `shape` is the `shape` column of its"
     )
     .ok();
     writeln!(
@@ -679,15 +704,25 @@ fn main() {
     .ok();
     writeln!(
         out,
-        "/// or `-`. Extra arguments after `$m` are passed through first."
+        "/// or `-`, `{{jit}}` the `jit` cell (build/jit_cell.rs) and `interp` the `interp` cell."
     )
     .ok();
-    // The interpreter cell of each operation: that of any row that has one.
+    writeln!(
+        out,
+        "/// Extra arguments after `$m` are passed through first."
+    )
+    .ok();
+    // The interpreter and JIT cells of each operation: those of any row that has one.
     let mut interp: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut jit: BTreeMap<&str, &str> = BTreeMap::new();
     for r in &rows {
         let e = interp.entry(r.mnemonic.as_str()).or_insert("-");
         if *e == "-" {
             *e = r.sem.interp.as_str();
+        }
+        let e = jit.entry(r.mnemonic.as_str()).or_insert("-");
+        if *e == "-" {
+            *e = r.sem.jit.as_str();
         }
     }
     writeln!(out, "#[macro_export]\nmacro_rules! for_each_gcn_op {{").ok();
@@ -709,9 +744,10 @@ fn main() {
             .map_or("-".to_string(), |(c, t)| format!("({c} {t})"));
         writeln!(
             out,
-            "        ({} {m} {shape} [{}] {cmp} {})",
+            "        ({} {m} {shape} [{}] {cmp} {{{}}} {})",
             camel(m),
             srcs[..n].join(" "),
+            jit[m.as_str()],
             interp[m.as_str()]
         )
         .ok();

@@ -23,7 +23,7 @@ Columns:
             literal dword, `vcc` for VCC read or written implicitly, `-` for no operands
   layout64  the same for the VOP3 twin of a vop1/vop2/vopc row ('-' otherwise)
 
-The last four columns say what a vector ALU row means. LLVM's sweep does not give them:
+The last six columns say what a vector ALU row means. LLVM's sweep does not give them:
 they are written by hand (from the spec and llvm-mc's accepted forms) and carried over from
 the existing gcn.tsv (found next to this script) when the table is regenerated; a new
 vector ALU row gets '-', which isa/build.rs rejects until they are filled in:
@@ -33,11 +33,16 @@ vector ALU row gets '-', which isa/build.rs rejects until they are filled in:
          '-' for an absent source (the GCN 1.2 width; 16-bit is 32-bit text before it)
   forms  sdwa,dpp: the extra GCN 1.2 encodings a VOP1/VOP2/VOPC row has
   cmp    COND.TYPE of a compare (lt.f32, ne.u64, class.f64), '-' otherwise
+  interp what the interpreter runs: ADAPTER(path), cmp, vintrp, nop or unsupported
+         (interp/src/valu/dispatch.rs; '-' outside the vector ALU and interpolation)
+  jit    how the JIT runs it: FAMILY(op) (a generic lowering, e.g. float(add)), cmp, class,
+         cndmask, ldexp, lanes, vintrp, nop, or helper (the interpreter over 64 lanes); '-'
+         outside the vector ALU and interpolation (isa/build/jit_cell.rs checks the words)
 """
 import os, re, sys
 from collections import OrderedDict
 
-SEM_COLS = 4
+SEM_COLS = 6
 
 
 def existing_semantics():
@@ -284,7 +289,7 @@ def main():
     table[('v_mac_legacy_f32', 'vop3')] = dict(new_row(), gfx8=654, sig='v1,v1,v1', layout='vdst,src0,src1')
     sem = existing_semantics()
     print('# mnemonic\tenc\tgfx6\tgfx7\tgfx8\te64\tsig\talias\tlayout\tlayout64'
-          '\tshape\tsrcs\tforms\tcmp')
+          '\tshape\tsrcs\tforms\tcmp\tinterp\tjit')
     for (mn, enc), r in table.items():
         e64 = ''.join(sorted(r['e64'])) or '-'
         sig = r['sig'] if r['sig'] else '-'

@@ -78,7 +78,7 @@ fn unsupported(op: Op) -> R {
 
 /// Expands `for_each_gcn_op!` into `dispatch`: one arm per operation of the table.
 macro_rules! valu_dispatch {
-    ($( ($op:ident $m:ident $shape:ident [$($t:tt)*] $cmp:tt $($sem:tt)+) )*) => {
+    ($( ($op:ident $m:ident $shape:ident [$($t:tt)*] $cmp:tt {$($jit:tt)*} $($sem:tt)+) )*) => {
         /// Execute `cx.v` (any vector ALU operation).
         pub fn dispatch(cx: &mut Cx) -> R {
             let op = cx.v.op;

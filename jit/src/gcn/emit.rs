@@ -86,7 +86,8 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
             let r = super::mixed::cvt(cx, k, &v);
             float_result(cx, p, c, r, wmask);
         }
-        Sem::Shift64 { kind, rev } => {
+        Sem::Shift64(sh) => {
+            let (kind, rev) = (sh.kind(), sh.rev());
             let amt = if rev { 0 } else { 1 };
             let ua = plain_uni(p, uni, amt);
             let r = super::mixed::shift64(cx, kind, rev, &v, ua);

@@ -48,40 +48,21 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Unis {
 }
 
 /// Whether `p` is a float operation whose NaN results may be left raw (`block::Raw`):
-/// a NaN input always gives a NaN result (whatever its payload), and the result is
+/// a NaN input always gives a NaN result (`FOp::nan_in_nan_out`), and the result is
 /// written whole (no SDWA placement, no DPP row masks).
 pub(super) fn lazy_nan_producer(p: &VPlan) -> bool {
-    use FOp::*;
-    matches!(
-        p.sem,
-        Sem::Float(
-            _,
-            Add | Sub
-                | Subrev
-                | Mul
-                | Mad
-                | Fma
-                | Trunc
-                | Ceil
-                | Floor
-                | Rndne
-                | Sqrt
-                | Rcp
-                | Fract,
-            _
-        )
-    ) && p.sdwa.is_none()
+    matches!(p.sem, Sem::Float(_, op, _) if op.nan_in_nan_out())
+        && p.sdwa.is_none()
         && p.dpp.is_none()
 }
 
 /// Whether `p` may read raw values (`block::Raw`) of its float format: its result is
 /// the same whatever the payload of a NaN input — the NaN-propagating operations above
-/// (their result is canonicalised, or raw itself) and minNum/maxNum/med3 (a NaN operand
-/// is never returned: the other operand, or the canonical NaN, `fminmax`).
+/// (their result is canonicalised, or raw itself) and those that never return a NaN
+/// operand (`FOp::never_returns_nan_operand`).
 fn reads_raw(p: &VPlan) -> bool {
-    use FOp::*;
     lazy_nan_producer(p)
-        || matches!(p.sem, Sem::Float(_, Min | Max | Min3 | Max3 | Med3, _))
+        || matches!(p.sem, Sem::Float(_, op, _) if op.never_returns_nan_operand())
             && p.sdwa.is_none()
             && p.dpp.is_none()
 }

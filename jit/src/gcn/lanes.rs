@@ -82,18 +82,9 @@ pub enum LPlan {
     Mqsad(super::bytes::Mqsad),
 }
 
-/// Whether `op` is lowered here.
+/// Whether `op` is lowered here (the table's `lanes` cell).
 pub fn known(op: Op) -> bool {
-    matches!(
-        op,
-        Op::VReadlaneB32
-            | Op::VWritelaneB32
-            | Op::VReadfirstlaneB32
-            | Op::VMovrelsB32
-            | Op::VMovreldB32
-            | Op::VMovrelsdB32
-            | Op::VMqsadU32U8
-    )
+    super::sem::lowering(op) == super::sem::Lowering::Lanes
 }
 
 /// A source as the interpreter's `resolve` takes it (VGPR, or a scalar/constant/literal

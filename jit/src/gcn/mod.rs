@@ -53,10 +53,10 @@ use crate::slots::{EXEC_HI, EXEC_LO, VCC_LO};
 /// Whether `op` is lowered inline (some of its operand forms may still go to the
 /// interpreter helper, e.g. an LDS_DIRECT operand or an integer CLAMP).
 pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
-    sem::sem(op).is_some()
-        || vintrp::lowered(op)
-        || salu::known(op)
-        || lanes::known(op)
+    !matches!(
+        sem::lowering(op),
+        sem::Lowering::Other | sem::Lowering::Helper
+    ) || salu::known(op)
         || matches!(
             op,
             Op::SEndpgm
@@ -76,8 +76,6 @@ pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
                 | Op::SIcacheInv
                 | Op::SIncperflevel
                 | Op::SDecperflevel
-                | Op::VNop
-                | Op::VClrexcp
         )
 }
 
@@ -163,7 +161,7 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
         | Enc::Vintrp => {
             // No state changes (exceptions are not modelled); the interpreter refuses only
             // a reserved DPP control, so the DPP form stays with it.
-            if matches!(inst.op, Op::VNop | Op::VClrexcp)
+            if sem::lowering(inst.op) == sem::Lowering::Nop
                 && matches!(inst.enc, Enc::Vop1 | Enc::Vop3 | Enc::Sdwa { .. })
             {
                 return Item::Nop;

@@ -1,8 +1,10 @@
 //! What an instruction means to the vector lowering: its semantics (`Sem`, one value of
 //! the vocabularies in `vocab.rs`), the shape of its operands (`Shape`), the map from an
-//! opcode to its semantics (`sem`), and whether it is lowered under a MODE
+//! opcode to how it is run (`lowering`, generated from the `jit` column of
+//! `isa/tables/gcn.tsv` through `for_each_gcn_op!`), and whether it is lowered under a MODE
 //! (`lowered_under`). Pure data: nothing here emits code.
 
+use wavejit_isa::gcn::desc::CmpDesc;
 use wavejit_isa::gcn::Op;
 
 use super::vocab::*;
@@ -20,12 +22,8 @@ pub enum Sem {
     Cndmask,
     Carry(Carry),
     Cvt(Cvt),
-    /// 64-bit shifts (`mixed.rs`): kind 0 left, 1 logical right, 2 arithmetic right; `rev`
-    /// takes the amount from SRC0 (V_*REV_B64) instead of SRC1.
-    Shift64 {
-        kind: u8,
-        rev: bool,
-    },
+    /// 64-bit shifts (`mixed.rs`).
+    Shift64(Shift64),
     /// `x × 2^n` rounded once (`mixed.rs`).
     Ldexp(Fmt),
     /// The exponent (`mant` false, an i32) or mantissa of `frexp` (`mixed.rs`).
@@ -75,17 +73,6 @@ impl IOp {
             Mov | Not | Bfrev | Ffbh | Ffbl | FfbhI | CvtF32Ubyte(_) => 1,
             MadI24 | MadU24 | BfeU | BfeI | Bfi | Lerp | Alignbit | Alignbyte | Min3I | Min3U
             | Max3I | Max3U | Med3I | Med3U | SadU8 | SadHiU8 | SadU16 | SadU32 => 3,
-            _ => 2,
-        }
-    }
-}
-
-impl FOp {
-    pub fn arity(self) -> u8 {
-        use FOp::*;
-        match self {
-            Trunc | Ceil | Floor | Rndne | Sqrt | Rcp | Fract => 1,
-            Mad | Fma | Min3 | Max3 | Med3 => 3,
             _ => 2,
         }
     }
@@ -168,7 +155,8 @@ impl Sem {
                     }
                 }
             }
-            Sem::Shift64 { rev, .. } => {
+            Sem::Shift64(sh) => {
+                let rev = sh.rev();
                 s.w64 = [!rev, rev, false];
                 s.w64_dst = true;
             }
@@ -231,227 +219,125 @@ impl Sem {
     }
 }
 
-/// The semantics of `op`, if lowered inline.
-pub fn sem(op: Op) -> Option<Sem> {
-    use Op::*;
-    let f32 = |o: FOp| Sem::Float(Fmt::F32, o, Vop2Form::Plain);
-    let f64 = |o: FOp| Sem::Float(Fmt::F64, o, Vop2Form::Plain);
-    Some(match op {
-        VMovB32 => Sem::Int(IOp::Mov),
-        VNotB32 => Sem::Int(IOp::Not),
-        VBfrevB32 => Sem::Int(IOp::Bfrev),
-        VMulI32I24 => Sem::Int(IOp::MulI24),
-        VMulHiI32I24 => Sem::Int(IOp::MulHiI24),
-        VMulU32U24 => Sem::Int(IOp::MulU24),
-        VMulHiU32U24 => Sem::Int(IOp::MulHiU24),
-        VMinI32 => Sem::Int(IOp::MinI),
-        VMaxI32 => Sem::Int(IOp::MaxI),
-        VMinU32 => Sem::Int(IOp::MinU),
-        VMaxU32 => Sem::Int(IOp::MaxU),
-        VLshrB32 => Sem::Int(IOp::Lshr),
-        VLshrrevB32 => Sem::Int(IOp::Lshrrev),
-        VAshrI32 => Sem::Int(IOp::Ashr),
-        VAshrrevI32 => Sem::Int(IOp::Ashrrev),
-        VLshlB32 => Sem::Int(IOp::Lshl),
-        VLshlrevB32 => Sem::Int(IOp::Lshlrev),
-        VAndB32 => Sem::Int(IOp::And),
-        VOrB32 => Sem::Int(IOp::Or),
-        VXorB32 => Sem::Int(IOp::Xor),
-        VBfmB32 => Sem::Int(IOp::Bfm),
-        VMulLoU32 | VMulLoI32 => Sem::Int(IOp::MulLo),
-        VMulHiU32 => Sem::Int(IOp::MulHiU),
-        VMulHiI32 => Sem::Int(IOp::MulHiI),
-        VMadI32I24 => Sem::Int(IOp::MadI24),
-        VMadU32U24 => Sem::Int(IOp::MadU24),
-        VBfeU32 => Sem::Int(IOp::BfeU),
-        VBfeI32 => Sem::Int(IOp::BfeI),
-        VBfiB32 => Sem::Int(IOp::Bfi),
-        VLerpU8 => Sem::Int(IOp::Lerp),
-        VAlignbitB32 => Sem::Int(IOp::Alignbit),
-        VAlignbyteB32 => Sem::Int(IOp::Alignbyte),
-        VMin3I32 => Sem::Int(IOp::Min3I),
-        VMin3U32 => Sem::Int(IOp::Min3U),
-        VMax3I32 => Sem::Int(IOp::Max3I),
-        VMax3U32 => Sem::Int(IOp::Max3U),
-        VMed3I32 => Sem::Int(IOp::Med3I),
-        VMed3U32 => Sem::Int(IOp::Med3U),
-        VSadU8 => Sem::Int(IOp::SadU8),
-        VSadHiU8 => Sem::Int(IOp::SadHiU8),
-        VSadU16 => Sem::Int(IOp::SadU16),
-        VSadU32 => Sem::Int(IOp::SadU32),
-        VCndmaskB32 => Sem::Cndmask,
-        VAddI32 | VAddU32 => Sem::Carry(Carry::Add),
-        VSubI32 | VSubU32 => Sem::Carry(Carry::Sub),
-        VSubrevI32 | VSubrevU32 => Sem::Carry(Carry::Subrev),
-        VAddcU32 => Sem::Carry(Carry::Addc),
-        VSubbU32 => Sem::Carry(Carry::Subb),
-        VSubbrevU32 => Sem::Carry(Carry::Subbrev),
-        VAddF32 => f32(FOp::Add),
-        VSubF32 => f32(FOp::Sub),
-        VSubrevF32 => f32(FOp::Subrev),
-        VMulF32 => f32(FOp::Mul),
-        VMadF32 => f32(FOp::Mad),
-        VFmaF32 => f32(FOp::Fma),
-        VMacF32 => Sem::Float(Fmt::F32, FOp::Mad, Vop2Form::Mac),
-        VMadmkF32 => Sem::Float(Fmt::F32, FOp::Mad, Vop2Form::MadMk),
-        VMadakF32 => Sem::Float(Fmt::F32, FOp::Mad, Vop2Form::MadAk),
-        VMinF32 => f32(FOp::Min),
-        VMaxF32 => f32(FOp::Max),
-        VMin3F32 => f32(FOp::Min3),
-        VMax3F32 => f32(FOp::Max3),
-        VMed3F32 => f32(FOp::Med3),
-        VMulLegacyF32 => f32(FOp::MulLegacy),
-        VTruncF32 => f32(FOp::Trunc),
-        VCeilF32 => f32(FOp::Ceil),
-        VFloorF32 => f32(FOp::Floor),
-        VRndneF32 => f32(FOp::Rndne),
-        VSqrtF32 => f32(FOp::Sqrt),
-        VAddF64 => f64(FOp::Add),
-        VMulF64 => f64(FOp::Mul),
-        VFmaF64 => f64(FOp::Fma),
-        VMinF64 => f64(FOp::Min),
-        VMaxF64 => f64(FOp::Max),
-        VTruncF64 => f64(FOp::Trunc),
-        VCeilF64 => f64(FOp::Ceil),
-        VFloorF64 => f64(FOp::Floor),
-        VRndneF64 => f64(FOp::Rndne),
-        VSqrtF64 => f64(FOp::Sqrt),
-        VCvtF32I32 => Sem::Cvt(Cvt::F32FromI32),
-        VCvtF32U32 => Sem::Cvt(Cvt::F32FromU32),
-        VCvtI32F32 => Sem::Cvt(Cvt::I32FromF32),
-        VCvtU32F32 => Sem::Cvt(Cvt::U32FromF32),
-        VRcpF32 | VRcpIflagF32 => f32(FOp::Rcp),
-        VRcpF64 => f64(FOp::Rcp),
-        VFractF32 => f32(FOp::Fract),
-        VFractF64 => f64(FOp::Fract),
-        VCvtF64F32 => Sem::Cvt(Cvt::F64FromF32),
-        VCvtF32F64 => Sem::Cvt(Cvt::F32FromF64),
-        VCvtF64I32 => Sem::Cvt(Cvt::F64FromI32),
-        VCvtF64U32 => Sem::Cvt(Cvt::F64FromU32),
-        VCvtI32F64 => Sem::Cvt(Cvt::I32FromF64),
-        VCvtU32F64 => Sem::Cvt(Cvt::U32FromF64),
-        VLshlB64 => Sem::Shift64 {
-            kind: 0,
-            rev: false,
-        },
-        VLshrB64 => Sem::Shift64 {
-            kind: 1,
-            rev: false,
-        },
-        VAshrI64 => Sem::Shift64 {
-            kind: 2,
-            rev: false,
-        },
-        VLshlrevB64 => Sem::Shift64 { kind: 0, rev: true },
-        VLshrrevB64 => Sem::Shift64 { kind: 1, rev: true },
-        VAshrrevI64 => Sem::Shift64 { kind: 2, rev: true },
-        VLdexpF32 => Sem::Ldexp(Fmt::F32),
-        VLdexpF64 => Sem::Ldexp(Fmt::F64),
-        VFrexpExpI32F32 => Sem::Frexp {
-            f: Fmt::F32,
-            mant: false,
-        },
-        VFrexpExpI32F64 => Sem::Frexp {
-            f: Fmt::F64,
-            mant: false,
-        },
-        VFrexpMantF32 => Sem::Frexp {
-            f: Fmt::F32,
-            mant: true,
-        },
-        VFrexpMantF64 => Sem::Frexp {
-            f: Fmt::F64,
-            mant: true,
-        },
-        VAddF16 => Sem::Half(HOp::Add, Vop2Form::Plain),
-        VSubF16 => Sem::Half(HOp::Sub, Vop2Form::Plain),
-        VSubrevF16 => Sem::Half(HOp::Subrev, Vop2Form::Plain),
-        VMulF16 => Sem::Half(HOp::Mul, Vop2Form::Plain),
-        VMadF16 => Sem::Half(HOp::Mad, Vop2Form::Plain),
-        VMacF16 => Sem::Half(HOp::Mad, Vop2Form::Mac),
-        VMadmkF16 => Sem::Half(HOp::Mad, Vop2Form::MadMk),
-        VMadakF16 => Sem::Half(HOp::Mad, Vop2Form::MadAk),
-        VMinF16 => Sem::Half(HOp::Min, Vop2Form::Plain),
-        VMaxF16 => Sem::Half(HOp::Max, Vop2Form::Plain),
-        VTruncF16 => Sem::Half(HOp::Trunc, Vop2Form::Plain),
-        VCeilF16 => Sem::Half(HOp::Ceil, Vop2Form::Plain),
-        VFloorF16 => Sem::Half(HOp::Floor, Vop2Form::Plain),
-        VRndneF16 => Sem::Half(HOp::Rndne, Vop2Form::Plain),
-        VSqrtF16 => Sem::Half(HOp::Sqrt, Vop2Form::Plain),
-        VRcpF16 => Sem::Half(HOp::Rcp, Vop2Form::Plain),
-        VFractF16 => Sem::Half(HOp::Fract, Vop2Form::Plain),
-        VAddU16 => Sem::Int16(I16::Add),
-        VSubU16 => Sem::Int16(I16::Sub),
-        VSubrevU16 => Sem::Int16(I16::Subrev),
-        VMulLoU16 => Sem::Int16(I16::MulLo),
-        VLshlrevB16 => Sem::Int16(I16::Lshlrev),
-        VLshrrevB16 => Sem::Int16(I16::Lshrrev),
-        VAshrrevI16 => Sem::Int16(I16::Ashrrev),
-        VMaxU16 => Sem::Int16(I16::MaxU),
-        VMaxI16 => Sem::Int16(I16::MaxI),
-        VMinU16 => Sem::Int16(I16::MinU),
-        VMinI16 => Sem::Int16(I16::MinI),
-        VMadU16 => Sem::Int16(I16::MadU),
-        VMadI16 => Sem::Int16(I16::MadI),
-        VCvtF16U16 => Sem::Cvt16(Cvt16::F16FromU16),
-        VCvtF16I16 => Sem::Cvt16(Cvt16::F16FromI16),
-        VCvtU16F16 => Sem::Cvt16(Cvt16::U16FromF16),
-        VCvtI16F16 => Sem::Cvt16(Cvt16::I16FromF16),
-        VCvtF16F32 => Sem::Cvt16(Cvt16::F16FromF32),
-        VCvtF32F16 => Sem::Cvt16(Cvt16::F32FromF16),
-        VCvtF32Ubyte0 => Sem::Int(IOp::CvtF32Ubyte(0)),
-        VCvtF32Ubyte1 => Sem::Int(IOp::CvtF32Ubyte(1)),
-        VCvtF32Ubyte2 => Sem::Int(IOp::CvtF32Ubyte(2)),
-        VCvtF32Ubyte3 => Sem::Int(IOp::CvtF32Ubyte(3)),
-        VFfbhU32 => Sem::Int(IOp::Ffbh),
-        VFfblB32 => Sem::Int(IOp::Ffbl),
-        VFfbhI32 => Sem::Int(IOp::FfbhI),
-        VBcntU32B32 => Sem::Int(IOp::Bcnt),
-        VMbcntLoU32B32 => Sem::Int(IOp::MbcntLo),
-        VMbcntHiU32B32 => Sem::Int(IOp::MbcntHi),
-        _ => return xop_sem(op).map(Sem::X).or_else(|| table_compare(op)),
-    })
+/// How the JIT runs an operation: the `jit` column of `isa/tables/gcn.tsv`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lowering {
+    /// Not a vector ALU or interpolation operation (scalar, memory and branch operations
+    /// have planners of their own).
+    Other,
+    /// The interpreter runs it over 64 lanes (a helper call): the table's explicit choice.
+    Helper,
+    /// No lane state changes.
+    Nop,
+    /// Cross-lane and register-indexed operations (`lanes.rs`).
+    Lanes,
+    /// Interpolation (`vintrp.rs`).
+    Vintrp,
+    /// A lane-parallel lowering of one family (`emit.rs`).
+    Sem(Sem),
 }
 
-/// The operation `op` names, if it is in this group.
-fn xop_sem(op: Op) -> Option<XOp> {
-    use Op::*;
-    Some(match op {
-        VCmpClassF16 => XOp::Class(CFmt::F16, false),
-        VCmpxClassF16 => XOp::Class(CFmt::F16, true),
-        VCmpClassF32 => XOp::Class(CFmt::F32, false),
-        VCmpxClassF32 => XOp::Class(CFmt::F32, true),
-        VCmpClassF64 => XOp::Class(CFmt::F64, false),
-        VCmpxClassF64 => XOp::Class(CFmt::F64, true),
-        VMadU64U32 => XOp::Mad64(false),
-        VMadI64I32 => XOp::Mad64(true),
-        VCvtPkU16U32 => XOp::PkU16U32,
-        VCvtPkI16I32 => XOp::PkI16I32,
-        VCvtPknormI16F32 => XOp::PknormI16,
-        VCvtPknormU16F32 => XOp::PknormU16,
-        VCvtPkrtzF16F32 => XOp::Pkrtz,
-        VCvtPkU8F32 => XOp::PkU8(false),
-        VCvtPkaccumU8F32 => XOp::PkU8(true),
-        VPermB32 => XOp::Perm,
-        VMsadU8 => XOp::Msad,
-        VQsadPkU16U8 | VQsadU8 => XOp::Qsad(false),
-        VMqsadPkU16U8 | VMqsadU8 => XOp::Qsad(true),
-        VMinLegacyF32 => XOp::MinLegacy(false),
-        VMaxLegacyF32 => XOp::MinLegacy(true),
-        VMadLegacyF32 => XOp::MadLegacy(false),
-        VMacLegacyF32 => XOp::MadLegacy(true),
-        VCvtFlrI32F32 => XOp::CvtFloor(false),
-        VCvtRpiI32F32 => XOp::CvtFloor(true),
-        VCvtOffF32I4 => XOp::CvtOffI4,
-        VRcpClampF32 => XOp::RcpClamp(Fmt::F32, false),
-        VRcpClampF64 => XOp::RcpClamp(Fmt::F64, false),
-        VRcpLegacyF32 => XOp::RcpClamp(Fmt::F32, true),
-        VFmaF16 => XOp::FmaF16,
-        VLdexpF16 => XOp::LdexpF16,
-        VFrexpMantF16 => XOp::FrexpF16(true),
-        VFrexpExpI16F16 => XOp::FrexpF16(false),
-        _ => return None,
-    })
+/// The float format named by a source type word of the table.
+macro_rules! fmt_of {
+    (f32) => {
+        Fmt::F32
+    };
+    (f64) => {
+        Fmt::F64
+    };
+}
+
+/// The VOP2 operand form of a `shape` word.
+macro_rules! form_of {
+    (plain) => {
+        Vop2Form::Plain
+    };
+    (mac) => {
+        Vop2Form::Mac
+    };
+    (madmk) => {
+        Vop2Form::MadMk
+    };
+    (madak) => {
+        Vop2Form::MadAk
+    };
+}
+
+/// An argument of a `jit` cell operation: a float format or a literal.
+macro_rules! jit_arg {
+    (f32) => {
+        Fmt::F32
+    };
+    (f64) => {
+        Fmt::F64
+    };
+    ($l:literal) => {
+        $l
+    };
+}
+
+/// A vocabulary variant, with its arguments if it has some.
+macro_rules! variant {
+    ($e:ident $w:ident) => {
+        $e::$w
+    };
+    ($e:ident $w:ident ($($a:tt),*)) => {
+        $e::$w($(jit_arg!($a)),*)
+    };
+}
+
+/// Expands `for_each_gcn_op!` into `lowering`: one arm per operation, from its `jit` cell
+/// (the words are checked by `isa/build/jit_cell.rs`; an operation word that names no
+/// variant of its family's vocabulary does not compile).
+macro_rules! jit_lowering {
+    ($( ($op:ident $m:ident $shape:ident [$($t:tt)*] $cmp:tt {$($jit:tt)*} $($interp:tt)+) )*) => {
+        /// How the JIT runs `op` (the `jit` column of `isa/tables/gcn.tsv`).
+        pub fn lowering(op: Op) -> Lowering {
+            match op {
+                $( Op::$op => jit_lowering!(@ op $shape [$($t)*] $($jit)*), )*
+            }
+        }
+    };
+    (@ $o:ident $s:ident $t:tt -) => { Lowering::Other };
+    (@ $o:ident $s:ident $t:tt helper) => { Lowering::Helper };
+    (@ $o:ident $s:ident $t:tt nop) => { Lowering::Nop };
+    (@ $o:ident $s:ident $t:tt lanes) => { Lowering::Lanes };
+    (@ $o:ident $s:ident $t:tt vintrp) => { Lowering::Vintrp };
+    (@ $o:ident $s:ident $t:tt cmp) => { table_compare($o) };
+    (@ $o:ident $s:ident $t:tt class) => { table_class($o) };
+    (@ $o:ident $s:ident $t:tt cndmask) => { Lowering::Sem(Sem::Cndmask) };
+    (@ $o:ident $s:ident [$t0:tt $($t:tt)*] ldexp) => { Lowering::Sem(Sem::Ldexp(fmt_of!($t0))) };
+    (@ $o:ident $s:ident [$t0:tt $($t:tt)*] frexp(Mant)) => {
+        Lowering::Sem(Sem::Frexp { f: fmt_of!($t0), mant: true })
+    };
+    (@ $o:ident $s:ident [$t0:tt $($t:tt)*] frexp(Exp)) => {
+        Lowering::Sem(Sem::Frexp { f: fmt_of!($t0), mant: false })
+    };
+    (@ $o:ident $s:ident [$t0:tt $($t:tt)*] float($w:ident)) => {
+        Lowering::Sem(Sem::Float(fmt_of!($t0), FOp::$w, form_of!($s)))
+    };
+    (@ $o:ident $s:ident $t:tt half($w:ident)) => {
+        Lowering::Sem(Sem::Half(HOp::$w, form_of!($s)))
+    };
+    (@ $o:ident $s:ident $t:tt int($($w:tt)+)) => { Lowering::Sem(Sem::Int(variant!(IOp $($w)+))) };
+    (@ $o:ident $s:ident $t:tt int16($w:ident)) => { Lowering::Sem(Sem::Int16(I16::$w)) };
+    (@ $o:ident $s:ident $t:tt cvt($w:ident)) => { Lowering::Sem(Sem::Cvt(Cvt::$w)) };
+    (@ $o:ident $s:ident $t:tt cvt16($w:ident)) => { Lowering::Sem(Sem::Cvt16(Cvt16::$w)) };
+    (@ $o:ident $s:ident $t:tt carry($w:ident)) => { Lowering::Sem(Sem::Carry(Carry::$w)) };
+    (@ $o:ident $s:ident $t:tt shift64($w:ident)) => {
+        Lowering::Sem(Sem::Shift64(Shift64::$w))
+    };
+    (@ $o:ident $s:ident $t:tt x($($w:tt)+)) => { Lowering::Sem(Sem::X(variant!(XOp $($w)+))) };
+}
+
+wavejit_isa::for_each_gcn_op!(jit_lowering);
+
+/// The semantics of `op`, if lowered inline by a family's lowering.
+pub fn sem(op: Op) -> Option<Sem> {
+    match lowering(op) {
+        Lowering::Sem(s) => Some(s),
+        _ => None,
+    }
 }
 
 /// Fill in the operand shape of `op` (`s` starts as two plain 32-bit sources).
@@ -575,12 +461,34 @@ pub fn lowered_under(sem: Sem, mode: u32) -> bool {
 }
 
 /// A compare as the table describes it (`cmp` column): condition, operand type, and
-/// whether it also writes EXEC. Class compares (no condition) are `XOp::Class`.
-fn table_compare(op: Op) -> Option<Sem> {
-    let c = op.compare()?;
-    Some(Sem::Cmp {
-        ty: c.ty,
-        cond: c.cond?,
-        x: c.exec,
-    })
+/// whether it also writes EXEC.
+fn table_compare(op: Op) -> Lowering {
+    match op.compare() {
+        Some(CmpDesc {
+            cond: Some(cond),
+            ty,
+            exec,
+        }) => Lowering::Sem(Sem::Cmp { ty, cond, x: exec }),
+        _ => Lowering::Helper,
+    }
+}
+
+/// A class compare (`class.TYPE` in the `cmp` column): the float format it tests, and
+/// whether it also writes EXEC.
+fn table_class(op: Op) -> Lowering {
+    let Some(CmpDesc {
+        cond: None,
+        ty,
+        exec,
+    }) = op.compare()
+    else {
+        return Lowering::Helper;
+    };
+    let f = match ty {
+        CmpTy::F16 => CFmt::F16,
+        CmpTy::F32 => CFmt::F32,
+        CmpTy::F64 => CFmt::F64,
+        _ => return Lowering::Helper,
+    };
+    Lowering::Sem(Sem::X(XOp::Class(f, exec)))
 }

@@ -41,9 +41,10 @@ pub const P0: u8 = 0;
 pub const P10: u8 = 1;
 pub const P20: u8 = 2;
 
-/// Whether `op` is one of the interpolation operations lowered here.
+/// Whether `op` is one of the interpolation operations lowered here (the table's `vintrp`
+/// cell).
 pub fn lowered(op: Op) -> bool {
-    matches!(op, Op::VInterpP1F32 | Op::VInterpP2F32 | Op::VInterpMovF32)
+    sem::lowering(op) == sem::Lowering::Vintrp
 }
 
 /// The dword of parameter `which` of channel `chan` within a primitive's block

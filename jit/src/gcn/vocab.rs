@@ -93,6 +93,40 @@ pub enum FOp {
     Fract,
 }
 
+impl FOp {
+    /// Sources (a VOP2 MAC/MADMK/MADAK form has three whatever its operation).
+    pub fn arity(self) -> u8 {
+        use FOp::*;
+        match self {
+            Trunc | Ceil | Floor | Rndne | Sqrt | Rcp | Fract => 1,
+            Add | Sub | Subrev | Mul | Min | Max | MulLegacy => 2,
+            Mad | Fma | Min3 | Max3 | Med3 => 3,
+        }
+    }
+
+    /// A NaN input always gives a NaN result, whatever its payload: the result of a NaN
+    /// may be left raw and canonicalised later (`fetch::lazy_nan_producer`).
+    pub fn nan_in_nan_out(self) -> bool {
+        use FOp::*;
+        match self {
+            Add | Sub | Subrev | Mul | Mad | Fma | Trunc | Ceil | Floor | Rndne | Sqrt | Rcp
+            | Fract => true,
+            Min | Max | Min3 | Max3 | Med3 | MulLegacy => false,
+        }
+    }
+
+    /// A NaN operand is never the result (minNum/maxNum/med3 give the other operand or the
+    /// canonical NaN, `float_rules`), so raw NaN inputs are fine.
+    pub fn never_returns_nan_operand(self) -> bool {
+        use FOp::*;
+        match self {
+            Min | Max | Min3 | Max3 | Med3 => true,
+            Add | Sub | Subrev | Mul | Mad | Fma | Trunc | Ceil | Floor | Rndne | Sqrt | Rcp
+            | Fract | MulLegacy => false,
+        }
+    }
+}
+
 /// Add/subtract with a carry (borrow) out, and optionally in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Carry {
@@ -122,6 +156,34 @@ pub enum Cvt {
     /// Truncating, saturating; NaN → 0 (`vop1::v_cvt_i32_f64`, `v_cvt_u32_f64`).
     I32FromF64,
     U32FromF64,
+}
+
+/// 64-bit shifts (`mixed.rs`): left, logical right, arithmetic right; the `rev` forms
+/// (V_*REV_B64) take the amount from SRC0 instead of SRC1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shift64 {
+    Lshl,
+    Lshr,
+    Ashr,
+    Lshlrev,
+    Lshrrev,
+    Ashrrev,
+}
+
+impl Shift64 {
+    /// 0 left, 1 logical right, 2 arithmetic right.
+    pub fn kind(self) -> u8 {
+        match self {
+            Shift64::Lshl | Shift64::Lshlrev => 0,
+            Shift64::Lshr | Shift64::Lshrrev => 1,
+            Shift64::Ashr | Shift64::Ashrrev => 2,
+        }
+    }
+
+    /// The amount is SRC0.
+    pub fn rev(self) -> bool {
+        matches!(self, Shift64::Lshlrev | Shift64::Lshrrev | Shift64::Ashrrev)
+    }
 }
 
 /// How VOP2 operands map (V_MAC: the destination is the third source; MADMK/MADAK: the

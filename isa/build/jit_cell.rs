@@ -1,0 +1,133 @@
+//! The `jit` column of `tables/gcn.tsv`: how the JIT runs an operation. Checked here against
+//! a closed vocabulary (used by `isa/build.rs`, and by `isa/tests/table_jit_cells.rs`, which
+//! shows that a row without a lowering does not build).
+//!
+//! A cell is one of:
+//! - `-`: the row is outside the vector ALU and interpolation (scalar, memory, export);
+//! - `helper`: the interpreter runs the operation over 64 lanes (an explicit choice, not a
+//!   gap: the operation has no inline lowering);
+//! - `nop` (no lane state changes), `lanes` (cross-lane and register-indexed operations,
+//!   `jit/src/gcn/lanes.rs`), `vintrp` (interpolation, `jit/src/gcn/vintrp.rs`);
+//! - `cmp` (a compare: the `cmp` column says what), `class` (a class compare);
+//! - `cndmask`, `ldexp` (the float format is the first source's type);
+//! - `FAMILY(op)` or `FAMILY(op(args))`: a generic lowering of one family of
+//!   `jit/src/gcn/vocab.rs` and the operation within it, in snake case (`float(add)` is
+//!   `FOp::Add`, the format from the first source's type and the VOP2 form from the shape;
+//!   `int(cvt_f32_ubyte(1))` is `IOp::CvtF32Ubyte(1)`). Arguments are `true`, `false`,
+//!   small numbers, or a float format `f32`/`f64`.
+
+/// Families that name an operation of a vocabulary.
+const FAMILIES: &[&str] = &[
+    "int", "float", "half", "int16", "cvt", "cvt16", "carry", "shift64", "frexp", "x",
+];
+
+/// Words that stand alone.
+const WORDS: &[&str] = &[
+    "helper", "nop", "lanes", "vintrp", "cmp", "class", "cndmask", "ldexp",
+];
+
+/// What the checks need to know about the row.
+pub struct RowFacts<'a> {
+    /// The `shape` cell (`None`: not a vector ALU row).
+    pub shape: Option<&'a str>,
+    /// The row is an interpolation (VINTRP, or GCN 1.2's VOP3 form of one).
+    pub vintrp: bool,
+    /// The first source's type word (`f32`, `b32`, …).
+    pub src0: Option<&'a str>,
+    /// The compare condition word (`lt`, `class`, …).
+    pub cond: Option<&'a str>,
+    /// The `interp` cell.
+    pub interp: &'a str,
+}
+
+fn camel(m: &str) -> String {
+    m.split('_')
+        .map(|p| {
+            let mut c = p.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+fn is_word(w: &str) -> bool {
+    !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !w.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// `op` or `op(args)` as macro tokens: `Op` or `Op(args)`.
+fn operation(arg: &str) -> Result<String, String> {
+    let (word, args) = match arg.strip_suffix(')') {
+        Some(a) => a
+            .split_once('(')
+            .ok_or_else(|| format!("jit operation `{arg}` is not op(args)"))?,
+        None => (arg, ""),
+    };
+    if !is_word(word) {
+        return Err(format!("jit operation `{word}` is not a snake-case word"));
+    }
+    if args.is_empty() {
+        return Ok(camel(word));
+    }
+    for a in args.split(',') {
+        let ok = matches!(a, "true" | "false" | "f32" | "f64")
+            || (!a.is_empty() && a.len() <= 3 && a.chars().all(|c| c.is_ascii_digit()));
+        if !ok {
+            return Err(format!(
+                "jit argument `{a}` is not true, false, a number, f32 or f64"
+            ));
+        }
+    }
+    Ok(format!("{}({})", camel(word), args.replace(',', ", ")))
+}
+
+/// Check a `jit` cell; returns it as tokens for `for_each_gcn_op!`.
+pub fn jit_cell(row: &RowFacts, cell: &str) -> Result<String, String> {
+    let engine_row = row.shape.is_some() || row.vintrp;
+    if !engine_row {
+        return match cell {
+            "-" => Ok("-".into()),
+            _ => Err("jit is for vector ALU and interpolation rows".into()),
+        };
+    }
+    let float_src = matches!(row.src0, Some("f32" | "f64"));
+    let is_cmp = row.cond.is_some();
+    let (family, arg) = match cell.strip_suffix(')').and_then(|c| c.split_once('(')) {
+        Some((f, a)) => (f, Some(a)),
+        None => (cell, None),
+    };
+    let allowed = match (family, arg) {
+        ("-", None) => Err(
+            "the row needs its lowering in the jit column: FAMILY(op), cmp, class, cndmask, \
+             ldexp, lanes, vintrp, nop or helper"
+                .to_string(),
+        ),
+        ("helper", None) => Ok(()),
+        ("vintrp", None) if row.vintrp => Ok(()),
+        ("vintrp", None) => Err("vintrp is for interpolation rows".into()),
+        _ if row.vintrp => Err("an interpolation row is vintrp or helper".into()),
+        ("cmp", None) if is_cmp && row.cond != Some("class") => Ok(()),
+        ("class", None) if row.cond == Some("class") => Ok(()),
+        ("cmp" | "class", None) => Err(format!("`{cell}` does not match the cmp column")),
+        _ if is_cmp => Err("a compare is cmp, class or helper".into()),
+        ("nop", None) if row.interp == "nop" => Ok(()),
+        ("nop", None) => Err("nop needs the interp cell nop".into()),
+        ("float" | "ldexp" | "frexp", _) if !float_src => Err(format!(
+            "`{family}` takes its format from the first source, which must be f32 or f64"
+        )),
+        ("lanes" | "cndmask" | "ldexp", None) => Ok(()),
+        (f, Some(_)) if FAMILIES.contains(&f) => Ok(()),
+        (f, None) if FAMILIES.contains(&f) => Err(format!("`{f}` needs its operation: {f}(op)")),
+        (w, _) if WORDS.contains(&w) => Err(format!("`{w}` takes no operation")),
+        _ => Err(format!("unknown jit lowering `{cell}`")),
+    };
+    allowed?;
+    Ok(match arg {
+        Some(a) => format!("{family}({})", operation(a)?),
+        None => family.to_string(),
+    })
+}
