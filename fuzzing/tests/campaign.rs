@@ -150,3 +150,60 @@ fn the_comparison_sees_one_flipped_bit_and_names_it() {
     c.result = Err(wavejit_fuzzing::case::Failure::Panic("boom".into()));
     assert_eq!(compare::gcn(&a, &c).listed[0].place, "end");
 }
+
+/// Whether a generated state is a drawn pixel-shader wave (`progen::drawn`): its four I/J
+/// registers hold barycentrics near the triangle in every lane (random registers almost
+/// never do).
+fn drawn(w: &wavejit::isa::state::Wave) -> bool {
+    w.vgpr[..4]
+        .iter()
+        .all(|r| r.iter().all(|&x| (-0.6..1.6).contains(&f32::from_bits(x))))
+}
+
+#[test]
+fn drawn_states_run_interpolation_and_exports() {
+    use wavejit::isa::gcn::{Enc, ExpTarget};
+    for gen in Gen::ALL {
+        let (mut drawn_states, mut interp_ok) = (0, 0);
+        let mut kinds = [0u32; 5];
+        let n = 240;
+        for i in 0..n {
+            let (case, run) = gcn_case(gen, 5, i, 24);
+            let (_, out) = run.expect("the program encodes");
+            let has_interp = case.prog.items.iter().any(|it| {
+                it.inst.enc == Enc::Vintrp || wavejit_interp::vintrp::is_interp(it.inst.op)
+            });
+            if drawn(&case.state.wave) {
+                drawn_states += 1;
+                // M0 names a valid parameter block: bit 31 clear.
+                assert_eq!(case.state.wave.m0 >> 31, 0);
+                if has_interp && out.result.is_ok() {
+                    interp_ok += 1;
+                }
+            }
+            for e in &out.wave.exports {
+                let k = match e.target().expect("executed exports have valid targets") {
+                    ExpTarget::Mrt(_) => 0,
+                    ExpTarget::Mrtz => 1,
+                    ExpTarget::Null => 2,
+                    ExpTarget::Pos(_) => 3,
+                    ExpTarget::Param(_) => 4,
+                };
+                kinds[k] += 1;
+            }
+        }
+        // One state in three is drawn.
+        assert!(
+            (n / 6..n / 2).contains(&drawn_states),
+            "{gen}: {drawn_states} drawn states of {n}"
+        );
+        assert!(
+            interp_ok >= 10,
+            "{gen}: {interp_ok} drawn states ran VINTRP to the end"
+        );
+        assert!(
+            kinds.iter().all(|&k| k > 0),
+            "{gen}: exports by target {kinds:?}"
+        );
+    }
+}

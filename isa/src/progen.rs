@@ -22,8 +22,11 @@
 //! - `gcn` — candidates, the weighted pool and single-instruction synthesis;
 //! - `shape` — programs: straight-line runs, loops, EXEC regions, branches;
 //! - `state` — random initial GCN states;
+//! - `drawn` — the pixel-shader inputs a rasteriser gives a wave (M0, LDS parameters, I/J),
+//!   put into some of those states for VINTRP and EXP;
 //! - `vp1` — programs and states for the VP1 scalar unit.
 
+pub mod drawn;
 pub mod gcn;
 pub mod layout;
 pub mod shape;

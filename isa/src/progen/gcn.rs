@@ -12,6 +12,7 @@ use std::collections::HashSet;
 
 use rand::Rng;
 
+use super::drawn;
 use super::layout::*;
 use super::values;
 use crate::arch::Gen;
@@ -69,8 +70,9 @@ fn native_enc(te: TableEnc) -> Option<Enc> {
         TableEnc::Mubuf => Enc::Mubuf,
         TableEnc::Mtbuf => Enc::Mtbuf,
         TableEnc::Flat => Enc::Flat,
-        // Image and export words are only printed and re-encoded (no semantics).
-        TableEnc::Mimg | TableEnc::Exp => return None,
+        TableEnc::Exp => Enc::Exp,
+        // Image words are only printed and re-encoded (no semantics).
+        TableEnc::Mimg => return None,
     })
 }
 
@@ -116,8 +118,9 @@ impl Cand {
             (_, TableEnc::Mubuf) => 35,
             (_, TableEnc::Mtbuf) => 5,
             (_, TableEnc::Flat) => 30,
-            (_, TableEnc::Vintrp) => 12,
-            (_, TableEnc::Mimg | TableEnc::Exp) => 0,
+            (_, TableEnc::Vintrp) => 25,
+            (_, TableEnc::Exp) => 12,
+            (_, TableEnc::Mimg) => 0,
         }
     }
 
@@ -650,6 +653,8 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
             vdst: vdst_for(rng, kind(Field::Vdst)),
             vsrc: match kind(Field::Vsrc) {
                 Some(Kind::Param) => rng.random_range(0..3),
+                // Mostly the I/J registers of drawn states.
+                _ if rng.random_bool(0.7) => drawn::IJ_VGPR + rng.random_range(0..4),
                 k => vdst_for(rng, k),
             },
             attr: if rng.random_bool(0.9) {
@@ -696,7 +701,8 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
             slc: rng.random_bool(0.2),
             tfe: rng.random_bool(0.02),
         },
-        Enc::Mimg | Enc::Exp => return None,
+        Enc::Exp => exp(gen, rng),
+        Enc::Mimg => return None,
     };
     let mut inst = Inst {
         op: row.op,
@@ -712,6 +718,38 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
         });
     }
     Some(inst)
+}
+
+/// EXP (kept as its two words, as the decoder keeps it): every valid target (MRT0-7,
+/// MRTZ, NULL, POS0-3, PARAM0-31), any channel mask, COMPR, DONE and VM; each source a
+/// channel uses is a pool VGPR, the others 0 (the decoder refuses anything else).
+fn exp(gen: Gen, rng: &mut impl Rng) -> Fields {
+    let tgt: u32 = match rng.random_range(0..10) {
+        0..=4 => rng.random_range(0..8),
+        5 => 8,
+        6 => 9,
+        7 => rng.random_range(12..16),
+        _ => rng.random_range(32..64),
+    };
+    let en = mask4(rng) as u32;
+    let compr = rng.random_bool(0.25);
+    let (done, vm) = (rng.random_bool(0.3), rng.random_bool(0.3));
+    let mut w1 = 0u32;
+    for i in 0..4 {
+        let used = if compr {
+            i < 2 && en >> (2 * i) & 3 != 0
+        } else {
+            en >> i & 1 != 0
+        };
+        if used {
+            w1 |= (vgpr(rng, 1) as u32) << (8 * i);
+        }
+    }
+    // The encoding's tag: 0x3E on GCN 1.0/1.1, 0x31 on GCN 1.2.
+    let tag: u32 = if gen == Gen::Gfx8 { 0x31 } else { 0x3E };
+    let w0 =
+        tag << 26 | (vm as u32) << 12 | (done as u32) << 11 | (compr as u32) << 10 | tgt << 4 | en;
+    Fields::Raw { words: [w0, w1] }
 }
 
 /// SMRD (GCN 1.0/1.1) and SMEM (GCN 1.2): the base is the reserved address (a pair) or
@@ -916,6 +954,39 @@ mod tests {
         assert!(!f8
             .iter()
             .any(|c| c.op() == Op::VAddF64 && c.form == Form::Sdwa));
+    }
+
+    #[test]
+    fn exports_take_every_kind_of_target() {
+        use crate::gcn::{ExpFields, ExpTarget};
+        for gen in Gen::ALL {
+            let c = candidates(gen)
+                .into_iter()
+                .find(|c| c.row.enc == TableEnc::Exp)
+                .expect("EXP is a candidate");
+            let mut rng = crate::progen::rng(6, gen.index() as u64);
+            let mut kinds = [0u32; 5];
+            let (mut compr, mut done, mut vm) = (0, 0, 0);
+            for _ in 0..400 {
+                let inst = synth(gen, &c, &mut rng).expect("EXP always encodes");
+                let f = ExpFields::of(&inst).expect("EXP fields");
+                let k = match ExpTarget::from_tgt(f.tgt).expect("a valid target") {
+                    ExpTarget::Mrt(_) => 0,
+                    ExpTarget::Mrtz => 1,
+                    ExpTarget::Null => 2,
+                    ExpTarget::Pos(_) => 3,
+                    ExpTarget::Param(_) => 4,
+                };
+                kinds[k] += 1;
+                compr += f.compr as u32;
+                done += f.done as u32;
+                vm += f.vm as u32;
+                // Sources are pool VGPRs.
+                assert!(f.vsrc.iter().all(|&v| v < VPOOL), "{f:?}");
+            }
+            assert!(kinds.iter().all(|&k| k >= 10), "{gen}: {kinds:?}");
+            assert!(compr > 40 && done > 40 && vm > 40, "{compr} {done} {vm}");
+        }
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! edges (per lane, per register, or f64 pairs), EXEC/VCC patterns, M0, SCC, MODE
 //! variations, random LDS and memory contents, and the reserved address registers of
 //! `layout` — in range, except now and then one lane or one register deliberately out of
-//! range or misaligned, so that both engines' errors are compared too.
+//! range or misaligned, so that both engines' errors are compared too. One state in three
+//! also gets a drawn pixel-shader wave's inputs (`drawn`).
 
 use rand::Rng;
 
@@ -148,6 +149,10 @@ pub fn gcn_state(gen: Gen, rng: &mut impl Rng) -> GcnState {
     fill_words(rng, &mut lds[..LDS_FILLED]);
     let mut mem = vec![0u8; MEM_SIZE as usize];
     fill_words(rng, &mut mem);
+    // One state in three is a drawn pixel-shader wave: valid M0 and LDS parameters, I/J.
+    if rng.random_bool(1.0 / 3.0) {
+        super::drawn::apply(gen, &mut w, &mut lds, LDS_FILLED, rng);
+    }
     GcnState {
         wave: w,
         lds,
