@@ -363,7 +363,15 @@ fn statement(
             TableEnc::Vop1 | TableEnc::Vop2 | TableEnc::Vopc | TableEnc::Vop3 | TableEnc::Vop3b
         )
     });
-    let vop3_mod = mods.iter().any(|m| m.name == "vop3");
+    // On GCN 1.2 an interpolation with `clamp` or an output modifier and no suffix is the
+    // VOP3 form, the only one that holds them (LLVM picks it so).
+    let vop3_mod = mods.iter().any(|m| {
+        m.name == "vop3"
+            || gen == Gen::Gfx8
+                && suffix.is_none()
+                && valu_native
+                && matches!(m.name.as_str(), "clamp" | "mul" | "div")
+    });
     if let Some(r) = vintrp {
         if matches!(suffix, None | Some(Form::E32)) && !vop3_mod {
             if suffix == Some(Form::E32) && gen != Gen::Gfx8 {
