@@ -46,7 +46,8 @@ const ENCS: &[(&str, &str)] = &[
 
 const SIG_WORDS: &[&str] = &[
     "v1", "v2", "v3", "v4", "v5", "v8", "v16", "s1", "s2", "s3", "s4", "s8", "s16", "vcc", "exec",
-    "imm", "off", "m0", "scc", "attr", "p", "hwreg", "sendmsg", "waitcnt", "gpr_idx", "tgt",
+    "imm", "imm?", "off", "m0", "scc", "attr", "p", "hwreg", "sendmsg", "waitcnt", "gpr_idx",
+    "tgt",
 ];
 
 /// Encoding fields a `layout` cell may name (see gen_gcn_tsv.py), and their `Field` variant.

@@ -2,7 +2,7 @@
 //! operation does not use fails the strict decoder (the disassembler's view, which lists it
 //! as `.long` and says what it runs as) but decodes for execution, naming the ignored
 //! field. Words worked out from the encodings: SOPP = 0xBF80_0000 | OP << 16 | SIMM16
-//! (`s_endpgm` is OP 1); VOP1 = 0x7E00_0000 | VDST << 17 | OP << 9 | SRC0 (`v_nop` is OP 0).
+//! (`s_barrier` is OP 10); VOP1 = 0x7E00_0000 | VDST << 17 | OP << 9 | SRC0 (`v_nop` is OP 0).
 
 use wavejit_isa::gcn::decode::{decode, decode_tolerant, IgnoredBits};
 use wavejit_isa::gcn::fmt::{listing, Syntax};
@@ -17,7 +17,7 @@ fn le(w: &[u32]) -> Vec<u8> {
 #[test]
 fn ignored_fields_fail_strictly_and_run_tolerantly() {
     let cases: [(u32, Op, &str, u32); 3] = [
-        (0xBF81_0001, Op::SEndpgm, "simm16", 1),
+        (0xBF8A_0005, Op::SBarrier, "simm16", 5),
         (0x7E0A_0000, Op::VNop, "vdst", 5),
         (0x7E00_0007, Op::VNop, "src0", 7),
     ];

@@ -26,7 +26,7 @@ use super::fmt::scalar::is_branch;
 use super::fmt::shape::valu_shape;
 use super::fmt::valu::Form;
 use super::inst::{Enc, Inst};
-use super::table::{Op, TableEnc, ROWS};
+use super::table::{Op, TableEnc};
 use crate::arch::Gen;
 use crate::error::AsmError;
 
@@ -335,14 +335,11 @@ fn directive_bytes(head: &str, col: u32, stmt: &Stmt, pc: u32) -> Result<Vec<u8>
 }
 
 /// The operation named `name` (mnemonic or alias, lowercase), preferring one that exists in
-/// `gen` (an alias may name another operation than the same mnemonic elsewhere).
+/// `gen` (an alias may name another operation than the same mnemonic elsewhere), and there
+/// an operation's own name over another's alias (gfx6 `v_mul_lo_i32` is its own operation;
+/// on gfx8 it is `v_mul_lo_u32`).
 pub fn find_op(gen: Gen, name: &str) -> Option<Op> {
-    ROWS.iter()
-        .find(|r| {
-            r.opcode[gen.index()].is_some() && (r.op.mnemonic() == name || r.alias == Some(name))
-        })
-        .map(|r| r.op)
-        .or_else(|| Op::from_mnemonic(name))
+    Op::from_mnemonic_in(name, gen).or_else(|| Op::from_mnemonic(name))
 }
 
 /// CLRX's names of integer compares: `lg` (≠) and `tru` (always true) for what the table
@@ -431,7 +428,15 @@ fn statement(
             TableEnc::Vop1 | TableEnc::Vop2 | TableEnc::Vopc | TableEnc::Vop3 | TableEnc::Vop3b
         )
     });
-    let vop3_mod = mods.iter().any(|m| m.name == "vop3");
+    // On GCN 1.2 an interpolation with `clamp` or an output modifier and no suffix is the
+    // VOP3 form, the only one that holds them (LLVM picks it so).
+    let vop3_mod = mods.iter().any(|m| {
+        m.name == "vop3"
+            || gen == Gen::Gfx8
+                && suffix.is_none()
+                && valu_native
+                && matches!(m.name.as_str(), "clamp" | "mul" | "div")
+    });
     if let Some(r) = vintrp {
         if matches!(suffix, None | Some(Form::E32)) && !vop3_mod {
             if suffix == Some(Form::E32) && gen != Gen::Gfx8 {

@@ -881,10 +881,8 @@ fn decode_vop(d: &Dec, class: TableEnc, w: u32) -> Result<(Inst, u32), Kind> {
             2,
         ));
     }
-    if has_literal_operand(row) && src0.is_literal() {
-        // madmk/madak carry their constant in the literal; a second one cannot be encoded.
-        return Err(bad("src0", 255));
-    }
+    // madmk/madak carry their constant K in the literal; SRC0 = 255 reads that same dword
+    // (there is only one), so SRC0 = K, which LLVM writes with the constant twice.
     check_vsrc(gen, "src0", src0)?;
     let (enc, fields) = match base {
         VopBase::Vop1 => (Enc::Vop1, Fields::Vop1 { vdst, src0 }),

@@ -99,7 +99,7 @@ pub fn text_of(gen: Gen, inst: &Inst, syntax: Syntax) -> String {
 /// `v_mqsad_pk_u16_u8`), so LLVM syntax prints the alias.
 pub fn mnemonic(gen: Gen, op: super::table::Op, syntax: Syntax) -> &'static str {
     if syntax == Syntax::Llvm {
-        if let Some(a) = op.row(gen).and_then(|r| r.alias) {
+        if let Some(a) = op.row(gen).and_then(|r| r.llvm_name()) {
             return a;
         }
     }

@@ -299,7 +299,8 @@ impl Kind {
         let n = |t: &str| t.parse::<u8>().ok();
         Some(match w {
             "vcc" => Kind::Vcc,
-            "imm" => Kind::Imm,
+            // `imm?`: an immediate that may be left out when zero (`s_endpgm [N]`).
+            "imm" | "imm?" => Kind::Imm,
             "off" => Kind::Off,
             "attr" => Kind::Attr,
             "p" => Kind::Param,

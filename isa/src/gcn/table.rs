@@ -80,7 +80,10 @@ pub struct Row {
     pub e64: [bool; 3],
     /// Operand signature from LLVM's example text (see gen_gcn_tsv.py).
     pub sig: &'static str,
-    /// Another accepted mnemonic.
+    /// Another accepted mnemonic: LLVM's name where the spec's differs (printed in LLVM
+    /// syntax), or, written `+name` in the table, a name only accepted on input (gfx8
+    /// `v_mul_lo_i32` for `v_mul_lo_u32`, as LLVM accepts it). Use [`Row::llvm_name`] and
+    /// [`Row::is_named`] rather than this raw cell.
     pub alias: Option<&'static str>,
     /// For each operand of `sig`, in order, the encoding field that holds it in the native
     /// encoding (`Field::Vcc`: VCC, implicit; `Field::Lit`: the literal dword).
@@ -103,6 +106,24 @@ pub struct Row {
 }
 
 include!(concat!(env!("OUT_DIR"), "/gcn_table.rs"));
+
+impl Row {
+    /// LLVM's name for the operation where it differs from the spec's; `None` for an
+    /// input-only alias.
+    pub fn llvm_name(&self) -> Option<&'static str> {
+        self.alias.filter(|a| !a.starts_with('+'))
+    }
+
+    /// The other name this row accepts on input, if any.
+    pub fn other_name(&self) -> Option<&'static str> {
+        self.alias.map(|a| a.trim_start_matches('+'))
+    }
+
+    /// Whether `name` (lowercase) is this row's mnemonic or its other accepted name.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.op.mnemonic() == name || self.other_name() == Some(name)
+    }
+}
 
 impl Op {
     /// The mnemonic, lowercase, without encoding suffix.
@@ -129,7 +150,7 @@ impl Op {
             .or_else(|| {
                 ROWS.iter()
                     .filter(exists)
-                    .find(|r| r.alias == Some(m.as_str()))
+                    .find(|r| r.other_name() == Some(m.as_str()))
             })
             .map(|r| r.op)
     }
@@ -197,7 +218,7 @@ fn lookups() -> &'static Lookups {
         for r in ROWS.iter() {
             // An alias never hides an operation's own name (gfx6 `v_mqsad_u8` is also
             // called `v_mqsad_pk_u16_u8`, which is a different operation on gfx7/gfx8).
-            if let Some(a) = r.alias {
+            if let Some(a) = r.other_name() {
                 by_name.entry(a).or_insert(r.op);
             }
         }

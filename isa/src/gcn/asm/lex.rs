@@ -16,7 +16,7 @@ pub enum TokKind {
     /// A number with a fraction or exponent.
     Float(f64),
     Str(String),
-    /// One of `, [ ] ( ) : | - + & =`.
+    /// One of `, [ ] ( ) : | - + & = * /`.
     Punct(char),
 }
 
@@ -91,7 +91,7 @@ pub fn lex(line: &str) -> Result<Vec<Tok>, (u32, String)> {
         }
         if matches!(
             c,
-            ',' | '[' | ']' | '(' | ')' | ':' | '|' | '-' | '+' | '&' | '='
+            ',' | '[' | ']' | '(' | ')' | ':' | '|' | '-' | '+' | '&' | '=' | '*' | '/'
         ) {
             out.push(Tok {
                 kind: TokKind::Punct(c),

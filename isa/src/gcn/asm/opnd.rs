@@ -235,6 +235,14 @@ pub fn constant(
             // values stay as written: decoded words may carry any 32-bit literal.
             let half = ty.bits == 16 && gen == Gen::Gfx8;
             let min = if half { -0x8000 } else { min };
+            // On an f16 operand LLVM reads 0xfff0-0xffff as the 16-bit integers -16..-1, which
+            // are inline constants (`v_add_f16 v1, 0xffff, v2` is `-1`; integer 16-bit
+            // operands keep the literal).
+            let i = if half && ty.float && (0xfff0..=0xffff).contains(&i) {
+                i - 0x10000
+            } else {
+                i
+            };
             if i < min || i > max {
                 return err(col, format!("constant {i} does not fit the operand"));
             }
@@ -247,8 +255,11 @@ pub fn constant(
             }
             let lit = if ty.bits == 64 {
                 if ty.float {
-                    if (0..=u32::MAX as i128).contains(&i) {
-                        i as u32
+                    // An integer that fits 32 bits is the literal itself (the double's high
+                    // half), a negative one its 32-bit two's complement, as LLVM writes it
+                    // (`-54321` is 0xffff2bcf).
+                    if (i32::MIN as i128..=u32::MAX as i128).contains(&i) {
+                        i as i64 as u32
                     } else if bits & 0xffff_ffff == 0 {
                         (bits >> 32) as u32
                     } else {
@@ -268,6 +279,19 @@ pub fn constant(
         }
         Val::Float(f) => {
             let f = *f;
+            // A float that overflows the operand's type, or underflows to zero, is refused
+            // (LLVM: `v_trunc_f32 v0, 2.3509886e-70` is an invalid operand). Rounding is fine.
+            let (inf, zero) = match ty.bits {
+                16 => {
+                    let h = half::f16::from_f64(f);
+                    (h.is_infinite(), h.to_f64() == 0.0)
+                }
+                64 => (false, false),
+                _ => ((f as f32).is_infinite(), (f as f32) == 0.0),
+            };
+            if f.is_finite() && (inf || zero && f != 0.0) {
+                return err(col, format!("{f} does not fit a {}-bit float", ty.bits));
+            }
             let bits: u64 = match ty.bits {
                 16 => half::f16::from_f64(f).to_bits() as u64,
                 64 => f.to_bits(),
@@ -357,6 +381,11 @@ pub fn src(gen: Gen, o: &Operand, ty: Ty) -> Result<(Src, Option<u32>), PErr> {
         };
     }
     constant(gen, &o.val, ty, o.lit, col)
+}
+
+/// Whether the operand is written as a raw source code, `src(N)`.
+pub fn is_raw(o: &Operand) -> bool {
+    matches!(&o.val, Val::Func(f, _) if f == "src")
 }
 
 /// An integer operand in `lo..=hi`.

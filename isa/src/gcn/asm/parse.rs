@@ -127,6 +127,11 @@ pub const FLAG_WORDS: &[&str] = &[
     "wave_ror",
 ];
 
+/// Flags that LLVM also accepts with a `no` prefix, meaning off (`noclamp`, `noglc`).
+const NEGATABLE: &[&str] = &[
+    "glc", "slc", "tfe", "lds", "gds", "clamp", "high", "unorm", "da", "r128", "lwe", "d16",
+];
+
 struct P<'a> {
     t: &'a [Tok],
     i: usize,
@@ -160,18 +165,88 @@ impl<'a> P<'a> {
         }
     }
 
-    /// An unsigned or negative integer.
+    /// An integer, possibly written as an expression (LLVM's absolute expressions as its
+    /// tests write them: `-1+1`, `ttmp[(3+2)*2+1]`, `v[63/8+1]`): `+ - * /` with the usual
+    /// precedence, unary minus and parentheses; division truncates, as LLVM's.
     fn int(&mut self) -> Result<i128, PErr> {
-        let col = self.col();
-        let neg = if self.is_punct('-') {
+        self.expr(0)
+    }
+
+    fn expr(&mut self, depth: u32) -> Result<i128, PErr> {
+        let mut v = self.term(depth)?;
+        while let Some(TokKind::Punct(c @ ('+' | '-'))) = self.peek() {
+            let col = self.col();
             self.i += 1;
-            true
-        } else {
-            false
-        };
+            let r = self.term(depth)?;
+            v = if *c == '+' {
+                v.checked_add(r)
+            } else {
+                v.checked_sub(r)
+            }
+            .filter(|x| x.unsigned_abs() <= u64::MAX as u128)
+            .ok_or(PErr {
+                col,
+                msg: "the expression overflows 64 bits".into(),
+            })?;
+        }
+        Ok(v)
+    }
+
+    fn term(&mut self, depth: u32) -> Result<i128, PErr> {
+        let mut v = self.unary(depth)?;
+        while let Some(TokKind::Punct(c @ ('*' | '/'))) = self.peek() {
+            let col = self.col();
+            self.i += 1;
+            let r = self.unary(depth)?;
+            if *c == '/' && r == 0 {
+                return perr(col, "division by zero");
+            }
+            v = if *c == '*' {
+                v.checked_mul(r)
+            } else {
+                v.checked_div(r)
+            }
+            .filter(|x| x.unsigned_abs() <= u64::MAX as u128)
+            .ok_or(PErr {
+                col,
+                msg: "the expression overflows 64 bits".into(),
+            })?;
+        }
+        Ok(v)
+    }
+
+    fn unary(&mut self, depth: u32) -> Result<i128, PErr> {
+        let col = self.col();
+        if depth > 32 {
+            return perr(col, "expression nested too deeply");
+        }
         match self.bump().map(|t| &t.kind) {
-            Some(TokKind::Int(v)) => Ok(if neg { -*v } else { *v }),
+            Some(TokKind::Punct('-')) => Ok(-self.unary(depth + 1)?),
+            Some(TokKind::Punct('+')) => self.unary(depth + 1),
+            Some(TokKind::Punct('(')) => {
+                let v = self.expr(depth + 1)?;
+                self.expect(')')?;
+                Ok(v)
+            }
+            Some(TokKind::Int(v)) => Ok(*v),
             _ => perr(col, "expected a number"),
+        }
+    }
+
+    /// Whether the tokens from here are an integer expression rather than a plain number
+    /// (a number followed by an operator, or an opening parenthesis).
+    fn at_expr(&self) -> bool {
+        let mut k = self.i;
+        while self.t.get(k).map(|t| &t.kind) == Some(&TokKind::Punct('-')) {
+            k += 1;
+        }
+        match self.t.get(k).map(|t| &t.kind) {
+            Some(TokKind::Punct('(')) => true,
+            Some(TokKind::Int(_)) => matches!(
+                self.t.get(k + 1).map(|t| &t.kind),
+                Some(TokKind::Punct('+' | '-' | '*' | '/'))
+            ),
+            _ => false,
         }
     }
 
@@ -232,6 +307,9 @@ impl<'a> P<'a> {
     /// An operand with optional source modifiers.
     fn operand(&mut self) -> Result<Operand, PErr> {
         let col = self.col();
+        if self.at_expr() {
+            return Ok(Operand::plain(Val::Int(self.int()?), col));
+        }
         match self.peek() {
             Some(TokKind::Punct('-')) => {
                 self.i += 1;
@@ -357,7 +435,7 @@ impl<'a> P<'a> {
         let col = self.col();
         match self.peek() {
             Some(TokKind::Punct('[')) => Ok(ModVal::List(self.list()?)),
-            Some(TokKind::Punct('-')) | Some(TokKind::Int(_)) => Ok(ModVal::Int(self.int()?)),
+            Some(TokKind::Punct('-' | '(')) | Some(TokKind::Int(_)) => Ok(ModVal::Int(self.int()?)),
             Some(TokKind::Ident(s)) => {
                 let s = s.clone();
                 self.i += 1;
@@ -466,8 +544,10 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
                 return perr(p.col(), "expected an operand before the separator");
             }
             after_item = false;
+            let comma = p.is_punct(',');
             p.i += 1;
-            if p.peek().is_none() {
+            // A trailing comma ends the list (LLVM accepts `flat_atomic_smax v[3:4], v5,`).
+            if p.peek().is_none() && !comma {
                 return perr(p.col(), "expected an operand after the separator");
             }
             continue;
@@ -505,6 +585,11 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
                     value: Some(v),
                     col,
                 }));
+                continue;
+            }
+            // LLVM's `noclamp`, `noglc`, …: the flag, off (as if not written).
+            if l.strip_prefix("no").is_some_and(|f| NEGATABLE.contains(&f)) {
+                p.i += 1;
                 continue;
             }
             if FLAG_WORDS.contains(&l.as_str()) {

@@ -5,7 +5,9 @@
 use super::opnd::{self, err, expect_n};
 use super::parse::{Modifier, Operand, PErr, Val};
 use crate::arch::Gen;
-use crate::gcn::fmt::scalar::{is_branch, GS_OPS, HWREG_NAMES, MSG_NAMES, SYSMSG_OPS};
+use crate::gcn::fmt::scalar::{
+    is_branch, smem_data_refused, GS_OPS, HWREG_NAMES, MSG_NAMES, SYSMSG_OPS,
+};
 use crate::gcn::fmt::shape::{sig_dwords, Ty};
 use crate::gcn::inst::{Enc, Fields, Inst, Src};
 use crate::gcn::table::{Op, Row, TableEnc};
@@ -46,6 +48,29 @@ impl Lit {
 
 fn sdst(gen: Gen, o: &Operand, d: u8) -> Result<u8, PErr> {
     Ok(opnd::sreg_n(gen, o, d, "destination")? as u8)
+}
+
+/// The data (destination or store source) register of a scalar memory instruction: not M0
+/// or EXEC (`smem_data_refused`), unless written as the raw code `src(N)`, which the
+/// disassembler prints for such words.
+fn smem_data(gen: Gen, o: &Operand, d: u8) -> Result<u8, PErr> {
+    if let Val::Func(f, args) = &o.val {
+        if f == "src" {
+            opnd::no_mods(o)?;
+            return match args.as_slice() {
+                [Val::Int(n)] if (0..=127).contains(n) => Ok(*n as u8),
+                _ => err(o.col, "src(N) of a scalar register is 0-127"),
+            };
+        }
+    }
+    let r = sdst(gen, o, d)?;
+    if smem_data_refused(r, d) {
+        return err(
+            o.col,
+            "M0 and EXEC cannot be scalar memory data (write src(N) for the raw code)",
+        );
+    }
+    Ok(r)
 }
 
 /// A branch operand: a label (→ dword offset from the next instruction) or a raw number.
@@ -383,6 +408,12 @@ pub fn assemble(
                     sdst: sdst(gen, &ops[0], d(0))?,
                     simm16: branch(&ops[1], pc, labels)?,
                 },
+                // The unsigned compares take 0-65535 (a negative number is refused, as
+                // LLVM does: it would compare against its 16-bit pattern, zero-extended).
+                _ if m.starts_with("s_cmpk_") && m.ends_with("_u32") => Fields::Sopk {
+                    sdst: sdst(gen, &ops[0], d(0))?,
+                    simm16: opnd::int_in(&ops[1], 0, 65535, "unsigned immediate")? as u16,
+                },
                 _ => Fields::Sopk {
                     sdst: sdst(gen, &ops[0], d(0))?,
                     simm16: imm16(&ops[1])?,
@@ -392,15 +423,18 @@ pub fn assemble(
         TableEnc::Sopp => {
             let simm16 = match words.first().copied() {
                 None => {
-                    if ops.len() > 1 {
-                        expect_n(ops, 0, m, end_col)?;
-                    }
-                    match ops.first() {
-                        Some(o) => imm16(o)?,
-                        None => 0,
-                    }
+                    expect_n(ops, 0, m, end_col)?;
+                    0
                 }
                 Some("waitcnt") => waitcnt(ops, end_col)?,
+                // An optional immediate (`s_endpgm [N]`, as LLVM accepts it).
+                Some("imm?") if ops.is_empty() => 0,
+                Some("imm?") if ops.len() > 1 => {
+                    return err(
+                        ops[1].col,
+                        format!("{m} takes at most 1 operand, found {}", ops.len()),
+                    )
+                }
                 Some(w0) => {
                     expect_n(ops, 1, m, end_col)?;
                     match w0 {
@@ -426,7 +460,7 @@ pub fn assemble(
             1 => {
                 expect_n(ops, 1, m, end_col)?;
                 Fields::Smrd {
-                    sdst: sdst(gen, &ops[0], d(0))?,
+                    sdst: smem_data(gen, &ops[0], d(0))?,
                     sbase: 0,
                     imm: false,
                     offset: 0,
@@ -434,7 +468,7 @@ pub fn assemble(
             }
             _ => {
                 expect_n(ops, 3, m, end_col)?;
-                let dst = sdst(gen, &ops[0], d(0))?;
+                let dst = smem_data(gen, &ops[0], d(0))?;
                 let base = sbase(gen, &ops[1], d(1))?;
                 let (imm, offset) = match offset_sgpr(gen, &ops[2])? {
                     Some(r) => (false, r),
@@ -477,7 +511,7 @@ pub fn assemble(
                 1 => {
                     expect_n(ops, 1, m, end_col)?;
                     Fields::Smem {
-                        sdata: sdst(gen, &ops[0], d(0))?,
+                        sdata: smem_data(gen, &ops[0], d(0))?,
                         sbase: 0,
                         imm: false,
                         glc,
@@ -489,7 +523,7 @@ pub fn assemble(
                     let data = if words.first() == Some(&"imm") {
                         opnd::int_in(&ops[0], 0, 127, "sdata")? as u8
                     } else {
-                        sdst(gen, &ops[0], d(0))?
+                        smem_data(gen, &ops[0], d(0))?
                     };
                     let base = sbase(gen, &ops[1], d(1))?;
                     let (imm, offset) = match offset_sgpr(gen, &ops[2])? {

@@ -8,7 +8,8 @@ use super::parse::{ModVal, Modifier, Operand, PErr, Val};
 use crate::arch::Gen;
 use crate::gcn::fmt::shape::{Ty, ValuKind, ValuShape};
 use crate::gcn::fmt::valu::{
-    clamps_before_gfx8, constant_bus_reads, form_exists, layout, to_inst, Form, Slot, Valu,
+    clamps_before_gfx8, constant_bus_reads, form_exists, is_interp, layout, to_inst, Form, Slot,
+    Valu,
 };
 use crate::gcn::inst::{Inst, Src};
 use crate::gcn::table::{Op, TableEnc};
@@ -208,7 +209,7 @@ fn dpp_ctrl(m: &Modifier) -> Result<Option<u16>, PErr> {
 /// `v_add_f32_e32 v5, -1.0, v2`; `abs(0x3e22f983)` is the inline 1/(2π)). A hex value is
 /// the operand's bits (32 or 16 of them); 64-bit hex values are left alone.
 fn fold_sign(o: &Operand, ty: Ty) -> Option<Operand> {
-    if !(o.abs || o.neg) || o.sext || o.lit || !ty.float {
+    if !(o.abs || o.neg) || o.sext || !ty.float {
         return None;
     }
     let val = match o.val {
@@ -226,7 +227,11 @@ fn fold_sign(o: &Operand, ty: Ty) -> Option<Operand> {
         }
         _ => return None,
     };
-    Some(Operand::plain(val, o.col))
+    // `abs(lit(123))` stays a literal.
+    Some(Operand {
+        lit: o.lit,
+        ..Operand::plain(val, o.col)
+    })
 }
 
 fn set_lit(v: &mut Valu, lit: u32, col: u32) -> Result<(), PErr> {
@@ -368,6 +373,12 @@ fn bind(
                     };
                     let o = folded.as_ref().unwrap_or(o);
                     let (s, lit) = opnd::src(gen, o, ty)?;
+                    if is_interp(shape.kind) && !s.is_vgpr() && !opnd::is_raw(o) {
+                        return err(
+                            o.col,
+                            "interpolation sources are VGPRs (write src(N) for a raw code)",
+                        );
+                    }
                     v.src[i] = s;
                     if let Some(l) = lit {
                         set_lit(&mut v, l, o.col)?;
@@ -377,7 +388,11 @@ fn bind(
                     v.sext |= (o.sext as u8) << i;
                 }
                 Slot::K => {
-                    opnd::no_mods(o)?;
+                    // K is always the literal dword, so `lit(K)` says nothing more.
+                    opnd::no_mods(&Operand {
+                        lit: false,
+                        ..o.clone()
+                    })?;
                     let ty = shape.src[0].unwrap_or(Ty::F32);
                     let (_, lit) = opnd::constant(gen, &o.val, ty, true, o.col)?;
                     set_lit(&mut v, lit.unwrap_or(0), o.col)?;

@@ -283,10 +283,14 @@ fn buffer_text(
     if b.offset != 0 {
         mods.push(format!("offset:{}", b.offset));
     }
+    // `buffer_store_lds_dword`'s `lds` is part of its syntax in LLVM, written before the
+    // cache flags (`… offset:4 lds glc slc`).
+    let lds_first = inst.op == Op::BufferStoreLdsDword;
     for (on, t) in [
+        (b.lds && lds_first, "lds"),
         (b.glc, "glc"),
         (b.slc, "slc"),
-        (b.lds, "lds"),
+        (b.lds && !lds_first, "lds"),
         (b.tfe, "tfe"),
     ] {
         if on {

@@ -21,6 +21,24 @@ fn sop1_writes_only(op: Op) -> bool {
     op.mnemonic() == "s_getpc_b64"
 }
 
+/// Whether scalar memory data registers `r..r+dwords` take in M0 or EXEC, which the
+/// assembler refuses there (as LLVM does: AMD's manuals give SGPRs, VCC and trap
+/// registers as scalar memory destinations; a load into M0 or EXEC is not ordered with the
+/// instructions that read them). The decoder keeps such words, and their text writes the
+/// register as the raw code `src(N)`.
+pub fn smem_data_refused(r: u8, dwords: u8) -> bool {
+    (r as u16..r as u16 + dwords as u16).any(|x| matches!(x, 124 | 126 | 127))
+}
+
+/// A scalar memory data register as text: its name, or `src(N)` for M0/EXEC.
+fn smem_data_text(gen: Gen, r: u8, dwords: u8) -> String {
+    if smem_data_refused(r, dwords) {
+        format!("src({r})")
+    } else {
+        names::sreg(gen, r as u16, dwords)
+    }
+}
+
 /// SMRD/SMEM base register number of the SBASE field (`Fields` holds the register number).
 pub fn sbase_reg(field: u8) -> u16 {
     field as u16
@@ -224,8 +242,10 @@ pub fn print_with_target(
         Fields::Sopp { simm16 } => {
             let w = row_sig(gen, inst.op, TableEnc::Sopp);
             match w.first().map(|x| x.0.as_str()) {
-                None if simm16 == 0 => vec![],
+                None | Some("imm?") if simm16 == 0 => vec![],
                 None => vec![imm16(simm16)],
+                // `s_endpgm N`: LLVM prints this one in decimal.
+                Some("imm?") => vec![simm16.to_string()],
                 Some("waitcnt") => vec![waitcnt_text(simm16)],
                 Some("sendmsg") => vec![sendmsg_text(gen, simm16)],
                 Some("gpr_idx") => vec![gpr_idx_text(simm16)],
@@ -245,7 +265,7 @@ pub fn print_with_target(
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             match w.len() {
                 0 => vec![],
-                1 => vec![names::sreg(gen, sdst as u16, d(0))],
+                1 => vec![smem_data_text(gen, sdst, d(0))],
                 _ => {
                     let off = if imm {
                         format!("0x{offset:x}")
@@ -255,7 +275,7 @@ pub fn print_with_target(
                         names::sreg(gen, offset as u16, 1)
                     };
                     vec![
-                        names::sreg(gen, sdst as u16, d(0)),
+                        smem_data_text(gen, sdst, d(0)),
                         names::sreg(gen, sbase_reg(sbase), d(1)),
                         off,
                     ]
@@ -276,7 +296,7 @@ pub fn print_with_target(
             }
             match w.len() {
                 0 => vec![],
-                1 => vec![names::sreg(gen, sdata as u16, d(0))],
+                1 => vec![smem_data_text(gen, sdata, d(0))],
                 _ => {
                     let off = if imm {
                         format!("0x{offset:x}")
@@ -286,7 +306,7 @@ pub fn print_with_target(
                     let data = if w[0].0 == "imm" {
                         sdata.to_string()
                     } else {
-                        names::sreg(gen, sdata as u16, d(0))
+                        smem_data_text(gen, sdata, d(0))
                     };
                     vec![data, names::sreg(gen, sbase_reg(sbase), d(1)), off]
                 }

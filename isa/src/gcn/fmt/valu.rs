@@ -484,6 +484,14 @@ pub fn dpp_ctrl_text(c: u16) -> Option<String> {
     })
 }
 
+/// The VINTRP operations (in VOP3 on GCN 1.2), whose data sources LLVM takes only as VGPRs.
+pub fn is_interp(k: ValuKind) -> bool {
+    matches!(
+        k,
+        ValuKind::InterpP | ValuKind::InterpMov | ValuKind::InterpP1ll | ValuKind::InterpP2
+    )
+}
+
 /// Print a VALU instruction (`None` when `inst` is not one).
 pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
     let (v, form, shape) = from_inst(gen, inst)?;
@@ -500,6 +508,14 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
             Slot::SDstField => names::sreg(gen, v.dst as u16, 1),
             Slot::Sdst => names::sreg(gen, v.sdst as u16, 2),
             Slot::Vcc => "vcc".to_string(),
+            Slot::Src(i) if is_interp(shape.kind) && !v.src[i].is_vgpr() => {
+                // The assembler takes only VGPRs here (as LLVM); other codes run, and
+                // print raw.
+                let mut raw = v;
+                raw.src[i] = Src(256);
+                let t = src_text(gen, &raw, i, Ty::B32, sx);
+                t.replacen("v0", &format!("src({})", v.src[i].0), 1)
+            }
             Slot::Src(i) => {
                 let ty = shape.src[i].unwrap_or(Ty::B32);
                 src_text(gen, &v, i, ty, sx)
