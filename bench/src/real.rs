@@ -435,6 +435,25 @@ pub fn measure(
     })
 }
 
+/// The lane operations of `case`: active lanes summed over its VALU instructions (the
+/// profile's `valu_active_lanes`, the same count on every engine), from one profiled run
+/// on a fresh JIT device.
+fn valu_lanes(case: Case, code: &CodeObject, s: Sizes) -> Result<u64, String> {
+    let mut dev = Device::with_exec(engine::for_engine(Engine::Jit));
+    dev.set_threads(1);
+    dev.set_profiling(true);
+    let p = prepare(case, &mut dev, s)?;
+    for (grid, block, args) in &p.launches {
+        dev.launch(code, case.kernel(), *grid, *block, args)
+            .map_err(|e| format!("{} profiled: {e}", case.name()))?;
+    }
+    Ok(dev
+        .launch_profiles()
+        .iter()
+        .map(|k| k.totals.valu_active_lanes)
+        .sum())
+}
+
 /// Wall time of a whole program on a fresh device of `exec` (one thread), its result
 /// checked.
 fn program_wall(
@@ -552,12 +571,13 @@ pub fn run(o: &RealOptions) -> Result<String, String> {
     );
     let _ = writeln!(
         text,
-        "| program | engine | launches | wave-insts | first run s | again s | M wave-inst/s (again) | x interp (again) |"
+        "| program | engine | launches | wave-insts | VALU lane-ops | first run s | again s | M wave-inst/s (again) | M lane-op/s (again) | x interp (again) |"
     );
-    let _ = writeln!(text, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(text, "|---|---|---|---|---|---|---|---|---|---|");
     let mut natives = Vec::new();
     for (case, _, code) in &codes {
         let mut interp_again = None;
+        let lanes = valu_lanes(*case, code, s)?;
         for e in [Engine::Interp, Engine::Jit, Engine::Tiered] {
             if o.verbose {
                 eprintln!("real: {} on {}", case.name(), e.name());
@@ -568,14 +588,16 @@ pub fn run(o: &RealOptions) -> Result<String, String> {
             }
             let _ = writeln!(
                 text,
-                "| {} | {} | {} | {} | {:.4} | {:.4} | {:.1} | {} |",
+                "| {} | {} | {} | {} | {} | {:.4} | {:.4} | {:.1} | {:.0} | {} |",
                 case.name(),
                 m.engine,
                 m.launches,
                 m.insts,
+                lanes,
                 m.first,
                 m.again,
                 m.insts as f64 / m.again.max(1e-9) / 1e6,
+                lanes as f64 / m.again.max(1e-9) / 1e6,
                 interp_again
                     .map(|i| format!("{:.1}", i / m.again.max(1e-9)))
                     .unwrap_or_default()

@@ -11,8 +11,9 @@
 //! dropped together when the cache is over its size bound and the caller hands us
 //! exclusive access (`Jit::flush_if_full`).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
@@ -294,6 +295,17 @@ fn layout() -> String {
 /// Programs by (architecture, hash of the code); equal hashes are told apart by the bytes.
 type ProgTable = HashMap<(Arch, u64), Vec<Arc<ProgCode>>>;
 
+/// The source of `Jit::epoch` values: unique in the process, never reused.
+static EPOCHS: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// The program this thread looked up last, with the epoch of the engine that holds
+    /// it. Every wave's run (and every resume after a barrier) looks its program up; a
+    /// workgroup's waves all run one program, so this answers almost every lookup with
+    /// one compare of the code bytes, without hashing or taking the table's lock.
+    static LAST_PROG: RefCell<Option<(u64, Arc<ProgCode>)>> = const { RefCell::new(None) };
+}
+
 /// A JIT engine: the code cache and the compiler. `Sync`: share it between the threads
 /// of a grid (`Arc<Jit>`).
 pub struct Jit {
@@ -310,6 +322,9 @@ pub struct Jit {
     pub(crate) disk: Option<DiskCache>,
     /// The back end's flags and the configuration, as the disk cache's key has them.
     settings: String,
+    /// This engine's current epoch (new at `flush`): which thread-local `LAST_PROG`
+    /// entries are its and still valid.
+    epoch: u64,
 }
 
 fn hash_code(code: &[u8]) -> u64 {
@@ -361,6 +376,7 @@ impl Jit {
             broken,
             disk,
             settings,
+            epoch: EPOCHS.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -461,6 +477,22 @@ impl Jit {
 
     /// The cached code of `prog` (created empty on first sight).
     pub fn prog_code(&self, prog: &Program) -> Arc<ProgCode> {
+        let last = LAST_PROG.with(|l| match &*l.borrow() {
+            Some((e, p)) if *e == self.epoch && p.arch == prog.arch && p.code == prog.code => {
+                Some(p.clone())
+            }
+            _ => None,
+        });
+        if let Some(p) = last {
+            return p;
+        }
+        let p = self.prog_code_table(prog);
+        LAST_PROG.with(|l| *l.borrow_mut() = Some((self.epoch, p.clone())));
+        p
+    }
+
+    /// `prog_code` through the table of every program.
+    fn prog_code_table(&self, prog: &Program) -> Arc<ProgCode> {
         let key = (prog.arch, hash_code(&prog.code));
         if let Ok(m) = self.progs.read() {
             if let Some(v) = m.get(&key) {
@@ -527,6 +559,8 @@ impl Jit {
             Err(p) => p.into_inner(),
         };
         progs.clear();
+        // Entries of the old epoch in threads' `LAST_PROG` no longer match.
+        self.epoch = EPOCHS.fetch_add(1, Ordering::Relaxed);
         let c = match self.compiler.get_mut() {
             Ok(c) => c,
             Err(p) => p.into_inner(),
