@@ -309,6 +309,7 @@ impl WaveEngine for Jit {
             s.helper_insts += q.helper_insts;
             s.nanos += q.nanos;
             s.failures += q.failures;
+            s.hot_blocks += q.hot_blocks;
         }
         let disk = if self.jit.disk_cache().is_some() {
             format!(
@@ -325,11 +326,16 @@ impl WaveEngine for Jit {
             String::new()
         };
         Some(format!(
-            "{} blocks ({} instructions, {} through interpreter helpers) compiled in {:.1} ms{disk}{}",
+            "{} blocks ({} instructions, {} through interpreter helpers) compiled in {:.1} ms{}{disk}{}",
             s.blocks,
             s.insts,
             s.helper_insts,
             s.nanos as f64 / 1e6,
+            if s.hot_blocks > 0 {
+                format!(" ({} of them hot blocks compiled again, optimised)", s.hot_blocks)
+            } else {
+                String::new()
+            },
             if s.failures > 0 {
                 format!(
                     ", {} blocks failed to compile and were interpreted",

@@ -167,6 +167,13 @@ pub struct KernelResult {
     /// The JIT's own compile statistics (wall clock, so inflated on a busy host).
     pub compile_us_per_block: f64,
     pub compile_us_per_inst: f64,
+    /// What getting newly warm code compiled costs: the quick tier's wall clock per
+    /// instruction (the optimising tier's when there is no quick tier).
+    #[serde(default)]
+    pub first_us_per_inst: f64,
+    /// The optimising tier's wall clock per instruction (hot code), if it compiled any.
+    #[serde(default)]
+    pub opt_us_per_inst: Option<f64>,
     /// Compile cost on the clock of the other timings: (cold run - warm run) / compiled
     /// instructions.
     #[serde(default)]
@@ -238,8 +245,21 @@ impl KernelResult {
         } else {
             0.0
         };
-        let compile_cpu_us_per_inst = if cs.insts > 0 {
-            (t_jit_cold - t_jit).max(0.0) * 1e6 / cs.insts as f64
+        // Instructions compiled once each (a hot unit's optimised version is the same
+        // instructions again).
+        let first_insts = cs.insts - cs.hot_insts;
+        let opt_insts = cs.insts - cs.quick_insts;
+        let first_us_per_inst = if cs.quick_insts > 0 {
+            cs.quick_nanos as f64 / 1e3 / cs.quick_insts as f64
+        } else if cs.insts > 0 {
+            cs.nanos as f64 / 1e3 / cs.insts as f64
+        } else {
+            0.0
+        };
+        let opt_us_per_inst =
+            (opt_insts > 0).then(|| (cs.nanos - cs.quick_nanos) as f64 / 1e3 / opt_insts as f64);
+        let compile_cpu_us_per_inst = if first_insts > 0 {
+            (t_jit_cold - t_jit).max(0.0) * 1e6 / first_insts as f64
         } else {
             0.0
         };
@@ -276,13 +296,15 @@ impl KernelResult {
                 0.0
             },
             compile_us_per_inst,
+            first_us_per_inst,
+            opt_us_per_inst,
             compile_cpu_us_per_inst,
-            compile_cpu_us_per_block: if cs.blocks > 0 {
-                compile_cpu_us_per_inst * cs.insts as f64 / cs.blocks as f64
+            compile_cpu_us_per_block: if cs.blocks > cs.hot_blocks {
+                compile_cpu_us_per_inst * first_insts as f64 / (cs.blocks - cs.hot_blocks) as f64
             } else {
                 0.0
             },
-            break_even_runs: (gain_ns > 0.0 && cs.insts > 0)
+            break_even_runs: (gain_ns > 0.0 && first_insts > 0)
                 .then(|| compile_cpu_us_per_inst * 1e3 / gain_ns),
             jit_over_interp: jit_ips / interp_ips,
             jit_time_over_native: t_native.map(|t| t_jit / t),
@@ -492,6 +514,27 @@ pub fn targets(r: &Report) -> Vec<Target> {
             ));
         }
     }
+    let mut first: Vec<f64> = r
+        .kernels
+        .iter()
+        .map(|k| k.first_us_per_inst)
+        .filter(|x| *x > 0.0)
+        .collect();
+    if !first.is_empty() {
+        first.sort_by(f64::total_cmp);
+        let n = first.len();
+        let median = if n % 2 == 1 {
+            first[n / 2]
+        } else {
+            (first[n / 2 - 1] + first[n / 2]) / 2.0
+        };
+        t.push(target(
+            "compile µs per instruction of newly warm code, median over the kernels".into(),
+            median,
+            "<=",
+            30.0,
+        ));
+    }
     if r.tiered_once.interp_s > 0.0 {
         t.push(target(
             "tiered time / interpreter time, every block run once".into(),
@@ -570,6 +613,8 @@ pub fn table(r: &Report, markdown: bool) -> String {
         "tiered/JIT (time)",
         "profiled/JIT (time)",
         "compile µs/inst",
+        "opt µs/inst",
+        "cold-warm µs/inst",
         "compile ms/block",
         "break-even runs",
     ];
@@ -593,6 +638,8 @@ pub fn table(r: &Report, markdown: bool) -> String {
                 } else {
                     "-".into()
                 },
+                format!("{:.0}", k.first_us_per_inst),
+                opt(k.opt_us_per_inst, |x| format!("{x:.0}")),
                 format!("{:.0}", k.compile_cpu_us_per_inst),
                 format!("{:.1}", k.compile_cpu_us_per_block / 1e3),
                 opt(k.break_even_runs, |x| format!("{x:.0}")),
@@ -628,6 +675,61 @@ pub fn table(r: &Report, markdown: bool) -> String {
         for row in rows {
             let _ = writeln!(s, "{}", line(row));
         }
+    }
+    s
+}
+
+/// This run (`new`) against a previous one (`old`): per kernel present in both, the ratio
+/// new / old of the compile cost of newly warm code, the warm JIT's and the
+/// interpreter's instructions per second, and of the every-block-once times.
+pub fn against(new: &Report, old: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Against the previous figures (new / old; compile below 1 is cheaper, speeds above 1 are faster):"
+    );
+    let ratio = |n: f64, o: f64| {
+        if o > 0.0 && n > 0.0 {
+            format!("{:.2}", n / o)
+        } else {
+            "-".into()
+        }
+    };
+    let first = |k: &KernelResult| {
+        if k.first_us_per_inst > 0.0 {
+            k.first_us_per_inst
+        } else {
+            k.compile_us_per_inst
+        }
+    };
+    let _ = writeln!(
+        s,
+        "{:>10}  {:>22}  {:>14}  {:>17}",
+        "kernel", "compile µs/inst (old)", "jit inst/s", "interp inst/s"
+    );
+    for k in &new.kernels {
+        let Some(o) = old.kernels.iter().find(|o| o.name == k.name) else {
+            continue;
+        };
+        let _ = writeln!(
+            s,
+            "{:>10}  {:>22}  {:>14}  {:>17}",
+            k.name,
+            format!("{} ({:.0})", ratio(first(k), first(o)), first(o)),
+            ratio(k.jit_ips, o.jit_ips),
+            ratio(k.interp_ips, o.interp_ips),
+        );
+    }
+    let (n, o) = (&new.tiered_once, &old.tiered_once);
+    if n.jit_s > 0.0 && o.jit_s > 0.0 {
+        let _ = writeln!(
+            s,
+            "every block once: eager JIT {} ({:.0} ms before), tiered {}, interpreter {}",
+            ratio(n.jit_s, o.jit_s),
+            o.jit_s * 1e3,
+            ratio(n.tiered_s, o.tiered_s),
+            ratio(n.interp_s, o.interp_s)
+        );
     }
     s
 }
@@ -919,6 +1021,8 @@ mod tests {
             helper_insts: 0,
             compile_us_per_block: 100.0,
             compile_us_per_inst: 10.0,
+            first_us_per_inst: 10.0,
+            opt_us_per_inst: Some(40.0),
             compile_cpu_us_per_inst: 10.0,
             compile_cpu_us_per_block: 100.0,
             break_even_runs: Some(12.0),
@@ -992,6 +1096,7 @@ mod tests {
         assert!(get("f64: JIT time / native").met); // 1.2 <= 1.25
         assert!(!get("tiered time / interpreter").met); // 1.3 > 1.25
         assert!(get("valu (10 iterations): tiered").met); // 1.05 <= 1.1
+        assert!(get("compile µs per instruction").met); // median of 10s: 10 <= 30
         let s = get("multi-wave");
         assert!(!s.met); // 1.5 < 1.8
                          // 1.0 CPU s in 0.66 s on 2 threads: the host gave 1.5 CPUs, which is noted.

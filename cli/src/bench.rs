@@ -59,6 +59,11 @@ pub struct Args {
     /// with whole-process times on a cold and a warm disk cache (`--quick`: smaller).
     #[arg(long)]
     real: bool,
+    /// Also print this run's figures against a previous run's (a file written by
+    /// `--json`): per kernel, new / old for the compile cost, the JIT's and the
+    /// interpreter's speed, and the every-block-once program.
+    #[arg(long, value_name = "FILE.json")]
+    baseline: Option<PathBuf>,
     /// Runs of `--run` (at least 1).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
@@ -143,6 +148,13 @@ pub fn run(a: Args) -> CmdResult {
     print!("{}", report::table(&r, false));
     println!();
     print!("{}", report::summary(&r, false));
+    if let Some(p) = &a.baseline {
+        let text = wavejit::read_file_limited(p, 16 << 20)?;
+        let old: Report =
+            serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+        println!();
+        print!("{}", report::against(&r, &old));
+    }
     if let Some(p) = &a.json {
         write(p, &serde_json::to_string_pretty(&r)?)?;
     }

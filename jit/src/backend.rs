@@ -29,6 +29,9 @@ pub struct BackendOpts {
     /// DPP and VINTRP units ~18% faster (their per-instruction uniforms and gathered
     /// chunks), while `none` compiles up to ~40% faster.
     pub optimize: bool,
+    /// Cranelift's single-pass register allocator (`regalloc_algorithm=single_pass`)
+    /// instead of the backtracking one: quicker to compile, slower code (the quick tier).
+    pub single_pass: bool,
     /// Run the CLIF verifier on every function (slow; on in debug builds).
     pub verify: bool,
 }
@@ -41,6 +44,24 @@ impl Default for BackendOpts {
         };
         BackendOpts {
             optimize,
+            single_pass: false,
+            verify: cfg!(debug_assertions),
+        }
+    }
+}
+
+impl BackendOpts {
+    /// The quick tier's settings: `opt_level=none` and the single-pass register
+    /// allocator (`WAVEJIT_JIT_REGALLOC=backtracking` gives it the backtracking one, for
+    /// measurements).
+    pub fn quick() -> Self {
+        let single_pass = !matches!(
+            std::env::var("WAVEJIT_JIT_REGALLOC").as_deref(),
+            Ok("backtracking")
+        );
+        BackendOpts {
+            optimize: false,
+            single_pass,
             verify: cfg!(debug_assertions),
         }
     }
@@ -57,6 +78,15 @@ pub fn host_isa(opts: BackendOpts) -> Result<OwnedTargetIsa, JitError> {
         &mut fb,
         "opt_level",
         if opts.optimize { "speed" } else { "none" },
+    )?;
+    set(
+        &mut fb,
+        "regalloc_algorithm",
+        if opts.single_pass {
+            "single_pass"
+        } else {
+            "backtracking"
+        },
     )?;
     set(
         &mut fb,

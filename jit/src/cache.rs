@@ -45,11 +45,18 @@ pub struct EntrySlot {
     pub hits: AtomicU32,
     /// Set when compiling this pc failed or is pointless: stay in the interpreter.
     pub never: AtomicU32,
+    /// Entries into quick-tier code of the `full` and `masked` variants (the code counts
+    /// them itself, at its header: loops count every iteration) until it asks for its
+    /// optimised version (`ctx::EXIT_HOT_FULL`).
+    pub warm_full: AtomicU32,
+    pub warm_masked: AtomicU32,
 }
 
 pub const SLOT_OFF_FULL: i32 = std::mem::offset_of!(EntrySlot, full) as i32;
 pub const SLOT_OFF_MASKED: i32 = std::mem::offset_of!(EntrySlot, masked) as i32;
 pub const SLOT_OFF_MODE: i32 = std::mem::offset_of!(EntrySlot, mode) as i32;
+pub const SLOT_OFF_WARM_FULL: i32 = std::mem::offset_of!(EntrySlot, warm_full) as i32;
+pub const SLOT_OFF_WARM_MASKED: i32 = std::mem::offset_of!(EntrySlot, warm_masked) as i32;
 
 /// Everything cached for one program (one generation and one code byte string).
 pub struct ProgCode {
@@ -102,6 +109,8 @@ impl ProgCode {
         if slot.mode.load(Ordering::Acquire) != mode {
             slot.full.store(0, Ordering::Release);
             slot.masked.store(0, Ordering::Release);
+            slot.warm_full.store(0, Ordering::Relaxed);
+            slot.warm_masked.store(0, Ordering::Relaxed);
             slot.mode.store(mode, Ordering::Release);
         }
         if exec_all {
@@ -131,7 +140,15 @@ impl ProgCode {
 /// The settings of a JIT engine.
 #[derive(Clone, Copy, Debug)]
 pub struct JitConfig {
+    /// The optimising tier's back end settings.
     pub backend: BackendOpts,
+    /// The quick tier's (`BackendOpts::quick`).
+    pub quick_backend: BackendOpts,
+    /// Two tiers of compiled code when not 0: a unit is compiled first by the quick tier
+    /// (`quick_backend`), whose code counts its own entries and, at this many, returns
+    /// to the dispatcher to be compiled again by the optimising tier. 0: every unit is
+    /// compiled once, optimised.
+    pub hot_threshold: u32,
     /// Bound on the machine code kept (bytes); past it nothing more is compiled until
     /// `flush_if_full` drops everything.
     pub max_code_bytes: usize,
@@ -169,10 +186,19 @@ pub struct JitConfig {
 /// (measured: valu 100k at 1.01x the eager JIT; 48 gave 1.03-1.08x, 96 1.10-1.13x).
 pub const DEFAULT_TIER_THRESHOLD: u32 = 32;
 
+/// The default `JitConfig::hot_threshold`: entries of a quick-tier unit before it is
+/// compiled again, optimised (see docs/bench/RESULTS.md, "Tiers").
+pub const DEFAULT_HOT_THRESHOLD: u32 = 256;
+
 impl Default for JitConfig {
     fn default() -> Self {
         JitConfig {
             backend: BackendOpts::default(),
+            quick_backend: BackendOpts::quick(),
+            hot_threshold: match std::env::var("WAVEJIT_JIT_HOT").map(|v| v.parse::<u32>()) {
+                Ok(Ok(n)) => n,
+                _ => DEFAULT_HOT_THRESHOLD,
+            },
             max_code_bytes: 64 << 20,
             tier_threshold: 1,
             chunk_major: true,
@@ -186,8 +212,16 @@ impl Default for JitConfig {
 /// Compile-time statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CompileStats {
+    /// Units compiled (by either tier), their instructions.
     pub blocks: u64,
     pub insts: u64,
+    /// Of those, compiled by the quick tier: units, instructions, time.
+    pub quick_blocks: u64,
+    pub quick_insts: u64,
+    pub quick_nanos: u64,
+    /// Of those, optimised again because their quick code got hot: units, instructions.
+    pub hot_blocks: u64,
+    pub hot_insts: u64,
     /// Instructions lowered as helper calls into the interpreter.
     pub helper_insts: u64,
     pub code_bytes: u64,
@@ -204,7 +238,10 @@ pub struct CompileStats {
 }
 
 pub(crate) struct Compiler {
+    /// The optimising tier.
     pub backend: Backend,
+    /// The quick tier (none when `JitConfig::hot_threshold` is 0).
+    pub quick: Option<Backend>,
     /// The entry trampoline of `backend` (C convention → tail convention).
     pub trampoline: usize,
     pub stats: CompileStats,
@@ -214,15 +251,32 @@ pub(crate) struct Compiler {
 pub type Trampoline = unsafe extern "C" fn(usize, *mut Wave, *mut JitCtx) -> u32;
 
 impl Compiler {
-    fn new(opts: BackendOpts, keep_artifacts: bool) -> Result<Compiler, JitError> {
-        let mut backend = Backend::new(opts)?;
+    fn new(config: &JitConfig, keep_artifacts: bool) -> Result<Compiler, JitError> {
+        let mut backend = Backend::new(config.backend)?;
         backend.keep_artifacts = keep_artifacts;
         let trampoline = build_trampoline(&mut backend)? as usize;
+        // Quick units are kept on disk too (a later process need not compile them again);
+        // a unit's optimised version replaces its quick one there when it gets hot.
+        let quick = if config.hot_threshold > 0 {
+            let mut q = Backend::new(config.quick_backend)?;
+            q.keep_artifacts = keep_artifacts;
+            Some(q)
+        } else {
+            None
+        };
         Ok(Compiler {
             backend,
+            quick,
             trampoline,
             stats: CompileStats::default(),
         })
+    }
+}
+
+impl Compiler {
+    /// Machine code bytes of both tiers.
+    pub fn code_bytes(&self) -> usize {
+        self.backend.code_bytes() + self.quick.as_ref().map_or(0, |q| q.code_bytes())
     }
 }
 
@@ -287,6 +341,8 @@ fn layout() -> String {
         SLOT_OFF_FULL,
         SLOT_OFF_MASKED,
         SLOT_OFF_MODE,
+        SLOT_OFF_WARM_FULL,
+        SLOT_OFF_WARM_MASKED,
         std::mem::size_of::<EntrySlot>() as i32,
     ];
     format!("layout wave {wave:?} ctx {jctx:?} slot {slot:?}")
@@ -351,17 +407,23 @@ impl Jit {
     /// for profiling is never stored.
     pub fn with_disk_cache(config: JitConfig, disk: Option<DiskCache>) -> Jit {
         let disk = disk.filter(|_| !config.profile);
-        let (compiler, broken) = match Compiler::new(config.backend, disk.is_some()) {
+        let (compiler, broken) = match Compiler::new(&config, disk.is_some()) {
             Ok(c) => (Some(c), None),
             Err(e) => (None, Some(e)),
         };
         let settings = format!(
-            "{}\n{}\n{:?}",
+            "{}\n{}\n{}\n{:?}",
             layout(),
             compiler
                 .as_ref()
                 .map(|c| c.backend.fingerprint())
                 .unwrap_or_default(),
+            compiler
+                .as_ref()
+                .and_then(|c| c.quick.as_ref())
+                .map(|q| q.fingerprint())
+                .unwrap_or_default(),
+            // Includes the tiers' settings (quick-tier code counts to `hot_threshold`).
             JitConfig {
                 // The bound on code kept does not change the code.
                 max_code_bytes: 0,
@@ -417,7 +479,7 @@ impl Jit {
             Loaded::Units(units) => {
                 for u in units {
                     if code.slot(u.spec.pc).is_none()
-                        || comp.backend.code_bytes() >= self.config.max_code_bytes
+                        || comp.code_bytes() >= self.config.max_code_bytes
                     {
                         st.dirty = true;
                         continue;
@@ -426,7 +488,7 @@ impl Jit {
                         Ok(f) => {
                             code.publish(u.spec.pc, u.spec.mode, u.spec.exec_all, f as usize);
                             comp.stats.disk_units += 1;
-                            comp.stats.code_bytes = comp.backend.code_bytes() as u64;
+                            comp.stats.code_bytes = comp.code_bytes() as u64;
                             st.units.push(u);
                         }
                         Err(_) => st.dirty = true,
@@ -532,7 +594,7 @@ impl Jit {
     /// Machine code bytes held now.
     pub fn code_bytes(&self) -> usize {
         match self.compiler.lock() {
-            Ok(c) => c.as_ref().map_or(0, |c| c.backend.code_bytes()),
+            Ok(c) => c.as_ref().map_or(0, |c| c.code_bytes()),
             Err(_) => 0,
         }
     }
@@ -568,7 +630,7 @@ impl Jit {
         // Tables first (they hold the code addresses), then the module itself.
         *c = None;
         self.entry = 0;
-        match Compiler::new(self.config.backend, self.disk.is_some()) {
+        match Compiler::new(&self.config, self.disk.is_some()) {
             Ok(n) => {
                 self.entry = n.trampoline;
                 *c = Some(n);

@@ -22,6 +22,12 @@ pub const EXIT_END: u32 = 1;
 pub const EXIT_BARRIER: u32 = 2;
 /// An instruction failed; the error is in `JitCtx::err`.
 pub const EXIT_ERROR: u32 = 3;
+/// Quick-tier code (`JitConfig::hot_threshold`) at `wave.pc` has been entered
+/// `hot_threshold` times: compile its optimised variant for EXEC all ones
+/// (`EXIT_HOT_FULL`) or any EXEC (`EXIT_HOT_MASKED`), then continue at `wave.pc`.
+/// Nothing has run: the code returns at its header, with the state as it was entered.
+pub const EXIT_HOT_FULL: u32 = 4;
+pub const EXIT_HOT_MASKED: u32 = 5;
 
 /// What compiled code sees besides the wave. `#[repr(C)]`: the generated code reads
 /// `budget` at a fixed offset; every other field is touched only by Rust helpers.

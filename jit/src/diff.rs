@@ -4,12 +4,21 @@
 //! starting state as compiled prefixes of growing length, to name the instruction that
 //! produced it.
 //!
+//! After a block only what it can have written is compared (its `Footprint`: the scalar
+//! state always, the VGPRs its instructions name as destinations, LDS and memory only if
+//! it has memory instructions), since both states were equal before it. Whole states are
+//! compared every `FULL_EVERY` blocks and at the end; a difference found there that the
+//! block checks missed (compiled code writing a register its instructions do not name)
+//! makes the run start again from the beginning comparing whole states after every
+//! block, so that it is blamed on the right block and instruction all the same.
+//!
 //! The caller's state ends as the interpreter left it (the reference).
 
 use std::fmt;
 
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
+use wavejit_isa::gcn::{Enc, Fields, Inst as GcnInst, Op};
 use wavejit_isa::ir::{Inst as IrInst, Program};
 use wavejit_isa::state::diff::Difference;
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -63,6 +72,148 @@ pub struct DiffRun {
     pub blocks: u64,
 }
 
+/// Blocks between two comparisons of whole states (`Footprint`).
+const FULL_EVERY: u64 = 64;
+
+/// What the unit starting at `start` can write besides the scalar state, which is always
+/// compared: the instructions from `start` to the end of its basic block (`end`), the only
+/// ones a unit runs (it may loop back to `start`).
+#[derive(Clone, Debug)]
+struct Footprint {
+    start: u32,
+    end: u32,
+    /// VGPRs (bit per register) any of them may write.
+    vgprs: [u64; 4],
+    lds: bool,
+    mem: bool,
+}
+
+impl Footprint {
+    /// Everything (compare whole states). An empty pc range: no pc is inside it.
+    fn all(pc: u32) -> Footprint {
+        Footprint {
+            start: pc,
+            end: pc,
+            vgprs: [u64::MAX; 4],
+            lds: true,
+            mem: true,
+        }
+    }
+
+    fn is_all(&self) -> bool {
+        self.start == self.end
+    }
+
+    fn of(prog: &Program, pc: u32) -> Footprint {
+        let all = Footprint::all(pc);
+        let Some(i0) = prog.slot_index(pc) else {
+            return all;
+        };
+        let Some(bi) = prog
+            .blocks
+            .partition_point(|b| b.first <= i0)
+            .checked_sub(1)
+        else {
+            return all;
+        };
+        let Some(blk) = prog.blocks.get(bi) else {
+            return all;
+        };
+        let Some(slots) = prog.slots.get(i0..blk.first + blk.len) else {
+            return all;
+        };
+        let mut f = Footprint {
+            start: pc,
+            end: pc,
+            vgprs: [0; 4],
+            lds: false,
+            mem: false,
+        };
+        for slot in slots {
+            let Ok(IrInst::Gcn(g)) = &slot.inst else {
+                return all;
+            };
+            if !f.add(g) {
+                return all;
+            }
+            f.end = slot.pc.wrapping_add(slot.size);
+        }
+        if f.end <= f.start {
+            return all;
+        }
+        f
+    }
+
+    /// Add what `g` can write; false: anything (memory instructions, exports, …).
+    fn add(&mut self, g: &GcnInst) -> bool {
+        match g.enc {
+            // Scalar ALU, control and scalar loads write scalar state only.
+            Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc | Enc::Sopp | Enc::Smrd => true,
+            Enc::Vop1
+            | Enc::Vop2
+            | Enc::Vopc
+            | Enc::Vop3
+            | Enc::Sdwa { .. }
+            | Enc::Dpp { .. }
+            | Enc::Vintrp => {
+                // Relative moves write v[vdst + M0].
+                if matches!(g.op, Op::VMovreldB32 | Op::VMovrelsB32 | Op::VMovrelsdB32) {
+                    self.vgprs = [u64::MAX; 4];
+                    return true;
+                }
+                let vdst = match g.fields {
+                    Fields::Vopc { .. } => return true,
+                    Fields::Vop1 { vdst, .. }
+                    | Fields::Vop2 { vdst, .. }
+                    | Fields::Vop3 { vdst, .. }
+                    | Fields::Sdwa { vdst, .. }
+                    | Fields::Dpp { vdst, .. }
+                    | Fields::Vintrp { vdst, .. } => vdst as usize,
+                    _ => return false,
+                };
+                // A vector result is at most 64 bits; two more registers for margin.
+                if vdst + 3 > 255 {
+                    self.vgprs = [u64::MAX; 4];
+                }
+                for r in vdst..=(vdst + 3).min(255) {
+                    self.vgprs[r / 64] |= 1 << (r % 64);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether two states that were equal before a block with footprint `f` are certainly
+/// still equal (false: compare whole states to know).
+fn same_after(a: (&Wave, &Lds, &Memory), b: (&Wave, &Lds, &Memory), f: &Footprint) -> bool {
+    let (x, y) = (a.0, b.0);
+    let scalars = x.sgpr == y.sgpr
+        && x.exec == y.exec
+        && x.vcc == y.vcc
+        && x.m0 == y.m0
+        && x.scc == y.scc
+        && x.mode == y.mode
+        && x.pc == y.pc
+        && x.gen == y.gen
+        && x.exports.len() == y.exports.len();
+    if !scalars {
+        return false;
+    }
+    for (w, &bits) in f.vgprs.iter().enumerate() {
+        let mut m = bits;
+        while m != 0 {
+            let r = w * 64 + m.trailing_zeros() as usize;
+            m &= m - 1;
+            if x.vgpr[r] != y.vgpr[r] {
+                return false;
+            }
+        }
+    }
+    (!f.lds || a.1.diff(b.1).next().is_none()) && (!f.mem || a.2.diff(b.2).next().is_none())
+}
+
 /// A copy of everything a run can change.
 struct Snap {
     wave: Box<Wave>,
@@ -92,6 +243,17 @@ impl Snap {
     }
     fn dup(&self) -> Snap {
         Snap::of(&self.wave, &self.lds, &self.mem)
+    }
+    /// Put this state back into `ctx` (the memory word by word, in place).
+    fn restore(&self, ctx: &mut Ctx<'_>) {
+        ctx.wave.clone_from(&*self.wave);
+        ctx.lds.clone_from(&self.lds);
+        for r in self.mem.regions() {
+            let mut b = vec![0u8; r.len as usize];
+            if self.mem.read(r.base, &mut b).is_ok() {
+                let _ = ctx.mem.write(r.base, &b);
+            }
+        }
     }
     fn ctx(&mut self) -> Ctx<'_> {
         Ctx {
@@ -187,22 +349,84 @@ fn diff_run_inner(
     ctx: &mut Ctx<'_>,
     prog: &Program,
     max_insts: u64,
-    mut prof: Option<&mut Profile>,
+    prof: Option<&mut Profile>,
 ) -> Result<DiffRun, ExecError> {
     let jit = Jit::new(JitConfig {
         chain: false,
         ..config
     });
     let init = Snap::of(ctx.wave, ctx.lds, ctx.mem);
+    // A profiled run counts as it goes: it cannot start again, so it compares whole
+    // states throughout.
+    let whole = prof.is_some();
+    match run_pass(&jit, ctx, prog, max_insts, prof, &init, whole) {
+        Pass::Done(r) => r,
+        Pass::Missed => {
+            init.restore(ctx);
+            match run_pass(&jit, ctx, prog, max_insts, None, &init, true) {
+                Pass::Done(r) => r,
+                Pass::Missed => unreachable!("a pass comparing whole states misses nothing"),
+            }
+        }
+    }
+}
+
+/// How a pass of `diff_run` ended.
+enum Pass {
+    Done(Result<DiffRun, ExecError>),
+    /// A comparison of whole states found a difference the footprint checks had missed.
+    Missed,
+}
+
+/// Step the interpreter `n` instructions like `interp_n`; also says whether every
+/// instruction it ran lies in `f`'s range.
+fn interp_within(
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    n: u64,
+    f: &Footprint,
+) -> (Result<(u64, Option<Step>), ExecError>, bool) {
+    let mut inside = true;
+    for i in 0..n {
+        let pc = ctx.wave.pc;
+        inside &= pc >= f.start && pc < f.end;
+        match wavejit_interp::step(ctx, prog) {
+            Err(e) => return (Err(e), inside),
+            Ok(Step::Continue) => {}
+            Ok(s) => return (Ok((i + 1, Some(s))), inside),
+        }
+    }
+    (Ok((n, None)), inside)
+}
+
+fn run_pass(
+    jit: &Jit,
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    max_insts: u64,
+    mut prof: Option<&mut Profile>,
+    init: &Snap,
+    whole: bool,
+) -> Pass {
     let mut j = init.dup();
     let mut done = 0u64;
     let mut blocks = 0u64;
+    let mut feet: std::collections::HashMap<u32, Footprint> = std::collections::HashMap::new();
+    // Whether the last comparison of whole states was equal (false after a block whose
+    // states were only checked against its footprint).
+    let mut checked_whole = true;
     loop {
         if done >= max_insts {
-            return Err(ExecError {
+            if !checked_whole
+                && first_difference((ctx.wave, ctx.lds, ctx.mem), (&j.wave, &j.lds, &j.mem))
+                    .is_some()
+            {
+                return Pass::Missed;
+            }
+            return Pass::Done(Err(ExecError {
                 pc: ctx.wave.pc,
                 kind: ExecErrorKind::InstLimit(max_insts),
-            });
+            }));
         }
         let pc = ctx.wave.pc;
         let rb = {
@@ -216,16 +440,46 @@ fn diff_run_inner(
             Ok(r) => r.0.max(1),
             Err(e) => steps_to(prog, pc, e.pc).min(max_insts - done).max(1),
         };
-        let ra = interp_n(ctx, prog, n, prof.as_deref_mut());
+        let foot = if whole {
+            None
+        } else {
+            Some(
+                feet.entry(pc)
+                    .or_insert_with(|| Footprint::of(prog, pc))
+                    .clone(),
+            )
+        };
+        let (ra, inside) = match &foot {
+            Some(f) if !f.is_all() => interp_within(ctx, prog, n, f),
+            _ => (interp_n(ctx, prog, n, prof.as_deref_mut()), false),
+        };
         blocks += 1;
-        let state_diff = first_difference((ctx.wave, ctx.lds, ctx.mem), (&j.wave, &j.lds, &j.mem));
         let results_differ = match (&ra, &rb) {
             (Ok(a), Ok(b)) => a != b,
             (Err(a), Err(b)) => a != b,
             _ => true,
         };
+        let ends = !matches!(ra, Ok((_, None)));
+        let only_foot = match &foot {
+            Some(f) => {
+                inside && !ends && !results_differ && !blocks.is_multiple_of(FULL_EVERY) && {
+                    same_after((ctx.wave, ctx.lds, ctx.mem), (&j.wave, &j.lds, &j.mem), f)
+                }
+            }
+            None => false,
+        };
+        let state_diff = if only_foot {
+            None
+        } else {
+            first_difference((ctx.wave, ctx.lds, ctx.mem), (&j.wave, &j.lds, &j.mem))
+        };
+        if (results_differ || state_diff.is_some()) && !checked_whole {
+            // Maybe an earlier block's: find out comparing whole states throughout.
+            return Pass::Missed;
+        }
+        checked_whole = !only_foot;
         if results_differ || state_diff.is_some() {
-            let mut m = locate(&jit, prog, &init, done, pc, n);
+            let mut m = locate(jit, prog, init, done, pc, n);
             if m.is_none() {
                 let (what, a, b) = match state_diff {
                     Some(d) if !results_differ => (d.place.to_string(), d.a, d.b),
@@ -240,22 +494,25 @@ fn diff_run_inner(
                     jit: b,
                 });
             }
-            return Ok(DiffRun {
+            return Pass::Done(Ok(DiffRun {
                 stats: RunStats { insts: done + n },
                 stop: None,
                 mismatch: m,
                 blocks,
-            });
+            }));
         }
-        let (k, stop) = ra?;
+        let (k, stop) = match ra {
+            Ok(r) => r,
+            Err(e) => return Pass::Done(Err(e)),
+        };
         done += k;
         if let Some(s) = stop {
-            return Ok(DiffRun {
+            return Pass::Done(Ok(DiffRun {
                 stats: RunStats { insts: done },
                 stop: Some(s),
                 mismatch: None,
                 blocks,
-            });
+            }));
         }
     }
 }

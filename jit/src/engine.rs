@@ -12,7 +12,9 @@ use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
 use wavejit_isa::ir::Program;
 
 use crate::cache::{Compiler, Jit, ProgCode, NO_MODE};
-use crate::ctx::{JitCtx, EXIT_BARRIER, EXIT_END, EXIT_ERROR, EXIT_NEXT};
+use crate::ctx::{
+    JitCtx, EXIT_BARRIER, EXIT_END, EXIT_ERROR, EXIT_HOT_FULL, EXIT_HOT_MASKED, EXIT_NEXT,
+};
 use crate::disk::StoredUnit;
 use crate::gcn::{self, NoUnit, Spec};
 
@@ -130,6 +132,10 @@ impl Jit {
                         }
                         // Not enough budget for the whole block: step it below.
                     }
+                    EXIT_HOT_FULL | EXIT_HOT_MASKED => {
+                        self.tier_up(&code, prog, hot_spec(ctx.wave, r));
+                        continue;
+                    }
                     EXIT_END => return Ok((Step::End, finish(&jc, stats))),
                     EXIT_BARRIER => return Ok((Step::Barrier, finish(&jc, stats))),
                     EXIT_ERROR => {
@@ -215,36 +221,83 @@ impl Jit {
         )
     }
 
-    /// Compile one variant and publish it in its slot.
+    /// Compile one variant and publish it in its slot: by the quick tier when there is
+    /// one (the optimising tier if the quick one cannot), else optimised.
     pub(crate) fn compile_slot(
         &self,
         code: &ProgCode,
         prog: &Program,
         spec: Spec,
     ) -> Option<usize> {
+        self.compile_tier(code, prog, spec, false)
+    }
+
+    /// Compile the optimised variant of a unit whose quick-tier code is hot
+    /// (`EXIT_HOT_*`) and publish it in its place. A failure leaves the quick code.
+    pub(crate) fn tier_up(&self, code: &ProgCode, prog: &Program, spec: Spec) {
+        let _ = self.compile_tier(code, prog, spec, true);
+    }
+
+    fn compile_tier(
+        &self,
+        code: &ProgCode,
+        prog: &Program,
+        spec: Spec,
+        hot: bool,
+    ) -> Option<usize> {
         let slot = code.slot(spec.pc)?;
         let mut guard = self.compiler.lock().ok()?;
         let comp = guard.as_mut()?;
         // Another thread may have compiled it meanwhile.
-        if let Some(f) = code.lookup(spec.pc, spec.mode, spec.exec_all) {
+        // (A hot unit is compiled again: its quick code is what the lookup finds.)
+        if let (Some(f), false) = (code.lookup(spec.pc, spec.mode, spec.exec_all), hot) {
             return Some(f);
         }
-        if comp.backend.code_bytes() >= self.config.max_code_bytes {
+        if comp.code_bytes() >= self.config.max_code_bytes {
             return None;
         }
         let t0 = Instant::now();
-        let r = gcn::compile(comp, &self.config, prog, code, spec);
-        comp.stats.nanos += t0.elapsed().as_nanos() as u64;
+        let threshold = self.config.hot_threshold;
+        let r = match (hot, comp.quick.as_mut()) {
+            (false, Some(q)) if threshold > 0 => {
+                match gcn::compile(q, &self.config, prog, code, spec, Some(threshold)) {
+                    // The single-pass register allocator refuses some constraints: such a
+                    // unit is compiled optimised right away.
+                    Err(NoUnit::Failed(_)) => None,
+                    r => Some(r),
+                }
+            }
+            _ => None,
+        };
+        let quick = matches!(r, Some(Ok(_)));
+        let r = match r {
+            Some(r) => r,
+            None => gcn::compile(&mut comp.backend, &self.config, prog, code, spec, None),
+        };
+        let nanos = t0.elapsed().as_nanos() as u64;
+        comp.stats.nanos += nanos;
         match r {
             Ok(u) => {
                 comp.stats.blocks += 1;
                 comp.stats.insts += u.insts as u64;
+                if quick {
+                    comp.stats.quick_blocks += 1;
+                    comp.stats.quick_insts += u.insts as u64;
+                    comp.stats.quick_nanos += nanos;
+                } else if hot {
+                    comp.stats.hot_blocks += 1;
+                    comp.stats.hot_insts += u.insts as u64;
+                }
+                self.record(comp, code, spec, &u, quick);
                 comp.stats.helper_insts += u.helpers as u64;
                 comp.stats.clif_insts += u.clif_insts as u64;
-                comp.stats.code_bytes = comp.backend.code_bytes() as u64;
-                self.record(comp, code, spec, &u);
+                comp.stats.code_bytes = comp.code_bytes() as u64;
                 code.publish(spec.pc, spec.mode, spec.exec_all, u.func);
                 Some(u.func)
+            }
+            Err(_) if hot => {
+                comp.stats.failures += 1;
+                None
             }
             Err(NoUnit::Pointless) => {
                 slot.never.store(1, Ordering::Relaxed);
@@ -307,7 +360,7 @@ impl Jit {
         let code = self.prog_code(prog);
         let mut guard = self.compiler.lock().ok()?;
         let comp = guard.as_mut()?;
-        let u = gcn::compile(comp, &self.config, prog, &code, spec).ok()?;
+        let u = gcn::compile(&mut comp.backend, &self.config, prog, &code, spec, None).ok()?;
         // Not published, so not stored either.
         comp.backend.last = None;
         Some(u.func)
@@ -328,8 +381,24 @@ impl Jit {
         let code = self.prog_code(prog);
         let mut jc = context(start, ctx, prog, &code);
         let pc = ctx.wave.pc;
-        // SAFETY: as in `run_with_stats`.
-        let r = unsafe { t(f, &mut *ctx.wave, &mut jc) };
+        let mut f = f;
+        let r = loop {
+            // SAFETY: as in `run_with_stats`.
+            let r = unsafe { t(f, &mut *ctx.wave, &mut jc) };
+            if !matches!(r, EXIT_HOT_FULL | EXIT_HOT_MASKED) {
+                break r;
+            }
+            self.tier_up(&code, prog, hot_spec(ctx.wave, r));
+            if jc.budget != start || ctx.wave.pc != pc {
+                break EXIT_NEXT;
+            }
+            // Nothing ran: run the unit again, optimised now (or the quick code again,
+            // which does not ask twice).
+            match code.lookup(pc, ctx.wave.mode, ctx.wave.exec == u64::MAX) {
+                Some(g) => f = g,
+                None => return interp_one(ctx, prog, budget),
+            }
+        };
         let insts = (start - jc.budget) as u64;
         let stop = match r {
             EXIT_NEXT => None,
@@ -356,11 +425,15 @@ impl Jit {
 
 impl Jit {
     /// Keep the unit just compiled for `code` (when there is a disk cache).
-    fn record(&self, comp: &mut Compiler, code: &ProgCode, spec: Spec, u: &gcn::Unit) {
+    fn record(&self, comp: &mut Compiler, code: &ProgCode, spec: Spec, u: &gcn::Unit, quick: bool) {
         if self.disk.is_none() {
             return;
         }
-        let Some(art) = comp.backend.last.take() else {
+        let last = match (quick, comp.quick.as_mut()) {
+            (true, Some(q)) => q.last.take(),
+            _ => comp.backend.last.take(),
+        };
+        let Some(art) = last else {
             return;
         };
         let spec = crate::disk::Spec {
@@ -398,6 +471,16 @@ fn context(budget: i64, ctx: &mut Ctx<'_>, prog: &Program, code: &ProgCode) -> J
             crate::mem::lds::ZEROS.as_ptr(),
         ),
     )
+}
+
+/// The unit that returned `EXIT_HOT_*` code `r` at the wave's pc.
+fn hot_spec(wave: &wavejit_isa::state::Wave, r: u32) -> Spec {
+    Spec {
+        pc: wave.pc,
+        mode: wave.mode,
+        exec_all: r == EXIT_HOT_FULL,
+        max_len: 0,
+    }
 }
 
 fn interp_one(ctx: &mut Ctx<'_>, prog: &Program, budget: u64) -> Result<UnitStep, ExecError> {

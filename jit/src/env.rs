@@ -5,13 +5,17 @@
 //! | variable | value | effect |
 //! |---|---|---|
 //! | `WAVEJIT_JIT_OPT` | `speed` (default) or `none` | Cranelift's optimisation level |
+//! | `WAVEJIT_JIT_REGALLOC` | `single_pass` or `backtracking` | Cranelift's register allocator (default: by tier) |
+//! | `WAVEJIT_JIT_HOT` | a number | entries of quick-tier code before it is optimised (0: no quick tier) |
 //! | `WAVEJIT_JIT_CLIF` | a directory | each compiled function's CLIF is written there |
 //! | `WAVEJIT_JIT_DUMP` | a directory | each compiled function's machine code is written there |
 //! | `WAVEJIT_JIT_DEBUG` | anything | the dispatcher reports blocks that fail to compile |
 
 /// The variables this crate reads.
-pub const KNOWN: [&str; 4] = [
+pub const KNOWN: [&str; 6] = [
     "WAVEJIT_JIT_OPT",
+    "WAVEJIT_JIT_HOT",
+    "WAVEJIT_JIT_REGALLOC",
     "WAVEJIT_JIT_CLIF",
     "WAVEJIT_JIT_DUMP",
     "WAVEJIT_JIT_DEBUG",
@@ -42,6 +46,23 @@ fn check_vars(
                     ))
                 }
             },
+            "WAVEJIT_JIT_REGALLOC" => match v.to_str() {
+                Some("single_pass" | "backtracking") => {}
+                _ => {
+                    return Err(format!(
+                        "{k}={}: expected `single_pass` or `backtracking`",
+                        v.to_string_lossy().chars().take(80).collect::<String>()
+                    ))
+                }
+            },
+            "WAVEJIT_JIT_HOT" => {
+                if v.to_str().and_then(|t| t.parse::<u32>().ok()).is_none() {
+                    return Err(format!(
+                        "{k}={}: expected a number of entries",
+                        v.to_string_lossy().chars().take(80).collect::<String>()
+                    ));
+                }
+            }
             "WAVEJIT_JIT_CLIF" | "WAVEJIT_JIT_DUMP" => {
                 if !std::path::Path::new(&v).is_dir() {
                     return Err(format!(
@@ -82,6 +103,10 @@ mod tests {
     fn values_and_names() {
         assert!(vars(&[("WAVEJIT_JIT_OPT", "none"), ("PATH", "x")]).is_ok());
         assert!(err(&[("WAVEJIT_JIT_OPT", "fast")]).contains("expected `speed` or `none`"));
+        assert!(vars(&[("WAVEJIT_JIT_REGALLOC", "single_pass")]).is_ok());
+        assert!(err(&[("WAVEJIT_JIT_REGALLOC", "linear")]).contains("expected `single_pass`"));
+        assert!(vars(&[("WAVEJIT_JIT_HOT", "0")]).is_ok());
+        assert!(err(&[("WAVEJIT_JIT_HOT", "-1")]).contains("expected a number"));
         assert!(err(&[("WAVEJIT_JIT_CLIF", "/nonexistent/dir")]).contains("not a directory"));
         assert!(err(&[("WAVEJIT_JIT_OTP", "none")]).contains("unknown variable WAVEJIT_JIT_OTP"));
     }

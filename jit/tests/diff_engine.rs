@@ -79,3 +79,50 @@ fn a_wrong_lowering_is_found_and_named() {
     assert_eq!(m.interp, "0xfc");
     assert_eq!(m.jit, "0xff");
 }
+
+/// A wrong lowering that shows only after many blocks (past the diff engine's periodic
+/// comparison of whole states: between those it compares what each block can write) is
+/// still found and named.
+#[test]
+fn a_late_difference_is_found_and_named() {
+    let gen = Gen::Gfx8;
+    // v1 counts up by 1 from 0; v1 ^ 0x80 and the planted v1 | 0x80 first differ when
+    // v1 reaches 0x80, in the 128th trip (hand count).
+    let prog = program(
+        gen,
+        &[
+            sopk(Op::SMovkI32, 0, 200),
+            vop2(Op::VAddU32, 1, v(1), 2),
+            vop2(Op::VXorB32, 3, v(1), 4),
+            sop2(Op::SSubU32, 0, s(0), ic(1)),
+            sopc(Op::SCmpLgU32, s(0), ic(0)),
+            sopp(Op::SCbranchScc1, (-5i16) as u16),
+            endpgm(),
+        ],
+    );
+    let mut w = Wave::new(gen);
+    for l in 0..64 {
+        w.vgpr[2][l] = 1;
+        w.vgpr[4][l] = 0x80;
+    }
+    let mut lds = Lds::new(64);
+    let mem = Memory::new();
+    let mut ctx = Ctx {
+        wave: &mut w,
+        lds: &mut lds,
+        mem: &mem,
+    };
+    let cfg = JitConfig {
+        plant_xor_bug: true,
+        ..JitConfig::default()
+    };
+    let d = diff_run_with(cfg, &mut ctx, &prog, 100_000).expect("no error");
+    let m = d.mismatch.expect("the planted bug is found");
+    assert!(m.narrowed, "{m}");
+    assert_eq!(m.mnemonic, "v_xor_b32");
+    assert_eq!(m.pc, 8, "s_movk (4) + v_add (4)");
+    assert_eq!(m.what, "v3 lane 0");
+    assert_eq!(m.interp, "0x0");
+    assert_eq!(m.jit, "0x80");
+    assert!(d.blocks > 64, "{}", d.blocks);
+}

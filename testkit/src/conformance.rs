@@ -124,8 +124,11 @@ struct ThreadJit {
 
 impl ThreadJit {
     fn new() -> ThreadJit {
+        // The optimising tier here (one-instruction programs never get hot), the quick
+        // tier (the default) in `prog_jit`.
         let jit = Jit::new(JitConfig {
             chain: false,
+            hot_threshold: 0,
             plant_xor_bug: PLANT_XOR_BUG.with(|p| p.get()),
             ..JitConfig::default()
         });

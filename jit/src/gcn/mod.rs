@@ -44,8 +44,12 @@ use wavejit_isa::arch::{Arch, Gen};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
 use wavejit_isa::ir::{self, Program};
 
+use crate::backend::Backend;
 use crate::block::{mflags, Cx, CHUNKS};
-use crate::cache::{Compiler, JitConfig, ProgCode, SLOT_OFF_FULL, SLOT_OFF_MASKED, SLOT_OFF_MODE};
+use crate::cache::{
+    JitConfig, ProgCode, SLOT_OFF_FULL, SLOT_OFF_MASKED, SLOT_OFF_MODE, SLOT_OFF_WARM_FULL,
+    SLOT_OFF_WARM_MASKED,
+};
 use crate::ctx::{self, wave_off};
 use crate::error::JitError;
 use crate::slots::{EXEC_HI, EXEC_LO, VCC_LO};
@@ -327,13 +331,16 @@ fn joins(seg: &SegIo, io: &vplan::LaneIo) -> bool {
     true
 }
 
-/// Compile the unit `spec` of `prog` into `comp`'s module.
+/// Compile the unit `spec` of `prog` into `be`'s module. `hot`: the code is quick-tier
+/// code that counts its entries in its slot and asks for its optimised version at this
+/// many (`ctx::EXIT_HOT_FULL`).
 pub(crate) fn compile(
-    comp: &mut Compiler,
+    be: &mut Backend,
     cfg: &JitConfig,
     prog: &Program,
     code: &ProgCode,
     spec: Spec,
+    hot: Option<u32>,
 ) -> Result<Unit, NoUnit> {
     let Arch::Gcn(gen) = prog.arch else {
         return Err(NoUnit::Pointless);
@@ -356,7 +363,6 @@ pub(crate) fn compile(
         .count() as u32;
     let len = items.len() as u32;
 
-    let be = &mut comp.backend;
     let sig = be.block_signature().map_err(NoUnit::Failed)?;
     let ptr = be.pointer_type();
     let fcfg = be.frontend_config();
@@ -385,6 +391,9 @@ pub(crate) fn compile(
     let prof = cfg
         .profile
         .then(|| cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_PROF));
+    if let Some(n) = hot {
+        count_entry(&mut cx, spec, n);
+    }
     cx.budget_guard(len, spec.pc);
     if spec.exec_all {
         cx.assume_ones(EXEC_LO);
@@ -502,13 +511,46 @@ pub(crate) fn compile(
     cx.b.seal_all_blocks();
     let clif_insts = cx.b.func.dfg.num_insts() as u32;
     cx.b.finalize(fcfg);
-    let func = comp.backend.compile_current().map_err(NoUnit::Failed)? as usize;
+    let func = be.compile_current().map_err(NoUnit::Failed)? as usize;
     Ok(Unit {
         func,
         insts: len,
         helpers,
         clif_insts,
     })
+}
+
+/// Quick tier, at the unit's header (every entry and every iteration of a loop within
+/// the unit): count the entry in the slot's counter of this variant, and at the
+/// `hot`-th return `EXIT_HOT_*` with nothing run (`wave.pc` is already the unit's pc:
+/// whoever enters a unit stores its pc first), so that the dispatcher compiles the
+/// optimised version. The counter goes on past `hot`, so a failed optimising compile is
+/// not asked for again.
+fn count_entry(cx: &mut Cx, spec: Spec, hot: u32) {
+    let slots = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_SLOTS);
+    let off = (spec.pc / 4) as usize * std::mem::size_of::<crate::cache::EntrySlot>();
+    let sa = cx.b.ins().iadd_imm_s(slots, off as i64);
+    let field = if spec.exec_all {
+        SLOT_OFF_WARM_FULL
+    } else {
+        SLOT_OFF_WARM_MASKED
+    };
+    let n = cx.b.ins().load(types::I32, mflags(), sa, field);
+    let n1 = cx.b.ins().iadd_imm_s(n, 1);
+    cx.b.ins().store(mflags(), n1, sa, field);
+    let is_hot = cx.b.ins().icmp_imm_s(IntCC::Equal, n1, hot as i32 as i64);
+    let out = cx.b.create_block();
+    let go = cx.b.create_block();
+    cx.b.ins().brif(is_hot, out, &[], go, &[]);
+    cx.b.switch_to_block(out);
+    cx.b.seal_block(out);
+    cx.ret(if spec.exec_all {
+        ctx::EXIT_HOT_FULL
+    } else {
+        ctx::EXIT_HOT_MASKED
+    });
+    cx.b.switch_to_block(go);
+    cx.b.seal_block(go);
 }
 
 /// Address of the profile counters of the instruction at `pc` (`base` + its slot).

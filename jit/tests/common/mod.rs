@@ -253,11 +253,17 @@ pub fn jit() -> Jit {
     Jit::new(JitConfig::default())
 }
 
-/// The engines a test list runs through: JIT with chunk-major emission, and with one
-/// instruction at a time.
+/// The engines a test list runs through: JIT with chunk-major emission (the optimising
+/// tier only), and with one instruction at a time (the quick tier first, as by default).
 pub fn jits() -> Vec<(&'static str, Jit)> {
     vec![
-        ("chunk-major", Jit::new(JitConfig::default())),
+        (
+            "chunk-major",
+            Jit::new(JitConfig {
+                hot_threshold: 0,
+                ..JitConfig::default()
+            }),
+        ),
         (
             "op-major",
             Jit::new(JitConfig {
