@@ -466,3 +466,120 @@ fn hostile_shaders_fail_with_a_positioned_error() {
         assert!(err.contains("compiled for gfx6"), "{err}");
     }
 }
+
+// ---- render-target formats and MRTZ ---------------------------------------------------------
+
+/// A gradient in a hand-written shader: attribute 0 interpolated (PERSP_CENTER: I in v0,
+/// J in v1), exported to MRT0-2 (formats from the scene) and, X only, to MRTZ; then POS,
+/// PARAM and NULL exports that write nothing.
+const FORMATS_SHADER: &str = "s_mov_b32 m0, s2\n\
+    v_interp_p1_f32 v2, v0, attr0.x\n\
+    v_interp_p2_f32 v2, v1, attr0.x\n\
+    v_interp_p1_f32 v3, v0, attr0.y\n\
+    v_interp_p2_f32 v3, v1, attr0.y\n\
+    v_interp_p1_f32 v4, v0, attr0.z\n\
+    v_interp_p2_f32 v4, v1, attr0.z\n\
+    v_interp_p1_f32 v5, v0, attr0.w\n\
+    v_interp_p2_f32 v5, v1, attr0.w\n\
+    exp mrt0 v2, v3, v4, v5\n\
+    exp mrt1 v2, v3, v4, v5\n\
+    exp mrt2 v2, v3, v4, v5\n\
+    exp mrtz v2, off, off, off\n\
+    exp pos0 v2, v3, v4, v5\n\
+    exp param7 v2, off, off, off\n\
+    exp null off, off, off, off done vm\n\
+    s_endpgm\n";
+
+/// Channel values beyond [0, 1] (clamped by UNORM) and beyond f16's precision.
+const FORMATS_SCENE: &str = r#"{"arch": "gfx8", "width": 24, "height": 16, "clear": [0, 0, 0, 0],
+    "spi_ps_input_ena": 2,
+    "formats": ["rgba8_unorm", "rgba16f", "r32f"],
+    "clears": [[0.5, 0.25, 2, -1], [0.1, 1, -2, 65504], [7.5, 8, 9, 10]],
+    "clear_depth": 0.75,
+    "triangles": [{"v": [[1, 1], [23, 3], [4, 15.5]],
+                   "attrs": [[[1.5, -0.25, 0.3, 1], [0, 1, 0.7, 1], [0.2, 0.5, 2, 0.123456]]]},
+                  {"v": [[23, 15], [6, 15], [23, 5]],
+                   "attrs": [[[0.01, 0.99, 0.5, 0.5], [1, 1, 1, 1], [-3, 1000.3, 3.3, 0]]]}]}"#;
+
+/// The reference's own conversions: 8-bit UNORM (NaN → 0, clamp, × 255, nearest with
+/// ties away from zero, / 255) and f16 (the `half` crate's nearest-even rounding).
+fn unorm(x: f32) -> f32 {
+    let x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    (x * 255.0).round() / 255.0
+}
+
+fn f16(x: f32) -> f32 {
+    half::f16::from_f32(x).to_f32()
+}
+
+#[test]
+fn render_target_formats_hold_the_reference_converted() {
+    for gen in [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8] {
+        let mut s = Scene::from_json(FORMATS_SCENE).expect("scene");
+        s.arch = gen;
+        let sh = text_shader(gen, FORMATS_SHADER);
+        let colour = |t: usize, f: &Frag| -> [f32; 4] {
+            let at = &s.triangles[t].attrs[0];
+            [0, 1, 2, 3].map(|c| interp(at, c, f.i, f.j))
+        };
+        // Each target's clear colour converted, then the covered pixels' colours.
+        let image = |clear: [f32; 4], conv: &dyn Fn([f32; 4]) -> [f32; 4]| {
+            let mut img = vec![conv(clear); (s.width * s.height) as usize];
+            for (t, tri) in s.triangles.iter().enumerate() {
+                for f in fragments(tri.v, s.width, s.height) {
+                    img[(f.y * s.width + f.x) as usize] = conv(colour(t, &f));
+                }
+            }
+            img
+        };
+        let rgba8 = image([0.5, 0.25, 2.0, -1.0], &|p| p.map(unorm));
+        let rgba16 = image([0.1, 1.0, -2.0, 65504.0], &|p| p.map(f16));
+        let r32 = image([7.5, 8.0, 9.0, 10.0], &|p| [p[0], 0.0, 0.0, 1.0]);
+        let depth = image([0.75, 0.0, 0.0, 0.0], &|p| [p[0], 0.0, 0.0, 0.0]);
+        // Hand-worked clears: 0.5 → 128/255, 0.25 → 64/255 (63.75 rounds up), 2 → 1, -1 → 0.
+        assert_eq!(rgba8[0], [128.0 / 255.0, 64.0 / 255.0, 1.0, 0.0]);
+        assert!(
+            rgba8.iter().any(|p| p[0] == 1.0 && p != &rgba8[0]),
+            "clamped"
+        );
+        for e in ENGINES {
+            let opts = DrawOptions {
+                engine: e,
+                ..DrawOptions::default()
+            };
+            let (got, st) = draw::draw(&s, &sh, opts).unwrap_or_else(|x| panic!("{e}: {x}"));
+            let what = format!("formats {gen} {e}");
+            same_bits(&got, 0, &rgba8, &what);
+            same_bits(&got, 1, &rgba16, &what);
+            same_bits(&got, 2, &r32, &what);
+            let z = got.mrtz.as_ref().expect("MRTZ written");
+            for (k, (g, w)) in z.iter().zip(&depth).enumerate() {
+                assert_eq!(
+                    g.map(f32::to_bits),
+                    w.map(f32::to_bits),
+                    "{what}: mrtz pixel {k}"
+                );
+            }
+            // One export of each kind per wave; MRT3-7 never written.
+            let n = st.waves as u64;
+            let x = st.exports;
+            assert_eq!((x.mrt, x.mrtz, x.pos, x.param, x.null), (3 * n, n, n, n, n));
+            assert!(got.mrt[3..].iter().all(Option::is_none), "{what}");
+            // The raw bytes are the formats' own: 4 bytes, 4 halves, 1 f32 per pixel.
+            let px = (s.width * s.height) as usize;
+            assert_eq!(got.raw_bytes(0).expect("mrt0").len(), 4 * px);
+            assert_eq!(got.raw_bytes(1).expect("mrt1").len(), 8 * px);
+            assert_eq!(got.raw_bytes(2).expect("mrt2").len(), 4 * px);
+            // Pixel (0, 0) is outside both triangles: the clears' bytes.
+            assert_eq!(&got.raw_bytes(0).expect("mrt0")[..4], &[128, 64, 255, 0]);
+            assert_eq!(
+                &got.raw_bytes(1).expect("mrt1")[..8],
+                &[0x66, 0x2e, 0x00, 0x3c, 0x00, 0xc0, 0xff, 0x7b]
+            );
+            assert_eq!(
+                &got.raw_depth_bytes().expect("mrtz")[..4],
+                &0.75f32.to_le_bytes()
+            );
+        }
+    }
+}

@@ -8,7 +8,11 @@
 //! (its `.AMDGPU.config` gives SPI_PS_INPUT_ENA), assembly text (`.s`: the scene gives
 //! `spi_ps_input_ena`) or raw code. The output is `DIR/mrtN.png` per render target
 //! written and, with `--raw`, `DIR/mrtN.f32` (W x H x 4 little-endian f32, row-major from
-//! the top row, unwritten pixels = the clear colour). A summary goes to standard error.
+//! the top row, unwritten pixels = the clear colour; another extension and channel count
+//! for a target the scene gives another format) and `DIR/mrtz.f32` when the shader
+//! exported MRTZ (W x H x 4 f32: Z, stencil, sample mask, alpha). A summary goes to
+//! standard error, with the exports by target (POS and PARAM go nowhere from a pixel
+//! shader; they are counted, not written).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,7 +34,7 @@ pub struct Args {
     /// Directory for mrtN.png (and mrtN.f32).
     #[arg(long)]
     out: PathBuf,
-    /// Also write each render target as raw little-endian f32 RGBA.
+    /// Also write each render target's raw bytes (mrtN.f32 for RGBA f32) and mrtz.f32.
     #[arg(long)]
     raw: bool,
     /// Execution engine: jit, tiered, interp or diff.
@@ -60,6 +64,14 @@ pub fn run(a: Args) -> CmdResult {
         "drew {} triangles on {}: {} waves, {} quads, {} pixels, {} instructions in {secs:.3} s",
         st.triangles, engine, st.waves, st.quads, st.pixels, st.insts
     );
+    let x = st.exports;
+    eprintln!(
+        "exports: {} mrt, {} mrtz, {} null, {} pos, {} param",
+        x.mrt, x.mrtz, x.null, x.pos, x.param
+    );
+    if x.pos + x.param > 0 {
+        eprintln!("note: POS and PARAM exports go nowhere from a pixel shader: nothing written");
+    }
     for f in &files {
         println!("{}", f.display());
     }

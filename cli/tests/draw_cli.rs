@@ -63,6 +63,53 @@ fn draw_writes_png_and_raw_floats() {
 }
 
 #[test]
+fn mrtz_and_formats_reach_their_files_and_other_exports_are_reported() {
+    // MRTZ gets x + 0.5; MRT0 is RGBA8 UNORM: (x + 0.5, y + 0.5) clamp to 1 except where
+    // they are 0.5 (x = 0 or y = 0): 0.5 × 255 = 127.5 → 128.
+    let d = scratch("z");
+    let scene = SCENE.replace(
+        "\"spi_ps_input_ena\"",
+        "\"formats\": [\"rgba8_unorm\"], \"clear_depth\": 0.125, \"spi_ps_input_ena\"",
+    );
+    std::fs::write(d.join("scene.json"), scene).expect("scene");
+    let shader = "v_mov_b32 v3, 0\nexp mrtz v0, off, off, off\nexp mrt0 v0, v1, v3, v3\n\
+                  exp param4 v0, off, off, off\nexp null off, off, off, off done vm\ns_endpgm\n";
+    std::fs::write(d.join("ps.s"), shader).expect("shader");
+    let out = d.join("out");
+    let o = Command::new(BIN)
+        .args(["draw", "--raw"])
+        .arg(d.join("scene.json"))
+        .arg(d.join("ps.s"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    // One wave (the triangle's 6 quads): one export of each kind.
+    assert!(
+        err.contains("exports: 1 mrt, 1 mrtz, 1 null, 0 pos, 1 param"),
+        "{err}"
+    );
+    assert!(err.contains("go nowhere"), "{err}");
+    let u8s = std::fs::read(out.join("mrt0.u8")).expect("mrt0.u8");
+    assert_eq!(u8s.len(), 6 * 4 * 4);
+    assert_eq!(&u8s[..4], &[128, 128, 0, 0], "(0, 0)");
+    assert_eq!(&u8s[(6 + 1) * 4..(6 + 2) * 4], &[255, 255, 0, 0], "(1, 1)");
+    // (5, 3) is outside: the clear colour (0.25, 0.5, 0.75, 1) → 63.75, 127.5, 191.25, 255.
+    assert_eq!(&u8s[(3 * 6 + 5) * 4..], &[64, 128, 191, 255]);
+    let z = std::fs::read(out.join("mrtz.f32")).expect("mrtz.f32");
+    assert_eq!(z.len(), 6 * 4 * 16);
+    let zx = |x: usize, y: usize| {
+        let at = (y * 6 + x) * 16;
+        f32::from_le_bytes([z[at], z[at + 1], z[at + 2], z[at + 3]])
+    };
+    assert_eq!(zx(1, 2), 1.5);
+    assert_eq!(zx(5, 3), 0.125, "clear_depth outside");
+    assert!(!out.join("mrtz.png").exists() && !out.join("mrt0.f32").exists());
+}
+
+#[test]
 fn draw_errors_name_the_file() {
     let d = scratch("bad");
     std::fs::write(d.join("scene.json"), r#"{"arch": "gfx7", "width": 6}"#).expect("scene");

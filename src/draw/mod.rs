@@ -23,9 +23,13 @@
 //! * **Exports** (`Wave::exports`) are applied in program order: an MRT export writes its
 //!   enabled channels for each lane that is in the export's EXEC, is a covered pixel (a
 //!   helper never writes) and, if the wave made a `vm` export, is in the EXEC of its last
-//!   `vm` export (the valid mask; killed pixels write nothing). Nothing is blended and
-//!   there is no depth test: the last write to a pixel wins, waves in triangle order.
-//!   MRTZ, NULL, POS and PARAM exports write nothing.
+//!   `vm` export (the valid mask; killed pixels write nothing), converted to the target's
+//!   format (`target`). An MRTZ export writes the MRTZ output (Z, stencil, sample mask,
+//!   alpha) the same way, as f32. Nothing is blended and there is no depth test (MRTZ is
+//!   an output only): the last write to a pixel wins, waves in triangle order. NULL
+//!   exports (a shader's way to send only DONE/VM) write nothing; POS and PARAM exports,
+//!   which belong to vertex shaders and go nowhere from a pixel shader, write nothing
+//!   either. Every export is counted by target kind (`DrawStats::exports`).
 
 pub mod inputs;
 pub mod raster;
@@ -40,7 +44,7 @@ use wavejit_isa::Arch;
 
 pub use scene::Scene;
 pub use shader::PixelShader;
-pub use target::RenderTargets;
+pub use target::{Format, RenderTargets};
 
 use crate::engine::{self, Engine, WaveError};
 use inputs::Input;
@@ -91,6 +95,16 @@ impl Default for DrawOptions {
     }
 }
 
+/// Executed EXP instructions of a draw, by target kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExportCounts {
+    pub mrt: u64,
+    pub mrtz: u64,
+    pub null: u64,
+    pub pos: u64,
+    pub param: u64,
+}
+
 /// Counters of a draw.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DrawStats {
@@ -100,6 +114,7 @@ pub struct DrawStats {
     /// Covered pixels shaded (a pixel covered by two triangles counts twice).
     pub pixels: u64,
     pub insts: u64,
+    pub exports: ExportCounts,
 }
 
 /// The shader's configuration, with the scene's choices where the shader has none.
@@ -174,7 +189,7 @@ pub fn draw(
         entry: shader.entry,
         opts,
         setups: scene.triangles.iter().map(Setup::new).collect(),
-        targets: RenderTargets::new(scene.width, scene.height, scene.clear),
+        targets: scene.targets(),
         stats: DrawStats {
             triangles: scene.triangles.len(),
             ..DrawStats::default()
@@ -350,14 +365,34 @@ impl Drawer<'_> {
             .map_or(u64::MAX, |e| e.exec);
         let (w, h) = (self.scene.width, self.scene.height);
         for e in &self.wave.exports {
-            let Some(ExpTarget::Mrt(i)) = e.target() else {
-                continue;
+            let n = &mut self.stats.exports;
+            let mrt = match e.target() {
+                Some(ExpTarget::Mrt(i)) => {
+                    n.mrt += 1;
+                    Some(i as usize)
+                }
+                Some(ExpTarget::Mrtz) => {
+                    n.mrtz += 1;
+                    None
+                }
+                Some(ExpTarget::Null) => {
+                    n.null += 1;
+                    continue;
+                }
+                Some(ExpTarget::Pos(_)) => {
+                    n.pos += 1;
+                    continue;
+                }
+                Some(ExpTarget::Param(_)) => {
+                    n.param += 1;
+                    continue;
+                }
+                None => continue,
             };
             let lanes = e.exec & covered & valid;
             if lanes == 0 {
                 continue;
             }
-            let t = self.targets.target_mut(i as usize);
             for (qi, (_, q)) in p.quads.iter().enumerate() {
                 for l in 0..4 {
                     let lane = 4 * qi + l;
@@ -368,10 +403,13 @@ impl Drawer<'_> {
                     if px >= w || py >= h {
                         continue;
                     }
-                    let pix = &mut t[py as usize * w as usize + px as usize];
-                    for (c, out) in pix.iter_mut().enumerate() {
+                    let at = py as usize * w as usize + px as usize;
+                    for c in 0..4 {
                         if let Some(v) = e.channel_f32(c, lane) {
-                            *out = v;
+                            match mrt {
+                                Some(i) => self.targets.write(i, at, c, v),
+                                None => self.targets.write_z(at, c, v),
+                            }
                         }
                     }
                 }

@@ -19,17 +19,23 @@
 //! MODE register at wave start; default: the shader's SPI_SHADER_PGM_RSRC1_PS FLOAT_MODE,
 //! or 0xC0 for a `.s` shader), `params` (`"f32"`, the default, or `"f16"`: each parameter
 //! dword holds the f16 of the parameter, rounded to nearest even, in both halves, for the
-//! f16 interpolation instructions of GCN 1.2).
+//! f16 interpolation instructions of GCN 1.2), `formats` (per MRT, in order: `"rgba32f"`,
+//! the default, `"rgba16f"`, `"rgba8_unorm"`, `"rg32f"`, `"rg16f"`, `"r32f"`, `"r16f"`,
+//! `"r8_unorm"`; `target` says how each stores), `clears` (per MRT, in order: its clear
+//! colour; `clear` for the others), `clear_depth` (MRTZ's Z where nothing exported,
+//! default 1).
 
 use serde::Deserialize;
 use wavejit_isa::Gen;
 
+use super::target::{Format, RenderTargets};
 use super::DrawError;
 
 /// The largest width or height.
 pub const MAX_DIM: u32 = 8192;
-/// The most pixels of a viewport (each render target holds 16 bytes per pixel).
-pub const MAX_PIXELS: u64 = 1 << 24;
+/// The most pixels of a viewport: each of the eight colour targets and MRTZ holds 16
+/// bytes per pixel (1.2 GiB with all nine written).
+pub const MAX_PIXELS: u64 = 1 << 23;
 /// The most attributes a triangle may carry (the PARAM exports of a vertex shader).
 pub const MAX_ATTRS: usize = 32;
 /// The most triangles of a scene.
@@ -74,6 +80,18 @@ pub struct Scene {
     pub mode: Option<u32>,
     #[serde(default)]
     pub params: ParamFormat,
+    /// The format of MRT i (`rgba32f` past the end).
+    #[serde(default)]
+    pub formats: Vec<Format>,
+    /// The clear colour of MRT i (`clear` past the end).
+    #[serde(default)]
+    pub clears: Vec<[f32; 4]>,
+    #[serde(default = "one")]
+    pub clear_depth: f32,
+}
+
+fn one() -> f32 {
+    1.0
 }
 
 fn gen_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Gen, D::Error> {
@@ -89,6 +107,13 @@ impl Scene {
         })?;
         s.check()?;
         Ok(s)
+    }
+
+    /// The scene's render targets, cleared, in their formats.
+    pub fn targets(&self) -> RenderTargets {
+        let formats = std::array::from_fn(|i| self.formats.get(i).copied().unwrap_or_default());
+        let clears = std::array::from_fn(|i| self.clears.get(i).copied().unwrap_or(self.clear));
+        RenderTargets::with_formats(self.width, self.height, formats, clears, self.clear_depth)
     }
 
     /// The number of attributes of every triangle (0 without triangles).
@@ -112,6 +137,23 @@ impl Scene {
         }
         if self.clear.iter().any(|c| !c.is_finite()) {
             return bad("the clear colour is not finite".into());
+        }
+        if self.formats.len() > 8 || self.clears.len() > 8 {
+            return bad(format!(
+                "{} formats and {} clear colours: there are 8 render targets",
+                self.formats.len(),
+                self.clears.len()
+            ));
+        }
+        if let Some(i) = self
+            .clears
+            .iter()
+            .position(|c| c.iter().any(|x| !x.is_finite()))
+        {
+            return bad(format!("clears[{i}] is not finite"));
+        }
+        if !self.clear_depth.is_finite() {
+            return bad("clear_depth is not finite".into());
         }
         if self.prim_mask_sgpr.is_some_and(|s| s > 103) {
             return bad("prim_mask_sgpr must name s0-s103".into());
@@ -194,6 +236,21 @@ mod tests {
                 "line 1",
             ),
             (r#"{"arch": "gfx6", "width": 4"#, "line 1"),
+            (
+                r#"{"arch": "gfx6", "width": 4, "height": 4, "triangles": [],
+                   "formats": ["rgba8_unorm", "rgb9e5"]}"#,
+                "rgb9e5",
+            ),
+            (
+                r#"{"arch": "gfx6", "width": 4, "height": 4, "triangles": [],
+                   "formats": ["r32f","r32f","r32f","r32f","r32f","r32f","r32f","r32f","r32f"]}"#,
+                "9 formats",
+            ),
+            (
+                r#"{"arch": "gfx6", "width": 4, "height": 4, "triangles": [],
+                   "clears": [[0, 0, 0, 0], [0, 1e39, 0, 0]]}"#,
+                "clears[1]",
+            ),
         ];
         for (text, want) in cases {
             let e = Scene::from_json(text).expect_err(text).to_string();
