@@ -21,6 +21,7 @@ mod vp1;
 // The check of the `jit` column (shared with isa/tests/table_jit_cells.rs).
 #[path = "build/jit_cell.rs"]
 mod jit_cell;
+use jit_cell::camel;
 
 const ENCS: &[(&str, &str)] = &[
     ("sop2", "Sop2"),
@@ -407,18 +408,6 @@ fn layout(line: usize, cell: &str, sig: &str, what: &str) -> String {
         );
     }
     format!("&[{}]", out.join(", "))
-}
-
-fn camel(m: &str) -> String {
-    m.split('_')
-        .map(|p| {
-            let mut c = p.chars();
-            match c.next() {
-                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect()
 }
 
 fn fail(line: usize, msg: &str) -> ! {

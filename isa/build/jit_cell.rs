@@ -46,7 +46,8 @@ pub struct RowFacts<'a> {
     pub interp: &'a str,
 }
 
-fn camel(m: &str) -> String {
+/// `v_add_f32` → `VAddF32`: the Rust name of a mnemonic (also the build script's).
+pub fn camel(m: &str) -> String {
     m.split('_')
         .map(|p| {
             let mut c = p.chars();
