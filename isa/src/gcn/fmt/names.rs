@@ -3,9 +3,44 @@
 //! parses exactly what these functions print.
 
 use super::shape::Ty;
-use super::Syntax;
 use crate::arch::Gen;
 use crate::gcn::inst::Src;
+use crate::gcn::table::Op;
+
+/// Which assembly dialect to print.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// CLRX syntax (000/002 spec documents): no encoding suffixes, `sext(v1)`, `abs(v1)`,
+    /// lowercase SDWA selectors, `bound_ctrl`.
+    #[default]
+    Clrx,
+    /// LLVM syntax exactly as llvm-mc 19 prints it: `_e32`/`_e64`/`_sdwa`/`_dpp`,
+    /// `|v1|`, `BYTE_1`, `bound_ctrl:1`.
+    Llvm,
+}
+
+impl std::str::FromStr for Syntax {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "clrx" => Ok(Syntax::Clrx),
+            "llvm" => Ok(Syntax::Llvm),
+            _ => Err(format!("unknown syntax `{s}` (clrx or llvm)")),
+        }
+    }
+}
+
+/// The mnemonic of `op` in `gen` for `syntax`. The table's alias column holds LLVM's name
+/// where the spec's differs (ERRATA VOP3 15: GCN 1.0 `v_mqsad_u8` is LLVM's
+/// `v_mqsad_pk_u16_u8`), so LLVM syntax prints the alias.
+pub fn mnemonic(gen: Gen, op: Op, syntax: Syntax) -> &'static str {
+    if syntax == Syntax::Llvm {
+        if let Some(a) = op.row(gen).and_then(|r| r.llvm_name()) {
+            return a;
+        }
+    }
+    op.mnemonic()
+}
 
 /// Number of general SGPRs the assembler accepts by number in `gen` (s0 … s(N-1)).
 pub fn sgpr_count(gen: Gen) -> u16 {
