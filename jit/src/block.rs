@@ -17,7 +17,7 @@
 //! branch arms) only *use* them — `flush_values` computes what to store without touching
 //! the cache, so nothing defined in a side exit leaks into the main line.
 
-use std::collections::{HashMap, HashSet};
+use crate::fxhash::{FxMap as HashMap, FxSet as HashSet};
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
@@ -191,25 +191,25 @@ impl<'a> Cx<'a> {
             pending: Vec::new(),
             scc: None,
             scc_dirty: false,
-            ones: HashSet::new(),
-            lane_cache: HashMap::new(),
-            splat_cache: HashMap::new(),
-            const_cache: HashMap::new(),
+            ones: HashSet::default(),
+            lane_cache: HashMap::default(),
+            splat_cache: HashMap::default(),
+            const_cache: HashMap::default(),
             tail_sig: None,
             plant_xor_bug: false,
-            noden: HashSet::new(),
-            flushed: HashMap::new(),
-            notnan: HashSet::new(),
-            frange: HashMap::new(),
-            const_bits: HashMap::new(),
-            zips: HashMap::new(),
-            canon_of: HashMap::new(),
-            canon64_of: HashMap::new(),
-            raw_vals: HashSet::new(),
+            noden: HashSet::default(),
+            flushed: HashMap::default(),
+            notnan: HashSet::default(),
+            frange: HashMap::default(),
+            const_bits: HashMap::default(),
+            zips: HashMap::default(),
+            canon_of: HashMap::default(),
+            canon64_of: HashMap::default(),
+            raw_vals: HashSet::default(),
             lazy_nan: false,
-            nan_tests: HashMap::new(),
-            ubits: HashMap::new(),
-            imm_ops: HashMap::new(),
+            nan_tests: HashMap::default(),
+            ubits: HashMap::default(),
+            imm_ops: HashMap::default(),
             dse: std::env::var_os("WAVEJIT_NO_DSE").is_none(),
         }
     }

@@ -215,7 +215,7 @@ pub struct CompileStats {
     /// Units compiled (by either tier), their instructions.
     pub blocks: u64,
     pub insts: u64,
-    /// Of those, compiled by the quick tier: units, instructions, time.
+    /// Of those, compiled by the quick tier: units, instructions, time (ns).
     pub quick_blocks: u64,
     pub quick_insts: u64,
     pub quick_nanos: u64,
@@ -227,6 +227,8 @@ pub struct CompileStats {
     pub code_bytes: u64,
     /// Cranelift instructions built (before optimisation).
     pub clif_insts: u64,
+    /// Time spent compiling (both tiers), in nanoseconds of the compiling thread's CPU
+    /// time (wall time where the OS has no thread clock).
     pub nanos: u64,
     pub failures: u64,
     /// Disk cache: units loaded instead of compiled, files ignored (corrupted, stale,

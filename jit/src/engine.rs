@@ -5,7 +5,6 @@
 //! refuses instruction number `max_insts + 1` with `InstLimit` at the same pc.
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
@@ -256,7 +255,7 @@ impl Jit {
         if comp.code_bytes() >= self.config.max_code_bytes {
             return None;
         }
-        let t0 = Instant::now();
+        let t0 = crate::cputime::Timer::start();
         let threshold = self.config.hot_threshold;
         let r = match (hot, comp.quick.as_mut()) {
             (false, Some(q)) if threshold > 0 => {
@@ -274,7 +273,7 @@ impl Jit {
             Some(r) => r,
             None => gcn::compile(&mut comp.backend, &self.config, prog, code, spec, None),
         };
-        let nanos = t0.elapsed().as_nanos() as u64;
+        let nanos = t0.nanos();
         comp.stats.nanos += nanos;
         match r {
             Ok(u) => {

@@ -97,14 +97,50 @@ pub fn text_of(gen: Gen, inst: &Inst, syntax: Syntax) -> String {
 /// The mnemonic of `op` in `gen` for `syntax`. The table's alias column holds LLVM's name
 /// where the spec's differs (ERRATA VOP3 15: GCN 1.0 `v_mqsad_u8` is LLVM's
 /// `v_mqsad_pk_u16_u8`), so LLVM syntax prints the alias.
+/// CLRX names the integer compares "not equal" and "always true" `lg` and `tru`, as its
+/// float compares, and its disassembler prints them so (`v_cmp_lg_i32`, `v_cmpx_tru_u64`).
 pub fn mnemonic(gen: Gen, op: super::table::Op, syntax: Syntax) -> &'static str {
     if syntax == Syntax::Llvm {
         if let Some(a) = op.row(gen).and_then(|r| r.llvm_name()) {
             return a;
         }
     }
-    op.mnemonic()
+    let m = op.mnemonic();
+    if syntax == Syntax::Clrx && m.starts_with("v_cmp") {
+        if let Some((_, clrx)) = CLRX_INT_COMPARES.iter().find(|(n, _)| *n == m) {
+            return clrx;
+        }
+    }
+    m
 }
+
+/// The table's (LLVM's) names of the integer compares CLRX spells with `lg`/`tru`.
+const CLRX_INT_COMPARES: [(&str, &str); 24] = [
+    ("v_cmp_ne_i16", "v_cmp_lg_i16"),
+    ("v_cmp_ne_u16", "v_cmp_lg_u16"),
+    ("v_cmp_ne_i32", "v_cmp_lg_i32"),
+    ("v_cmp_ne_u32", "v_cmp_lg_u32"),
+    ("v_cmp_ne_i64", "v_cmp_lg_i64"),
+    ("v_cmp_ne_u64", "v_cmp_lg_u64"),
+    ("v_cmpx_ne_i16", "v_cmpx_lg_i16"),
+    ("v_cmpx_ne_u16", "v_cmpx_lg_u16"),
+    ("v_cmpx_ne_i32", "v_cmpx_lg_i32"),
+    ("v_cmpx_ne_u32", "v_cmpx_lg_u32"),
+    ("v_cmpx_ne_i64", "v_cmpx_lg_i64"),
+    ("v_cmpx_ne_u64", "v_cmpx_lg_u64"),
+    ("v_cmp_t_i16", "v_cmp_tru_i16"),
+    ("v_cmp_t_u16", "v_cmp_tru_u16"),
+    ("v_cmp_t_i32", "v_cmp_tru_i32"),
+    ("v_cmp_t_u32", "v_cmp_tru_u32"),
+    ("v_cmp_t_i64", "v_cmp_tru_i64"),
+    ("v_cmp_t_u64", "v_cmp_tru_u64"),
+    ("v_cmpx_t_i16", "v_cmpx_tru_i16"),
+    ("v_cmpx_t_u16", "v_cmpx_tru_u16"),
+    ("v_cmpx_t_i32", "v_cmpx_tru_i32"),
+    ("v_cmpx_t_u32", "v_cmpx_tru_u32"),
+    ("v_cmpx_t_i64", "v_cmpx_tru_i64"),
+    ("v_cmpx_t_u64", "v_cmpx_tru_u64"),
+];
 
 /// Branch target (byte offset) of a SOPP branch or SOPK fork at `pc`, if `inst` is one.
 pub fn branch_target(inst: &Inst, pc: u32) -> Option<u32> {
