@@ -10,7 +10,7 @@ use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
 use wavejit_isa::ir::Program;
 
-use crate::cache::{Compiler, Jit, ProgCode, NO_MODE};
+use crate::cache::{Compiler, Jit, ProgCode, ProgHandle, NO_MODE};
 use crate::ctx::{
     JitCtx, EXIT_BARRIER, EXIT_END, EXIT_ERROR, EXIT_HOT_FULL, EXIT_HOT_MASKED, EXIT_NEXT,
 };
@@ -55,6 +55,24 @@ impl Jit {
         self.run_inner(ctx, prog, max_insts, None)
     }
 
+    /// `run_with_stats` with the code of `h`, a handle `bind` made for `prog` (no lookup
+    /// of the program per run).
+    pub fn run_bound(
+        &self,
+        h: &ProgHandle,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        max_insts: u64,
+    ) -> Result<(Step, JitRunStats), ExecError> {
+        if self.config.profile {
+            return self.run_with_stats(ctx, prog, max_insts);
+        }
+        match self.bound_code(h, prog) {
+            Some(code) => self.run_code(code, ctx, prog, max_insts, None),
+            None => self.run_code(&self.prog_code(prog), ctx, prog, max_insts, None),
+        }
+    }
+
     /// Run like `run`, counting profile events into `prof` (`wavejit_interp::profile`):
     /// the same counts the interpreter gives. Compiled code counts them itself when the
     /// engine was made with `JitConfig::profile`; otherwise every instruction is
@@ -91,6 +109,17 @@ impl Jit {
         prof: Option<&mut Profile>,
     ) -> Result<(Step, JitRunStats), ExecError> {
         let code = self.prog_code(prog);
+        self.run_code(&code, ctx, prog, max_insts, prof)
+    }
+
+    fn run_code(
+        &self,
+        code: &ProgCode,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        max_insts: u64,
+        prof: Option<&mut Profile>,
+    ) -> Result<(Step, JitRunStats), ExecError> {
         let tramp = if self.broken.is_none() {
             self.trampoline()
         } else {
