@@ -126,7 +126,7 @@ impl Jit {
             None
         };
         let start_budget = max_insts.min(i64::MAX as u64) as i64;
-        let mut jc = context(start_budget, ctx, prog, &code);
+        let mut jc = context(start_budget, ctx, prog, code);
         if let Some(p) = prof {
             if p.insts.len() < prog.slots.len() {
                 p.insts.resize(prog.slots.len(), Default::default());
@@ -143,7 +143,7 @@ impl Jit {
             let pc = ctx.wave.pc;
             let func = match tramp {
                 Some(_) => {
-                    self.find_or_compile(&code, prog, pc, ctx.wave.mode, ctx.wave.exec == u64::MAX)
+                    self.find_or_compile(code, prog, pc, ctx.wave.mode, ctx.wave.exec == u64::MAX)
                 }
                 None => None,
             };
@@ -161,7 +161,7 @@ impl Jit {
                         // Not enough budget for the whole block: step it below.
                     }
                     EXIT_HOT_FULL | EXIT_HOT_MASKED => {
-                        self.tier_up(&code, prog, hot_spec(ctx.wave, r));
+                        self.tier_up(code, prog, hot_spec(ctx.wave, r));
                         continue;
                     }
                     EXIT_END => return Ok((Step::End, finish(&jc, stats))),
