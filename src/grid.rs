@@ -39,7 +39,7 @@ use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave, LANES};
 use wavejit_isa::Gen;
 
-use crate::engine::{WaveEngine, WaveError};
+use crate::engine::{Bound, WaveEngine, WaveError};
 use crate::load::kd::{KernelDescriptor, UserSgpr};
 
 /// High 32 bits of the flat address of LDS (the shared aperture) that wavejit reports to
@@ -417,6 +417,8 @@ fn run_inner(
         )));
     }
     let free = Mutex::new(slots);
+    // The engine's lookups of `prog`, once for every wave of the dispatch.
+    let bound = exec.bind(prog);
     let insts = AtomicU64::new(0);
     let waves = AtomicU64::new(0);
     let barriers = AtomicU64::new(0);
@@ -452,7 +454,7 @@ fn run_inner(
                 .pop(),
             None => None,
         };
-        let r = run_group(d, prog, mem, exec, worker, wg, slot.unwrap_or(0));
+        let r = run_group(d, prog, &bound, mem, exec, worker, wg, slot.unwrap_or(0));
         if let Some(s) = slot {
             if let Ok(mut f) = free.lock() {
                 f.push(s);
@@ -555,9 +557,11 @@ fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
 }
 
 /// Run one workgroup to completion; returns (instructions, waves).
+#[allow(clippy::too_many_arguments)]
 fn run_group(
     d: &Dispatch,
     prog: &Program,
+    bound: &Bound,
     mem: &Memory,
     exec: &dyn WaveEngine,
     worker: &mut Worker,
@@ -595,7 +599,7 @@ fn run_group(
             let left = budget.saturating_sub(used[w]);
             let r = match prof.as_deref_mut() {
                 Some(p) => exec.run_profiled(prog, wave, lds, mem, left, p),
-                None => exec.run_checked(prog, wave, lds, mem, left),
+                None => exec.run_bound(bound, prog, wave, lds, mem, left),
             };
             match r {
                 Ok((step, k)) => {
