@@ -56,7 +56,7 @@ pub struct Assembly {
 impl Assembly {
     /// The program as dwords (a trailing partial dword is zero-padded).
     pub fn words(&self) -> Vec<u32> {
-        super::fmt::le_words(&self.bytes)
+        super::decode::le_words(&self.bytes)
     }
 }
 
