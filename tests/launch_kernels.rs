@@ -661,7 +661,8 @@ fn calls_to_functions_placed_before_the_kernel() {
 
 /// 64-bit global atomics raced from many workgroups on two host threads: every add's low
 /// half carries into its high half, so an update lost or torn between the threads shows
-/// in the exact totals (the sums mod 2^64 computed here, the largest key).
+/// in the exact totals (the sums mod 2^64 computed here, the largest key). The diff engine
+/// (one thread) compares the JIT's atomics with the interpreter's.
 #[test]
 fn global_64_bit_atomics_race_across_threads() {
     let (n, rounds) = (64 * 256u32, 24u32);
@@ -678,7 +679,7 @@ fn global_64_bit_atomics_race_across_threads() {
         .max()
         .unwrap();
     for (cpu, code) in builds("atomics64.cl", &CPUS, &[]) {
-        for engine in engines() {
+        for engine in engines().into_iter().chain(["diff"]) {
             let mut dev = device(engine);
             let acc = dev.alloc_zeroed(8 * 5).unwrap();
             dev.launch(
