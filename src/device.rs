@@ -55,6 +55,14 @@ const BUFFER_BASE: u64 = 0x1_0000_0000;
 const GUARD: u64 = 0x1_0000;
 /// Where the dispatch's system structures start (below the buffers).
 const SYSTEM_BASE: u64 = 0x1000_0000;
+/// Where the first code object is loaded: above every buffer (`map_region` keeps them
+/// below it) and below 2^48, so that a buffer resource's 48-bit base reaches the object's
+/// data. Each further object gets the next `LOAD_STRIDE` bytes.
+pub const LOAD_BASE: u64 = 0x7000_0000_0000;
+/// The address space of one loaded code object (its highest virtual address must fit).
+const LOAD_STRIDE: u64 = 1 << 36;
+/// How many code objects one device can load.
+const MAX_OBJECTS: u64 = ((1 << 48) - LOAD_BASE) / LOAD_STRIDE;
 /// Size of the `amd_queue_t` the queue pointer points at.
 const QUEUE_BYTES: u64 = 256;
 /// Offsets in `amd_queue_t` of the shared and private aperture bases (high halves).
@@ -212,8 +220,9 @@ pub struct Device {
     next_system: u64,
     named: Vec<Named>,
     buffers: usize,
-    /// Code object data placed so far (fingerprints of object and entry).
-    placed: Vec<u64>,
+    /// Code objects loaded so far: (fingerprint, whether its data is placed); the one at
+    /// index `i` is loaded at `LOAD_BASE + i * LOAD_STRIDE`.
+    loaded: Vec<(u64, bool)>,
     /// Reused between launches: (kernarg, packet, queue) regions and scratch slots.
     kernarg: Option<Buffer>,
     packet: Option<Buffer>,
@@ -259,7 +268,7 @@ impl Device {
             next_system: SYSTEM_BASE,
             named: Vec::new(),
             buffers: 0,
-            placed: Vec::new(),
+            loaded: Vec::new(),
             kernarg: None,
             packet: None,
             queue: None,
@@ -357,7 +366,8 @@ impl Device {
             &mut self.next
         };
         let addr = cursor.next_multiple_of(256);
-        let end = span.and_then(|s| addr.checked_add(s)).ok_or_else(|| {
+        let end = span.and_then(|s| addr.checked_add(s)).filter(|&e| e <= LOAD_BASE);
+        let end = end.ok_or_else(|| {
             LaunchError::Memory(format!("no address space left for {len} bytes ({what})"))
         })?;
         let total = self.mapped.saturating_add(len.max(1));
@@ -612,10 +622,12 @@ impl Device {
             None
         };
 
-        let d = Dispatch {
+        let mut d = Dispatch {
             gen: code.gen,
             kd: k.kd,
             entry: k.entry,
+            // Set below, once the code is loaded.
+            code_base: 0,
             grid,
             block,
             kernarg: kernarg.addr,
@@ -643,9 +655,7 @@ impl Device {
         // a call may reach a function placed anywhere in it (before the entry too, as
         // clang places `noinline` helpers), and kernels of one object share compiled code.
         let prog = Program::new(Arch::Gcn(code.gen), &k.code);
-        if uses_getpc(&prog) {
-            self.place_data(code, k)?;
-        }
+        d.code_base = self.load_object(code, k, uses_getpc(&prog))?;
         let t0 = Instant::now();
         let mut counts = self.profiling.then(|| Profile::for_program(&prog));
         let r = match counts.as_mut() {
@@ -805,89 +815,91 @@ impl Device {
         })
     }
 
-    /// Map the data segments of `code` at their distance from the start of `k`'s code
-    /// section, which is where the kernel's pc-relative addressing (`s_getpc_b64` +
-    /// offset) finds them: the program's addresses count from the section's start (pc 0).
-    /// Done once per (object, section); the data then stays, like a runtime's loaded
-    /// globals.
-    fn place_data(&mut self, code: &CodeObject, k: &Kernel) -> Result<(), LaunchError> {
-        let Some(entry) = k.entry_vaddr.and_then(|e| e.checked_sub(k.entry as u64)) else {
-            return Ok(());
-        };
-        if code.data_segments.is_empty() {
-            return Ok(());
-        }
+    /// Load the code object `code` (which holds `k`) the way a runtime does: at a load
+    /// base of its own, the code section at base + its virtual address and, if `data`, the
+    /// data segments at base + theirs, with each `R_AMDGPU_RELATIVE64` pointer set to base +
+    /// addend. Returns the address of the code section's first byte (the program's pc 0,
+    /// what `s_getpc_b64` counts from). An object is loaded once; later kernels of it reuse
+    /// its base and data, like a runtime's loaded globals.
+    fn load_object(
+        &mut self,
+        code: &CodeObject,
+        k: &Kernel,
+        data: bool,
+    ) -> Result<u64, LaunchError> {
+        // The section's virtual address (0 in a relocatable object, which has none).
+        let section = k
+            .entry_vaddr
+            .and_then(|e| e.checked_sub(k.entry as u64))
+            .unwrap_or(0);
         let key = {
             use std::hash::{Hash, Hasher};
             let mut h = std::collections::hash_map::DefaultHasher::new();
-            entry.hash(&mut h);
+            section.hash(&mut h);
+            k.code.hash(&mut h);
             code.data_segments.hash(&mut h);
             h.finish()
         };
-        if self.placed.contains(&key) {
-            return Ok(());
+        let i = match self.loaded.iter().position(|&(f, _)| f == key) {
+            Some(i) => i,
+            None if (self.loaded.len() as u64) < MAX_OBJECTS => {
+                self.loaded.push((key, false));
+                self.loaded.len() - 1
+            }
+            None => {
+                return Err(LaunchError::Memory(format!(
+                    "a device loads at most {MAX_OBJECTS} code objects (launch this one on a new Device)"
+                )))
+            }
+        };
+        let base = LOAD_BASE + i as u64 * LOAD_STRIDE;
+        let fits = |vaddr: u64, len: u64| vaddr.checked_add(len).is_some_and(|e| e <= LOAD_STRIDE);
+        if !fits(section, k.code.len() as u64) {
+            return Err(LaunchError::Memory(format!(
+                "the code section at 0x{section:x} lies past the {LOAD_STRIDE}-byte address space of a code object"
+            )));
+        }
+        if !data || self.loaded[i].1 {
+            return Ok(base + section);
         }
         for seg in &code.data_segments {
             let what = format!("the code object's data at 0x{:x}", seg.vaddr);
-            let end = seg.vaddr.saturating_add(seg.memsz);
-            // Data before the entry sits at a negative distance: at 2^64 - d for 64-bit
-            // addressing (FLAT, scalar loads) and at 2^48 - d for a buffer resource, whose
-            // base address has 48 bits (MUBUF `addr64` on GCN 1.0). Both copies start
-            // equal; a kernel writing such data sees its writes only through the path it
-            // wrote with.
-            let bases: Vec<u64> = if seg.vaddr < entry {
-                let d = entry - seg.vaddr;
-                if end >= entry || d > 1 << 40 {
-                    return Err(LaunchError::Memory(format!(
-                        "{what} ({} bytes) overlaps or lies too far from the code section at 0x{entry:x}",
-                        seg.memsz
-                    )));
-                }
-                vec![d.wrapping_neg(), (1u64 << 48) - d]
-            } else {
-                let base = seg.vaddr - entry;
-                if base.checked_add(seg.memsz).is_none_or(|e| e > SYSTEM_BASE) {
-                    return Err(LaunchError::Memory(format!(
-                        "{what} ({} bytes) lies too far after the code section at 0x{entry:x}",
-                        seg.memsz
-                    )));
-                }
-                vec![base]
-            };
-            for base in bases {
-                let total = self.mapped.saturating_add(seg.memsz);
-                if total > self.memory_limit {
-                    return Err(LaunchError::Memory(format!(
-                        "{what} would pass the device's memory limit"
-                    )));
-                }
-                self.mem.map(base, seg.memsz).map_err(|e| {
-                    LaunchError::Memory(format!(
-                        "{what}: {e}; another kernel's data already lies there (launch this one on a new Device)"
-                    ))
-                })?;
-                self.mapped = total;
-                self.mem
-                    .write(base, &seg.bytes)
-                    .map_err(|e| LaunchError::Memory(e.to_string()))?;
-                // Pointers between the object's data: virtual address A is at A - entry in
-                // the program's address space (wrapping, as the data before the code is).
-                for &(at, addend) in &seg.relative {
-                    self.mem
-                        .write(base + at, &addend.wrapping_sub(entry).to_le_bytes())
-                        .map_err(|e| LaunchError::Memory(e.to_string()))?;
-                }
-                self.named.push(Named {
-                    buf: Buffer {
-                        addr: base,
-                        len: seg.memsz,
-                    },
-                    what: what.clone(),
-                });
+            if !fits(seg.vaddr, seg.memsz) {
+                return Err(LaunchError::Memory(format!(
+                    "{what} ({} bytes) lies past the {LOAD_STRIDE}-byte address space of a code object",
+                    seg.memsz
+                )));
             }
+            let at = base + seg.vaddr;
+            let total = self.mapped.saturating_add(seg.memsz);
+            if total > self.memory_limit {
+                return Err(LaunchError::Memory(format!(
+                    "{what} would pass the device's memory limit"
+                )));
+            }
+            self.mem
+                .map(at, seg.memsz)
+                .map_err(|e| LaunchError::Memory(format!("{what}: {e}")))?;
+            self.mapped = total;
+            self.mem
+                .write(at, &seg.bytes)
+                .map_err(|e| LaunchError::Memory(e.to_string()))?;
+            // Pointers between the object's data: virtual address A is loaded at base + A.
+            for &(off, addend) in &seg.relative {
+                self.mem
+                    .write(at + off, &base.wrapping_add(addend).to_le_bytes())
+                    .map_err(|e| LaunchError::Memory(e.to_string()))?;
+            }
+            self.named.push(Named {
+                buf: Buffer {
+                    addr: at,
+                    len: seg.memsz,
+                },
+                what,
+            });
         }
-        self.placed.push(key);
-        Ok(())
+        self.loaded[i].1 = true;
+        Ok(base + section)
     }
 }
 
@@ -1317,6 +1329,7 @@ mod tests {
             gen: wavejit_isa::Gen::Gfx8,
             kd: KernelDescriptor::parse(&[0; 64]).unwrap(),
             entry: 0,
+            code_base: 0,
             grid: [1000, 7, 3],
             block: [64, 2, 1],
             kernarg: 0,

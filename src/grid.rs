@@ -63,6 +63,8 @@ pub struct Dispatch {
     pub kd: KernelDescriptor,
     /// Byte offset of the first instruction in the program.
     pub entry: u32,
+    /// The address the program's pc 0 is loaded at (`Wave::code_base`).
+    pub code_base: u64,
     /// Total work-items per dimension (HSA grid size), each ≥ 1.
     pub grid: Dim3,
     /// Workgroup size per dimension, each ≥ 1, product ≤ 1024.
@@ -342,6 +344,7 @@ impl Dispatch {
         }
         wave.mode = kd.initial_mode();
         wave.pc = self.entry;
+        wave.code_base = self.code_base;
     }
 }
 
@@ -539,6 +542,7 @@ fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
         scc,
         mode,
         pc,
+        code_base,
         gen: g,
         exports,
     } = wave;
@@ -552,6 +556,7 @@ fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
     *scc = 0;
     *mode = wavejit_isa::state::MODE_DEFAULT;
     *pc = 0;
+    *code_base = 0;
     *g = gen;
     exports.clear();
 }
@@ -680,6 +685,7 @@ mod tests {
             gen: Gen::Gfx7,
             kd,
             entry: 0x40,
+            code_base: 0,
             grid,
             block,
             kernarg: 0x1111_2222_3333_0000,

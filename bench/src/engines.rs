@@ -165,6 +165,7 @@ impl Matmul {
             gen: GEN,
             kd,
             entry: 0,
+            code_base: 0,
             grid: [n, n, 1],
             block: [16, 16, 1],
             kernarg: KERNARG,

@@ -44,6 +44,10 @@ pub struct Wave {
     pub mode: u32,
     /// Byte offset of the next instruction in the program's code.
     pub pc: u32,
+    /// The address pc 0 is loaded at: `s_getpc_b64` returns `code_base + pc` and
+    /// `s_setpc_b64`/`s_swappc_b64` continue at `target - code_base`. 0 unless the code
+    /// is loaded at an address (the launcher loads a code object the way a runtime does).
+    pub code_base: u64,
     /// The generation whose semantics apply (FLAT_SCRATCH is slots 104/105 on GCN 1.1 and
     /// 102/103 on GCN 1.2, kept in `sgpr`).
     pub gen: Gen,
@@ -109,6 +113,7 @@ fn zeroed_box() -> Box<Wave> {
         scc: 0,
         mode: 0,
         pc: 0,
+        code_base: 0,
         gen: Gen::Gfx8,
         exports: Vec::new(),
     })

@@ -320,6 +320,7 @@ fn layout() -> String {
         wave_off::SCC,
         wave_off::MODE,
         wave_off::PC,
+        wave_off::CODE_BASE,
         std::mem::size_of::<Wave>() as i32,
     ];
     let jctx = [

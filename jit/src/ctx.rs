@@ -162,6 +162,7 @@ pub mod wave_off {
     pub const SCC: i32 = offset_of!(Wave, scc) as i32;
     pub const MODE: i32 = offset_of!(Wave, mode) as i32;
     pub const PC: i32 = offset_of!(Wave, pc) as i32;
+    pub const CODE_BASE: i32 = offset_of!(Wave, code_base) as i32;
 
     /// Offset of the 16-byte chunk `chunk` (lanes 4c..4c+3) of `v[reg]`.
     pub fn vgpr_chunk(reg: u8, chunk: usize) -> i32 {

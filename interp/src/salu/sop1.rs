@@ -114,9 +114,13 @@ fn sgpr_of(src: Src, what: &str) -> Result<u8, ExecErrorKind> {
     }
 }
 
-/// A 64-bit jump target as a code offset: targets beyond 32 bits are outside any program.
-fn code_address(v: u64, inst: &Inst) -> Result<u32, ExecErrorKind> {
-    u32::try_from(v).map_err(|_| {
+/// The pc of the code address `v` for a wave whose pc 0 is at `base`: an address below
+/// the base, or 4 GiB or more past it, is refused here; one past the end of the code is
+/// `PcOutOfCode` at the next step, as for a branch.
+fn code_address(v: u64, base: u64, inst: &Inst) -> Result<u32, ExecErrorKind> {
+    v.checked_sub(base)
+        .and_then(|d| u32::try_from(d).ok())
+        .ok_or_else(|| {
         ExecErrorKind::BadOperand(format!(
             "{} target 0x{v:x} is outside the code",
             inst.op.mnemonic()
@@ -257,11 +261,19 @@ fn sop1_fields(inst: &Inst) -> Result<(u8, Src), ExecErrorKind> {
     }
 }
 
-/// `D = the address of the next instruction`. Code addresses are byte offsets from the
-/// start of the program.
+/// The address of the instruction after the one at `s.pc`: the wave's code base plus
+/// its byte offset in the program.
+fn next_address(s: &S) -> u64 {
+    s.ctx
+        .wave
+        .code_base
+        .wrapping_add(s.pc as u64 + s.size as u64)
+}
+
+/// `D = the address of the next instruction`.
 pub fn s_getpc_b64(s: &mut S) -> R {
     let (sdst, _) = sop1_fields(s.inst)?;
-    write64(s.ctx.wave, sdst, s.pc as u64 + s.size as u64)?;
+    write64(s.ctx.wave, sdst, next_address(s))?;
     Ok(Control::Next)
 }
 
@@ -269,14 +281,19 @@ pub fn s_getpc_b64(s: &mut S) -> R {
 pub fn s_setpc_b64(s: &mut S) -> R {
     let (_, ssrc0) = sop1_fields(s.inst)?;
     let target = read64(s.ctx.wave, ssrc0, s.inst.literal)?;
-    Ok(Control::Jump(code_address(target, s.inst)?))
+    Ok(Control::Jump(code_address(
+        target,
+        s.ctx.wave.code_base,
+        s.inst,
+    )?))
 }
 
 /// `D = the address of the next instruction; PC = S0`.
 pub fn s_swappc_b64(s: &mut S) -> R {
     let (sdst, ssrc0) = sop1_fields(s.inst)?;
-    let target = code_address(read64(s.ctx.wave, ssrc0, s.inst.literal)?, s.inst)?;
-    write64(s.ctx.wave, sdst, s.pc as u64 + s.size as u64)?;
+    let v = read64(s.ctx.wave, ssrc0, s.inst.literal)?;
+    let target = code_address(v, s.ctx.wave.code_base, s.inst)?;
+    write64(s.ctx.wave, sdst, next_address(s))?;
     Ok(Control::Jump(target))
 }
 

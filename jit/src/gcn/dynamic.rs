@@ -10,9 +10,12 @@
 //! run-time index may name any SGPR; the values stay cached), then the one slot is loaded
 //! or stored at `wave.sgpr + 4 × (base + M0)`; after a store, the cache is dropped.
 //!
-//! `s_setpc`/`s_swappc` end the unit: a target beyond 32 bits is the interpreter's error
-//! (the same side exit); otherwise the state is stored, `wave.pc` set to the target and the
-//! unit returns to the dispatcher, which finds (or compiles) the code there.
+//! Code addresses count from `wave.code_base`, read at run time (compiled code and its
+//! disk cache key do not depend on where the code is loaded): `s_getpc_b64` is that base
+//! plus a constant. `s_setpc`/`s_swappc` end the unit: a target below the base or 4 GiB or
+//! more past it is the interpreter's error (the same side exit); otherwise the state is
+//! stored, `wave.pc` set to `target - base` and the unit returns to the dispatcher, which
+//! finds (or compiles) the code there.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
@@ -74,16 +77,33 @@ pub fn movreld(cx: &mut Cx, a: SOpnd, w64: bool, base: u8, pc: u32) {
     cx.invalidate(true);
 }
 
+/// The wave's code base (the address of pc 0).
+fn code_base(cx: &mut Cx) -> Value {
+    let w = cx.wave;
+    cx.b.ins()
+        .load(types::I64, mflags(), w, wave_off::CODE_BASE)
+}
+
+/// The address of the instruction after the one at `pc` (`size` bytes): `s_getpc_b64`.
+pub fn next_address(cx: &mut Cx, pc: u32, size: u32) -> Value {
+    let base = code_base(cx);
+    cx.b.ins().iadd_imm_s(base, pc as i64 + size as i64)
+}
+
 /// `s_setpc_b64` (`link` `None`) and `s_swappc_b64` (`link`: the pair that receives the
 /// address of the next instruction): the unit ends at the target read from `a`.
 pub fn setpc(cx: &mut Cx, a: SOpnd, link: Option<u8>, pc: u32, size: u32) {
     let t = cx.read_s64(a);
-    let hi = cx.b.ins().ushr_imm_u(t, 32);
-    let fail = cx.b.ins().icmp_imm_s(IntCC::NotEqual, hi, 0);
+    let base = code_base(cx);
+    let below = cx.b.ins().icmp(IntCC::UnsignedLessThan, t, base);
+    let off = cx.b.ins().isub(t, base);
+    let hi = cx.b.ins().ushr_imm_u(off, 32);
+    let far = cx.b.ins().icmp_imm_s(IntCC::NotEqual, hi, 0);
+    let fail = cx.b.ins().bor(below, far);
     check_or_helper(cx, fail, pc);
-    let target = cx.b.ins().ireduce(types::I32, t);
+    let target = cx.b.ins().ireduce(types::I32, off);
     if let Some(d) = link {
-        let r = cx.iconst64(pc as u64 + size as u64);
+        let r = cx.b.ins().iadd_imm_s(base, pc as i64 + size as i64);
         cx.set_sreg64(d, r);
     }
     cx.flush();

@@ -429,7 +429,7 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
                 cx.b.ins().bor(old, bit)
             }
         }
-        Getpc => cx.iconst64(pc as u64 + size as u64),
+        Getpc => super::dynamic::next_address(cx, pc, size),
         Saveexec(l, _) => {
             let old = cx.sreg64(126);
             let new = logic(cx, l, av, old);
