@@ -2,7 +2,7 @@
 //! and — in the same schema — what it ended with.
 //!
 //! ```json
-//! {"exec": u64, "vcc": u64, "scc": 0|1, "m0": u32, "mode": u32,
+//! {"exec": u64, "vcc": u64, "scc": 0|1, "m0": u32, "mode": u32, "code_base": u64,
 //!  "sgpr": {"N": u32},
 //!  "vgpr": {"N": [64 × u32] | u32 (every lane) | "lane" (the lane number)},
 //!  "lds": {"BYTE_OFFSET": [u32, …]},
@@ -12,12 +12,14 @@
 //! Every key is optional. Input integers are JSON numbers or strings (`"0x1f"`, `"31"`); a
 //! negative number is taken as its two's complement in the field's width (`"exec": -1`).
 //! Defaults: EXEC all ones, MODE 0xC0 (the hardware default, ERRATA.md VOP3 4), every
-//! other register, the 64 KiB of LDS and SCC 0. `sgpr` keys are 0-123 (the trap
+//! other register, the 64 KiB of LDS and SCC 0. `code_base` is the address the program's
+//! first byte is at (default 0): `s_getpc_b64` returns it plus the next instruction's
+//! offset, and `s_setpc_b64`/`s_swappc_b64` subtract it from their target. `sgpr` keys are 0-123 (the trap
 //! registers included) except 106/107 (VCC has its own key). Each `memory` entry maps
 //! `4 × len(dwords)` bytes at a dword-aligned `addr`; entries may not overlap. Only mapped
 //! memory is accessible.
 //!
-//! The output lists EXEC, VCC, SCC, M0 and MODE, every SGPR, VGPR and LDS dword the input
+//! The output lists EXEC, VCC, SCC, M0, MODE (and `code_base` when the input gave it), every SGPR, VGPR and LDS dword the input
 //! named or whose value the run changed (a write of the value already there is invisible
 //! from outside), and every memory entry of the input with its final contents. Output
 //! integers are JSON numbers.
@@ -87,6 +89,7 @@ pub struct StateFile {
     pub scc: Option<u32>,
     pub m0: Option<u32>,
     pub mode: Option<u32>,
+    pub code_base: Option<u64>,
     pub sgpr: BTreeMap<u8, u32>,
     pub vgpr: BTreeMap<u8, VgprInit>,
     /// (byte offset, dwords), offsets dword-aligned, inside the LDS.
@@ -525,6 +528,7 @@ impl<'de> Visitor<'de> for Root<'_> {
                 "vcc" => sf.vcc = Some(m.next_value_seed(int(64))?),
                 "m0" => sf.m0 = Some(m.next_value_seed(int(32))? as u32),
                 "mode" => sf.mode = Some(m.next_value_seed(int(32))? as u32),
+                "code_base" => sf.code_base = Some(m.next_value_seed(int(64))?),
                 "scc" => match m.next_value_seed(int(32))? {
                     x @ (0 | 1) => sf.scc = Some(x as u32),
                     x => return Err(cx.fail("scc", format!("SCC is 0 or 1, not {x}"))),
@@ -548,7 +552,7 @@ impl<'de> Visitor<'de> for Root<'_> {
                 _ => {
                     return Err(cx.fail(
                         k.as_str(),
-                        "unknown key (expected exec, vcc, scc, m0, mode, sgpr, vgpr, lds, memory)",
+                        "unknown key (expected exec, vcc, scc, m0, mode, code_base, sgpr, vgpr, lds, memory)",
                     ))
                 }
             }
@@ -971,6 +975,9 @@ impl StateFile {
         if let Some(x) = self.mode {
             wave.mode = x;
         }
+        if let Some(x) = self.code_base {
+            wave.code_base = x;
+        }
         for (&n, &v) in &self.sgpr {
             wave.write_sreg(n, v);
         }
@@ -1011,6 +1018,9 @@ impl StateFile {
         let _ = writeln!(o, "  \"scc\": {},", w.scc);
         let _ = writeln!(o, "  \"m0\": {},", w.m0);
         let _ = writeln!(o, "  \"mode\": {},", w.mode);
+        if self.code_base.is_some() {
+            let _ = writeln!(o, "  \"code_base\": {},", w.code_base);
+        }
 
         let sgprs: Vec<u8> = (0..=MAX_SGPR as u8)
             .filter(|&n| n != 106 && n != 107)
@@ -1105,9 +1115,12 @@ mod tests {
     fn integers_in_every_spelling() {
         let sf = StateFile::parse(
             r#"{"exec": "0xffff", "vcc": -1, "m0": "17", "mode": 0, "scc": 1,
+                "code_base": "0x700000001400",
                 "sgpr": {"3": "0x80000000", "104": -2}}"#,
         )
         .unwrap();
+        assert_eq!(sf.code_base, Some(0x7000_0000_1400));
+        assert_eq!(sf.build(Gen::Gfx8).unwrap().wave.code_base, 0x7000_0000_1400);
         assert_eq!(sf.exec, Some(0xffff));
         assert_eq!(sf.vcc, Some(u64::MAX));
         assert_eq!((sf.m0, sf.mode, sf.scc), (Some(17), Some(0), Some(1)));
