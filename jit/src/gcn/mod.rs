@@ -39,7 +39,7 @@ pub mod xop;
 pub mod zip;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, InstBuilder, UserFuncName, Value};
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, UserFuncName, Value};
 use cranelift_frontend::FunctionBuilder;
 use wavejit_isa::arch::{Arch, Gen};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
@@ -400,6 +400,8 @@ pub(crate) fn compile(
         cx.assume_ones(EXEC_LO);
         cx.assume_ones(EXEC_HI);
     }
+    // The quick tier loops over the chunks of the segments that allow it.
+    let loops = hot.is_some() && cfg.chunk_loops;
     let em = Emitter {
         cfg,
         code,
@@ -431,7 +433,7 @@ pub(crate) fn compile(
                     && joins(&segio, &io);
                 if !fits {
                     count_segment(&mut cx, prof, prog, &seg);
-                    emit_segment(&mut cx, &seg);
+                    emit_segment(&mut cx, &seg, loops);
                     seg.clear();
                     segio.clear();
                 }
@@ -441,7 +443,7 @@ pub(crate) fn compile(
             }
             _ => {
                 count_segment(&mut cx, prof, prog, &seg);
-                emit_segment(&mut cx, &seg);
+                emit_segment(&mut cx, &seg, loops);
                 seg.clear();
                 segio.clear();
             }
@@ -504,7 +506,7 @@ pub(crate) fn compile(
     if !ended {
         crate::mem::emit_run(&mut cx, &mrun);
         count_segment(&mut cx, prof, prog, &seg);
-        emit_segment(&mut cx, &seg);
+        emit_segment(&mut cx, &seg, loops);
         let last = items.last().map_or(spec.pc, |p| p.pc.wrapping_add(p.size));
         cx.flush();
         em.exit_to(&mut cx, last);
@@ -597,7 +599,7 @@ fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&vpla
 
 /// Emit a run of vector instructions: chunk by chunk when it is lane-independent, else
 /// the one cross-lane instruction with its sources gathered first.
-fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)]) {
+fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], loops: bool) {
     if seg.is_empty() {
         return;
     }
@@ -612,23 +614,41 @@ fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)]) {
         .enumerate()
         .map(|(i, s)| fetch::uniforms(cx, s.0, &pcs[..=i]))
         .collect();
+    if !loops {
+        emit_run(cx, seg, &unis, false);
+        return;
+    }
+    // The quick tier: maximal runs of instructions a loop body can emit, as loops; the
+    // others unrolled. (Runs one after the other are the segment's program order.)
+    let mut i = 0;
+    while i < seg.len() {
+        let l = loop_ok(seg[i].0);
+        let n = seg[i..].iter().take_while(|s| loop_ok(s.0) == l).count();
+        emit_run(cx, &seg[i..i + n], &unis[i..i + n], l);
+        i += n;
+    }
+}
+
+/// Emit the lane-independent `seg` chunk by chunk (`unis`: its instructions'
+/// `fetch::uniforms`): its 16 chunks unrolled, or one loop body run for each chunk.
+fn emit_run(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], unis: &[fetch::Unis], as_loop: bool) {
     // Every VGPR write is stored right after its instruction in each chunk (see
     // `Cx::end_chunk`): the stores keep Cranelift's scheduling of the pure arithmetic in
     // program order — anchored only by the last writes, a chain of overwrites of one
     // register is evaluated whole before the instructions that read its intermediate
     // values, which then sit on the stack.
     let writes: Vec<Vec<u8>> = seg.iter().map(|s| s.0.vgpr_writes()).collect();
-    // The last writer of each register in the segment: only its value is stored (an
+    // The last writer of each register in the run: only its value is stored (an
     // earlier write is overwritten within the same chunk before anything reads memory:
-    // no helper call or side exit runs between the chunks of a segment).
+    // no helper call or side exit runs between the chunks of a run).
     let mut last = [usize::MAX; 256];
     for (i, regs) in writes.iter().enumerate() {
         for &r in regs {
             last[r as usize] = i;
         }
     }
-    for c in 0..CHUNKS {
-        for (i, ((s, u), regs)) in seg.iter().zip(&unis).zip(&writes).enumerate() {
+    let body = |cx: &mut Cx, c: usize| {
+        for (i, ((s, u), regs)) in seg.iter().zip(unis).zip(&writes).enumerate() {
             valu::emit_chunk(cx, s.0, c, u);
             for &r in regs {
                 if !cx.dse || last[r as usize] == i {
@@ -637,7 +657,82 @@ fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)]) {
             }
         }
         cx.end_chunk(c);
+    };
+    if !as_loop {
+        for c in 0..CHUNKS {
+            body(cx, c);
+        }
+        return;
     }
+    // Registers cached from before the loop (any chunk) are stored and forgotten: the
+    // body reads every register from memory at its chunk's address. EXEC as one `i64`
+    // (unless known to be all ones), from which the body takes its chunk's 4 bits.
+    for c in 0..CHUNKS {
+        cx.end_chunk(c);
+    }
+    let exec = (!cx.exec_known_ones()).then(|| {
+        let lo = cx.sreg(EXEC_LO);
+        let hi = cx.sreg(EXEC_HI);
+        let lo = cx.b.ins().uextend(types::I64, lo);
+        let hi = cx.b.ins().uextend(types::I64, hi);
+        let hi = cx.b.ins().ishl_imm_u(hi, 32);
+        cx.b.ins().bor(lo, hi)
+    });
+    let lp = cx.b.create_block();
+    let done = cx.b.create_block();
+    let off = cx.b.append_block_param(lp, cx.ptr);
+    let zero = cx.b.ins().iconst(cx.ptr, 0);
+    cx.b.ins().jump(lp, &[BlockArg::Value(zero)]);
+    cx.b.switch_to_block(lp);
+    cx.vbase = Some(cx.b.ins().iadd(cx.wave, off));
+    cx.loop_exec = exec.map(|e| {
+        // Chunk k's lanes are EXEC bits 4k..4k+3; `off` is 16k.
+        let sh = cx.b.ins().ushr_imm_u(off, 2);
+        let bits = cx.b.ins().ushr(e, sh);
+        let bits = cx.b.ins().ireduce(types::I32, bits);
+        cx.nibble_lanes(bits)
+    });
+    let k = cx.b.ins().ushr_imm_u(off, 4);
+    cx.loop_chunk = Some(cx.b.ins().ireduce(types::I32, k));
+    body(cx, 0);
+    cx.vbase = None;
+    cx.loop_exec = None;
+    cx.loop_chunk = None;
+    let next = cx.b.ins().iadd_imm_u(off, 16);
+    let more =
+        cx.b.ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, next, (16 * CHUNKS) as i64);
+    cx.b.ins()
+        .brif(more, lp, &[BlockArg::Value(next)], done, &[]);
+    cx.b.switch_to_block(done);
+}
+
+/// Whether a loop body emitted as chunk 0 computes every chunk of `p` (its registers
+/// read and written at the chunk's address, EXEC's lanes taken from the chunk's bits):
+/// `p` neither reads nor writes a lane mask other than EXEC (compares, carries,
+/// `v_cndmask`, `v_cmpx`), gathers across lanes (DPP) or depends on lane numbers
+/// (`v_mbcnt`). (VINTRP parameters are per quad: `vintrp::param` takes the loop's
+/// chunk number.)
+fn loop_ok(p: &vplan::VPlan) -> bool {
+    let shape = p.sem.shape();
+    let io = p.io();
+    !p.cross_lane
+        && p.dpp.is_none()
+        && p.mask_src.is_none()
+        && p.sdst.is_none()
+        && !p.to_exec
+        && !shape.mask_in
+        && !shape.mask_out
+        && !shape.is_cmp
+        && io.lane_writes.is_empty()
+        && io.lane_reads.iter().all(|&s| s == EXEC_LO)
+        && !matches!(
+            p.sem,
+            sem::Sem::Cmp { .. }
+                | sem::Sem::Cndmask
+                | sem::Sem::Carry(_)
+                | sem::Sem::Int(vocab::IOp::MbcntLo | vocab::IOp::MbcntHi)
+        )
 }
 
 /// What the exits of a unit need.
