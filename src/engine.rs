@@ -100,6 +100,28 @@ pub trait WaveEngine: Send + Sync {
             .map_err(WaveError::Exec)
     }
 
+    /// What the engine looks up per program (a JIT: its code cache entry), looked up once
+    /// for the runs of one dispatch; `run_bound` takes it back. The default keeps
+    /// nothing.
+    fn bind(&self, prog: &Program) -> Bound {
+        let _ = prog;
+        Bound::default()
+    }
+
+    /// `run_checked` of `prog`, with `b` from `bind(prog)` on this engine.
+    fn run_bound(
+        &self,
+        b: &Bound,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), WaveError> {
+        let _ = b;
+        self.run_checked(prog, wave, lds, mem, budget)
+    }
+
     /// `run_checked`, counting profile events into `prof` (`wavejit_interp::profile`).
     /// Engines that cannot count refuse with `Unsupported`.
     fn run_profiled(
@@ -151,6 +173,11 @@ pub trait WaveEngine: Send + Sync {
         None
     }
 }
+
+/// What `WaveEngine::bind` kept of a program for the runs of one dispatch (engine-specific;
+/// empty for engines that look nothing up).
+#[derive(Default)]
+pub struct Bound(Option<Box<dyn std::any::Any + Send + Sync>>);
 
 /// How a wave's run failed.
 #[derive(Debug, thiserror::Error)]
@@ -268,6 +295,30 @@ impl WaveEngine for Jit {
     ) -> Result<(Step, u64), ExecError> {
         let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
         let (step, stats) = self.jit.run(&mut ctx, prog, budget)?;
+        Ok((step, stats.insts))
+    }
+
+    fn bind(&self, prog: &Program) -> Bound {
+        Bound(Some(Box::new(self.jit.bind(prog))))
+    }
+
+    fn run_bound(
+        &self,
+        b: &Bound,
+        prog: &Program,
+        wave: &mut Wave,
+        lds: &mut Lds,
+        mem: &Memory,
+        budget: u64,
+    ) -> Result<(Step, u64), WaveError> {
+        let Some(h) =
+            b.0.as_ref()
+                .and_then(|h| h.downcast_ref::<wavejit_jit::ProgHandle>())
+        else {
+            return self.run_checked(prog, wave, lds, mem, budget);
+        };
+        let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+        let (step, stats) = self.jit.run_bound(h, &mut ctx, prog, budget)?;
         Ok((step, stats.insts))
     }
 

@@ -39,7 +39,7 @@ use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave, LANES};
 use wavejit_isa::Gen;
 
-use crate::engine::{WaveEngine, WaveError};
+use crate::engine::{Bound, WaveEngine, WaveError};
 use crate::load::kd::{KernelDescriptor, UserSgpr};
 
 /// High 32 bits of the flat address of LDS (the shared aperture) that wavejit reports to
@@ -301,15 +301,40 @@ impl Dispatch {
         let n = items.saturating_sub(first).min(LANES as u32);
         wave.exec = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         let ids = kd.workitem_id_vgprs() as usize;
-        for lane in 0..n {
-            let f = first + lane;
-            let id = [
-                f % size[0],
-                (f / size[0]) % size[1],
-                f / (size[0] * size[1]),
-            ];
-            for (v, &i) in id.iter().enumerate().take(ids) {
-                wave.vgpr[v][lane as usize] = i;
+        if n > 0 {
+            // The work-item id of the first lane by division, then counted up lane by lane,
+            // one dimension at a time (a division per lane was most of a short kernel's
+            // wave start).
+            let n = n as usize;
+            let mut x = first % size[0];
+            for r in &mut wave.vgpr[0][..n] {
+                *r = x;
+                x += 1;
+                if x == size[0] {
+                    x = 0;
+                }
+            }
+            if ids > 1 {
+                let (mut x, mut y, mut z) = (
+                    first % size[0],
+                    (first / size[0]) % size[1],
+                    first / (size[0] * size[1]),
+                );
+                for lane in 0..n {
+                    wave.vgpr[1][lane] = y;
+                    if ids > 2 {
+                        wave.vgpr[2][lane] = z;
+                    }
+                    x += 1;
+                    if x == size[0] {
+                        x = 0;
+                        y += 1;
+                        if y == size[1] {
+                            y = 0;
+                            z += 1;
+                        }
+                    }
+                }
             }
         }
         if self.gen <= Gen::Gfx7 {
@@ -392,6 +417,8 @@ fn run_inner(
         )));
     }
     let free = Mutex::new(slots);
+    // The engine's lookups of `prog`, once for every wave of the dispatch.
+    let bound = exec.bind(prog);
     let insts = AtomicU64::new(0);
     let waves = AtomicU64::new(0);
     let barriers = AtomicU64::new(0);
@@ -427,7 +454,7 @@ fn run_inner(
                 .pop(),
             None => None,
         };
-        let r = run_group(d, prog, mem, exec, worker, wg, slot.unwrap_or(0));
+        let r = run_group(d, prog, &bound, mem, exec, worker, wg, slot.unwrap_or(0));
         if let Some(s) = slot {
             if let Ok(mut f) = free.lock() {
                 f.push(s);
@@ -530,9 +557,11 @@ fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
 }
 
 /// Run one workgroup to completion; returns (instructions, waves).
+#[allow(clippy::too_many_arguments)]
 fn run_group(
     d: &Dispatch,
     prog: &Program,
+    bound: &Bound,
     mem: &Memory,
     exec: &dyn WaveEngine,
     worker: &mut Worker,
@@ -570,7 +599,7 @@ fn run_group(
             let left = budget.saturating_sub(used[w]);
             let r = match prof.as_deref_mut() {
                 Some(p) => exec.run_profiled(prog, wave, lds, mem, left, p),
-                None => exec.run_checked(prog, wave, lds, mem, left),
+                None => exec.run_bound(bound, prog, wave, lds, mem, left),
             };
             match r {
                 Ok((step, k)) => {
@@ -704,6 +733,33 @@ mod tests {
         assert_eq!(w0.sgpr[10], 2 | 1 << 31, "first wave flag");
         assert_eq!(w0.sgpr[11], 0);
         assert_eq!(w0.exec, u64::MAX);
+    }
+
+    #[test]
+    fn workitem_ids_of_every_lane() {
+        // Work-item ids X, Y and Z (VGPRs 0-2); 5 x 3 x 7 = 105 items in two waves, and
+        // the last group of a 12-wide grid, 2 x 3 x 7 = 42 items in one.
+        let rsrc2 = 2 << 11;
+        let d = dispatch(kd(rsrc2, 0), [12, 3, 7], [5, 3, 7]);
+        for (wg, size) in [([0, 0, 0], [5u32, 3, 7]), ([2, 0, 0], [2, 3, 7])] {
+            let items = size[0] * size[1] * size[2];
+            for w in 0..items.div_ceil(64) {
+                let mut wave = Wave::new(Gen::Gfx7);
+                d.init_wave(&mut wave, wg, w, 0x9_0000_0000);
+                for lane in 0..64u32 {
+                    let f = w * 64 + lane;
+                    let got = [0, 1, 2].map(|v| wave.vgpr[v][lane as usize]);
+                    if f < items {
+                        let want = [f % size[0], f / size[0] % size[1], f / (size[0] * size[1])];
+                        assert_eq!(got, want, "group {wg:?} wave {w} lane {lane}");
+                        assert_ne!(wave.exec & 1 << lane, 0);
+                    } else {
+                        assert_eq!(got, [0; 3], "inactive lane {lane} untouched");
+                        assert_eq!(wave.exec & 1 << lane, 0);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -4,6 +4,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// Lanes in a wavefront.
+pub const LANES: usize = 64;
+
 /// A GCN generation. Ordered: `Gfx6 < Gfx7 < Gfx8`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Gen {

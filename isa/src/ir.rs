@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use crate::arch::Arch;
 use crate::error::DecodeError;
+pub use crate::flow::Flow;
 use crate::{gcn, vp1};
 
 /// One decoded instruction of either ISA.
@@ -16,21 +17,6 @@ use crate::{gcn, vp1};
 pub enum Inst {
     Gcn(gcn::Inst),
     Vp1(vp1::Inst),
-}
-
-/// How an instruction leaves the straight line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Falls through to the next instruction.
-    Next,
-    /// Jumps to `target` (a byte offset), always or only when its condition holds.
-    Branch { target: u32, conditional: bool },
-    /// Jump to a computed address (s_setpc_b64, s_swappc_b64, s_cbranch_g_fork, …).
-    Indirect,
-    /// Ends the program (s_endpgm).
-    End,
-    /// Continues, but the block must end here (s_barrier: waves of a group meet).
-    Barrier,
 }
 
 /// An instruction at its position in the code.

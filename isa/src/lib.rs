@@ -6,6 +6,7 @@
 
 pub mod arch;
 pub mod error;
+pub mod flow;
 pub mod gcn;
 pub mod ir;
 pub mod progen;

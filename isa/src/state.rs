@@ -13,8 +13,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::arch::Gen;
 
-/// Lanes in a wavefront.
-pub const LANES: usize = 64;
+pub use crate::arch::LANES;
 /// VGPRs per lane.
 pub const NUM_VGPRS: usize = 256;
 /// Scalar register slots, indexed by their operand encoding 0-127: s0-s103 (GCN 1.2 uses

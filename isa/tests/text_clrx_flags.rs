@@ -1,8 +1,11 @@
 //! CLRX spellings as a user writes them: on/off modifiers with a value (`clamp:0`, `glc:1`,
 //! `vop3:0`: 1 turns the flag on, 0 leaves it off, anything else is an error), a modifier
 //! given twice (an error, as llvm-mc), short buffer formats (`format:[8_8,uint]`), the
-//! integer compare names `lg`/`tru`, and `exp` with a comma after the target. Expected words
-//! are llvm-mc-19's (`-mcpu=fiji -show-encoding`) for the same instruction in LLVM's words.
+//! integer compare names `lg`/`tru` (accepted, and printed by the CLRX listing as CLRX's
+//! disassembler prints them), `exp` with a comma after the target, `@expr` raw values,
+//! `_e64` on scalar instructions (the literal form), and `_sdwa` lines with CLRX's selector
+//! spellings (CLRX's UNUSED_PAD default). Expected words are llvm-mc-19's (`-mcpu=fiji
+//! -show-encoding`) for the same instruction in LLVM's words.
 
 use wavejit_isa::gcn::asm::assemble;
 use wavejit_isa::gcn::fmt::{listing, Syntax};
@@ -83,4 +86,140 @@ fn clrx_names_formats_and_export_targets() {
     let text = &listing(Gen::Gfx8, &bytes, Syntax::Clrx)[0].text;
     assert!(text.starts_with("exp param5, v116, v1"), "{text}");
     assert_eq!(words(text), exp);
+}
+
+#[test]
+fn clrx_listing_names_integer_compares_lg_and_tru() {
+    // CLRX's instruction table names the integer compares ne/t `lg`/`tru` (GCNInstructions:
+    // `v_cmp_lg_u32`, `v_cmpx_tru_u64`); llvm-mc's words for the same: v_cmp_ne_i32_e32 vcc,
+    // v1, v2 → 7d8a0501; v_cmp_t_u32_e32 → 7d9e0501; v_cmpx_ne_u64_e64 s[0:1], v[1:2],
+    // v[3:4] → d0fd0000 00020701. Float compares keep their names (v_cmp_lg_f32 → 7c8a0501).
+    for (w, clrx, llvm) in [
+        (
+            vec![0x7d8a_0501u32],
+            "v_cmp_lg_i32 vcc, v1, v2",
+            "v_cmp_ne_i32_e32 vcc, v1, v2",
+        ),
+        (
+            vec![0x7d9e_0501],
+            "v_cmp_tru_u32 vcc, v1, v2",
+            "v_cmp_t_u32_e32 vcc, v1, v2",
+        ),
+        (
+            vec![0xd0fd_0000, 0x0002_0701],
+            "v_cmpx_lg_u64 s[0:1], v[1:2], v[3:4]",
+            "v_cmpx_ne_u64_e64 s[0:1], v[1:2], v[3:4]",
+        ),
+        (
+            vec![0x7c8a_0501],
+            "v_cmp_lg_f32 vcc, v1, v2",
+            "v_cmp_lg_f32_e32 vcc, v1, v2",
+        ),
+    ] {
+        let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        assert_eq!(listing(Gen::Gfx8, &bytes, Syntax::Clrx)[0].text, clrx);
+        assert_eq!(listing(Gen::Gfx8, &bytes, Syntax::Llvm)[0].text, llvm);
+        assert_eq!(words(clrx), w, "{clrx}");
+    }
+}
+
+#[test]
+fn at_sign_gives_a_raw_value() {
+    // `@expr` is the expression's integer value: v_add_f32_e32 v1, -1, v2 → 020204c1;
+    // v_add_f32_e64 v1, 6, v2 → d1010001 00020486.
+    assert_eq!(words("v_add_f32 v1, @-1, v2"), vec![0x0202_04c1]);
+    assert_eq!(
+        words("v_add_f32_e64 v1, @2*3, v2"),
+        vec![0xd101_0001, 0x0002_0486]
+    );
+    // hwreg(@5, 0, 32): register id 5 (s_getreg_b32 s2, hwreg(5, 0, 32) → b882f805).
+    assert_eq!(
+        words("s_getreg_b32 s2, hwreg(@5, 0, 32)"),
+        vec![0xb882_f805]
+    );
+    // format:[@3, uint] is data format 3 (BUF_DATA_FORMAT_8_8) → ea180000 01010100, while
+    // a plain number is a format name (`[32]` = BUF_DATA_FORMAT_32, 4).
+    assert_eq!(
+        words("tbuffer_load_format_x v1, off, s[4:7], s1 format:[@3,uint]"),
+        vec![0xea18_0000, 0x0101_0100]
+    );
+    assert_eq!(
+        words("tbuffer_load_format_x v1, off, s[4:7], s1 format:[@3,@4]"),
+        vec![0xea18_0000, 0x0101_0100]
+    );
+    assert!(assemble(Gen::Gfx8, "v_mov_b32 v1, @v2").is_err());
+    assert!(assemble(
+        Gen::Gfx8,
+        "tbuffer_load_format_x v1, off, s[4:7], s1 format:[@16,uint]"
+    )
+    .is_err());
+}
+
+#[test]
+fn e64_on_scalar_instructions_is_the_literal_form() {
+    // SOP2 = 0x80000000 | OP << 23 | SDST << 16 | SSRC1 << 8 | SSRC0 (s_add_u32 is OP 0);
+    // llvm-mc: s_add_u32 s1, s2, 0x12345 → 8001ff02 00012345, s_add_u32 s1, s2, 5 →
+    // 80018502. `_e64` moves the inline constant into the literal dword.
+    assert_eq!(words("s_add_u32 s1, s2, 5"), vec![0x8001_8502]);
+    assert_eq!(words("s_add_u32_e64 s1, s2, 5"), vec![0x8001_ff02, 5]);
+    // s_mov_b32 s1, 0x3f800001 → be8100ff; 1.0 as a literal is 0x3f800000.
+    assert_eq!(
+        words("s_mov_b32_e64 s1, 1.0"),
+        vec![0xbe81_00ff, 0x3f80_0000]
+    );
+    // SOPC: s_cmp_eq_u32 s1, -3 → bf06c301; as a literal SSRC1 = 255.
+    assert_eq!(
+        words("s_cmp_eq_u32_e64 s1, -3"),
+        vec![0xbf06_ff01, 0xffff_fffd]
+    );
+    // Without a constant there is no two-dword form; SOPP/SOPK/SMEM take no `_e64`.
+    for bad in [
+        "s_mov_b32_e64 s1, s2",
+        "s_nop_e64 0",
+        "s_movk_i32_e64 s1, 5",
+    ] {
+        assert!(assemble(Gen::Gfx8, bad).is_err(), "`{bad}` assembles");
+    }
+}
+
+#[test]
+fn sdwa_suffix_with_clrx_selectors_keeps_clrx_defaults() {
+    // llvm-mc takes only `WORD_1`-style selectors; a line spelled `word1`/`w1`/`dword` is
+    // CLRX's, whose DST_UNUSED default is UNUSED_PAD (ERRATA SDWA 10). llvm-mc:
+    // v_add_f32_sdwa v1, v2, v3 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD
+    // src1_sel:DWORD → 020206f9 06060502; with LLVM's default (UNUSED_PRESERVE) → 06061502.
+    let pad = vec![0x0202_06f9, 0x0606_0502];
+    assert_eq!(words("v_add_f32_sdwa v1, v2, v3 dst_sel:word1"), pad);
+    assert_eq!(
+        words("v_add_f32_sdwa v1, v2, v3 dst_sel:w1 src0_sel:dword"),
+        pad
+    );
+    assert_eq!(words("v_add_f32 v1, v2, v3 dst_sel:word_1"), pad);
+    assert_eq!(
+        words("v_add_f32_sdwa v1, v2, v3 dst_sel:WORD_1"),
+        vec![0x0202_06f9, 0x0606_1502]
+    );
+}
+
+#[test]
+fn llvm_structured_hwreg() {
+    // llvm-mc: s_getreg_b32 s2, {id: 51, offset: 1, size: 31} → b882f073 (= hwreg(51, 1,
+    // 31)); `{}` is id 0, offset 0, size 32 → b882f800.
+    assert_eq!(
+        words("s_getreg_b32 s2, {id: 51, offset: 1, size: 31}"),
+        vec![0xb882_f073]
+    );
+    assert_eq!(
+        words("s_getreg_b32 s2, {size: 32, id: 51}"),
+        vec![0xb882_f833]
+    );
+    assert_eq!(words("s_getreg_b32 s2, {}"), vec![0xb882_f800]);
+    for bad in [
+        "s_getreg_b32 s2, {id: 3, offset: 32, size: 32}",
+        "s_getreg_b32 s2, {id: 3, id: 4}",
+        "s_getreg_b32 s2, {width: 3}",
+        "s_getreg_b32 s2, {id: 3",
+    ] {
+        assert!(assemble(Gen::Gfx8, bad).is_err(), "`{bad}` assembles");
+    }
 }

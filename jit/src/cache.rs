@@ -369,6 +369,15 @@ thread_local! {
     static LAST_PROG: RefCell<Option<(u64, Arc<ProgCode>)>> = const { RefCell::new(None) };
 }
 
+/// The cached code of one program, looked up once for many runs (`Jit::bind`). Valid
+/// for the program it was made from, on the engine that made it, until that engine's
+/// `flush` (after which runs look the program up again).
+#[derive(Clone)]
+pub struct ProgHandle {
+    code: Arc<ProgCode>,
+    epoch: u64,
+}
+
 /// A JIT engine: the code cache and the compiler. `Sync`: share it between the threads
 /// of a grid (`Arc<Jit>`).
 pub struct Jit {
@@ -542,6 +551,30 @@ impl Jit {
     /// Why this engine cannot compile anything, if it cannot.
     pub fn broken(&self) -> Option<&JitError> {
         self.broken.as_ref()
+    }
+
+    /// A handle on the cached code of `prog` for many runs (the waves of a dispatch):
+    /// `run_bound` with it skips the per-run lookup of the program.
+    pub fn bind(&self, prog: &Program) -> ProgHandle {
+        ProgHandle {
+            code: self.prog_code(prog),
+            epoch: self.epoch,
+        }
+    }
+
+    /// The code of `h` if it belongs to this engine's current epoch and plausibly to
+    /// `prog` (same architecture and code length; the bytes are compared in debug
+    /// builds); `None`: look `prog` up.
+    pub(crate) fn bound_code<'h>(&self, h: &'h ProgHandle, prog: &Program) -> Option<&'h ProgCode> {
+        if h.epoch == self.epoch && h.code.arch == prog.arch && h.code.code.len() == prog.code.len()
+        {
+            debug_assert!(
+                h.code.code == prog.code,
+                "a handle used for another program"
+            );
+            return Some(&h.code);
+        }
+        None
     }
 
     /// The cached code of `prog` (created empty on first sight).

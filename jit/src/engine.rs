@@ -10,7 +10,7 @@ use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
 use wavejit_isa::ir::Program;
 
-use crate::cache::{Compiler, Jit, ProgCode, NO_MODE};
+use crate::cache::{Compiler, Jit, ProgCode, ProgHandle, NO_MODE};
 use crate::ctx::{
     JitCtx, EXIT_BARRIER, EXIT_END, EXIT_ERROR, EXIT_HOT_FULL, EXIT_HOT_MASKED, EXIT_NEXT,
 };
@@ -55,6 +55,24 @@ impl Jit {
         self.run_inner(ctx, prog, max_insts, None)
     }
 
+    /// `run_with_stats` with the code of `h`, a handle `bind` made for `prog` (no lookup
+    /// of the program per run).
+    pub fn run_bound(
+        &self,
+        h: &ProgHandle,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        max_insts: u64,
+    ) -> Result<(Step, JitRunStats), ExecError> {
+        if self.config.profile {
+            return self.run_with_stats(ctx, prog, max_insts);
+        }
+        match self.bound_code(h, prog) {
+            Some(code) => self.run_code(code, ctx, prog, max_insts, None),
+            None => self.run_code(&self.prog_code(prog), ctx, prog, max_insts, None),
+        }
+    }
+
     /// Run like `run`, counting profile events into `prof` (`wavejit_interp::profile`):
     /// the same counts the interpreter gives. Compiled code counts them itself when the
     /// engine was made with `JitConfig::profile`; otherwise every instruction is
@@ -91,13 +109,24 @@ impl Jit {
         prof: Option<&mut Profile>,
     ) -> Result<(Step, JitRunStats), ExecError> {
         let code = self.prog_code(prog);
+        self.run_code(&code, ctx, prog, max_insts, prof)
+    }
+
+    fn run_code(
+        &self,
+        code: &ProgCode,
+        ctx: &mut Ctx<'_>,
+        prog: &Program,
+        max_insts: u64,
+        prof: Option<&mut Profile>,
+    ) -> Result<(Step, JitRunStats), ExecError> {
         let tramp = if self.broken.is_none() {
             self.trampoline()
         } else {
             None
         };
         let start_budget = max_insts.min(i64::MAX as u64) as i64;
-        let mut jc = context(start_budget, ctx, prog, &code);
+        let mut jc = context(start_budget, ctx, prog, code);
         if let Some(p) = prof {
             if p.insts.len() < prog.slots.len() {
                 p.insts.resize(prog.slots.len(), Default::default());
@@ -114,7 +143,7 @@ impl Jit {
             let pc = ctx.wave.pc;
             let func = match tramp {
                 Some(_) => {
-                    self.find_or_compile(&code, prog, pc, ctx.wave.mode, ctx.wave.exec == u64::MAX)
+                    self.find_or_compile(code, prog, pc, ctx.wave.mode, ctx.wave.exec == u64::MAX)
                 }
                 None => None,
             };
@@ -132,7 +161,7 @@ impl Jit {
                         // Not enough budget for the whole block: step it below.
                     }
                     EXIT_HOT_FULL | EXIT_HOT_MASKED => {
-                        self.tier_up(&code, prog, hot_spec(ctx.wave, r));
+                        self.tier_up(code, prog, hot_spec(ctx.wave, r));
                         continue;
                     }
                     EXIT_END => return Ok((Step::End, finish(&jc, stats))),

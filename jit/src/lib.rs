@@ -30,7 +30,9 @@ pub mod mem;
 pub mod slots;
 pub mod vp1;
 
-pub use cache::{CompileStats, Jit, JitConfig, DEFAULT_HOT_THRESHOLD, DEFAULT_TIER_THRESHOLD};
+pub use cache::{
+    CompileStats, Jit, JitConfig, ProgHandle, DEFAULT_HOT_THRESHOLD, DEFAULT_TIER_THRESHOLD,
+};
 pub use diff::{diff_run, diff_run_profiled, diff_run_with, DiffRun, Mismatch};
 pub use disk::DiskCache;
 pub use engine::{JitRunStats, UnitStep};

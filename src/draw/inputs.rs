@@ -21,7 +21,7 @@
 //! interpolation agree: every I/J pair holds the same coordinates. A bit marked "not
 //! supported", or any bit above 15, is refused before anything runs.
 
-use super::DrawError;
+use super::error::DrawError;
 
 /// One input the SPI writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -31,6 +31,7 @@
 //!   which belong to vertex shaders and go nowhere from a pixel shader, write nothing
 //!   either. Every export is counted by target kind (`DrawStats::exports`).
 
+pub mod error;
 pub mod inputs;
 pub mod raster;
 pub mod scene;
@@ -42,11 +43,12 @@ use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave, LANES};
 use wavejit_isa::Arch;
 
+pub use error::DrawError;
 pub use scene::Scene;
 pub use shader::PixelShader;
 pub use target::{Format, RenderTargets};
 
-use crate::engine::{self, Engine, WaveError};
+use crate::engine::{self, Engine};
 use inputs::Input;
 use raster::{Quad, Setup};
 
@@ -54,29 +56,6 @@ use raster::{Quad, Setup};
 pub const QUADS_PER_WAVE: usize = 16;
 /// The default instruction budget of one wave.
 pub const DEFAULT_MAX_INSTS: u64 = 1 << 24;
-
-/// What went wrong in a draw.
-#[derive(Debug, thiserror::Error)]
-pub enum DrawError {
-    #[error("scene: {msg}")]
-    Scene { msg: String },
-    #[error("shader: {0}")]
-    Shader(String),
-    /// A shader or scene feature `draw` does not model.
-    #[error("unsupported: {0}")]
-    Unsupported(String),
-    /// The run of a wave failed.
-    #[error("wave {wave} (triangle {triangle} at pixel ({x}, {y})): {source}")]
-    Run {
-        wave: usize,
-        triangle: usize,
-        x: u32,
-        y: u32,
-        source: Box<WaveError>,
-    },
-    #[error("output: {0}")]
-    Output(String),
-}
 
 /// How to draw.
 #[derive(Clone, Copy, Debug)]

@@ -28,8 +28,8 @@
 use serde::Deserialize;
 use wavejit_isa::Gen;
 
+use super::error::DrawError;
 use super::target::{Format, RenderTargets};
-use super::DrawError;
 
 /// The largest width or height.
 pub const MAX_DIM: u32 = 8192;

@@ -17,7 +17,7 @@ use object::read::elf::{ElfFile64, FileHeader};
 use object::{LittleEndian, Object, ObjectSection, ObjectSymbol, SymbolKind};
 use wavejit_isa::Gen;
 
-use super::DrawError;
+use super::error::DrawError;
 
 const SPI_SHADER_PGM_RSRC1_PS: u32 = 0xB028;
 const SPI_PS_INPUT_ENA: u32 = 0x286CC;

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::DrawError;
+use super::error::DrawError;
 
 /// The storage format of a colour target.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]

@@ -20,9 +20,9 @@ use object::{
 };
 use wavejit_isa::Gen;
 
+use super::code::{CodeObject, Kernel, LoadError, Segment};
 use super::kd::{KernelDescriptor, ENTRY_FIELD_OFFSET, KD_SIZE};
 use super::metadata::{Metadata, NOTE_OWNER, NT_AMDGPU_METADATA};
-use super::{CodeObject, Kernel, LoadError, Segment};
 
 const ELFOSABI_AMDGPU_HSA: u8 = 64;
 const ELFOSABI_AMDGPU_PAL: u8 = 65;

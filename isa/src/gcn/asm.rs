@@ -56,7 +56,7 @@ pub struct Assembly {
 impl Assembly {
     /// The program as dwords (a trailing partial dword is zero-padded).
     pub fn words(&self) -> Vec<u32> {
-        super::fmt::le_words(&self.bytes)
+        super::decode::le_words(&self.bytes)
     }
 }
 
@@ -462,11 +462,37 @@ fn statement(
         rows[0].enc,
         TableEnc::Sop1 | TableEnc::Sop2 | TableEnc::Sopc | TableEnc::Sopk | TableEnc::Sopp
     );
-    if suffix.is_some() && !(scalar32 && suffix == Some(Form::E32)) {
+    // CLRX's `_e64` on SOP1/SOP2/SOPC asks for the two-dword form: inline constants become
+    // the literal dword (`s_add_u32_e64 s1, s2, 5` → SSRC1 = 255, literal 5), and a line
+    // without a constant has no such form.
+    let scalar64 = suffix == Some(Form::E64)
+        && matches!(
+            rows[0].enc,
+            TableEnc::Sop1 | TableEnc::Sop2 | TableEnc::Sopc
+        );
+    if suffix.is_some() && !(scalar32 && suffix == Some(Form::E32)) && !scalar64 {
         return Err(PErr {
             col: hcol,
             msg: format!("{} takes no encoding suffix", op.mnemonic()),
         });
+    }
+    if scalar64 {
+        for o in &mut ops {
+            if matches!(o.val, Val::Int(_) | Val::Float(_)) {
+                o.lit = true;
+            }
+        }
+        let inst = scalar::assemble(gen, op, rows[0], &ops, &mods, hcol, end_col, pc, labels)?;
+        if inst.literal.is_none() {
+            return Err(PErr {
+                col: hcol,
+                msg: format!(
+                    "{}_e64 needs a constant operand (the _e64 form is the one with a literal)",
+                    op.mnemonic()
+                ),
+            });
+        }
+        return Ok(inst);
     }
     let r = rows[0];
     match r.enc {

@@ -24,9 +24,21 @@ use super::operand::{
 use super::table::{lookup, Field, Op, Row, TableEnc};
 use crate::arch::Gen;
 use crate::error::{DecodeError, DecodeErrorKind};
-use crate::ir::Flow;
+use crate::flow::Flow;
 
 type Kind = DecodeErrorKind;
+
+/// Little-endian dwords of `bytes` (a trailing partial dword is zero-padded).
+pub fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| {
+            let mut b = [0u8; 4];
+            b[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(b)
+        })
+        .collect()
+}
 
 /// `n` bits of `w` starting at bit `lo` (`n` < 32).
 fn bits(w: u32, lo: u32, n: u32) -> u32 {
@@ -239,7 +251,7 @@ pub fn decode_tolerant(
 /// With `tolerate`, the unused fields are not errors but the returned list (see
 /// [`decode_tolerant`]).
 fn check_unused(gen: Gen, inst: &Inst, tolerate: bool) -> Result<Vec<IgnoredBits>, Kind> {
-    let Ok((row, _)) = super::encode::opcode(gen, inst.op, inst.enc) else {
+    let Ok((row, _)) = super::opcode::opcode(gen, inst.op, inst.enc) else {
         return Ok(Vec::new());
     };
     let ops = operands(row, inst.enc == Enc::Vop3);

@@ -189,3 +189,19 @@ pub struct OpDesc {
     /// For a compare, what it computes.
     pub cmp: Option<CmpDesc>,
 }
+
+/// Split a signature into its comma-separated words (`"v1,vcc,v1"`), `+` suffixes removed.
+pub(crate) fn sig_words(sig: &str) -> Vec<&str> {
+    if sig.is_empty() {
+        return Vec::new();
+    }
+    sig.split(',')
+        .map(|w| w.split('+').next().unwrap_or(w))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Register count of a signature word (`v2` → 2, `s4` → 4, anything else 1).
+pub fn word_dwords(w: &str) -> u8 {
+    w.get(1..).and_then(|n| n.parse().ok()).unwrap_or(1)
+}

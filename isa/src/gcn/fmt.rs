@@ -14,31 +14,11 @@ pub mod valu;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use super::decode::le_words;
 use super::inst::{Fields, Inst};
 use crate::arch::Gen;
 
-/// Which assembly dialect to print.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Syntax {
-    /// CLRX syntax (000/002 spec documents): no encoding suffixes, `sext(v1)`, `abs(v1)`,
-    /// lowercase SDWA selectors, `bound_ctrl`.
-    #[default]
-    Clrx,
-    /// LLVM syntax exactly as llvm-mc 19 prints it: `_e32`/`_e64`/`_sdwa`/`_dpp`,
-    /// `|v1|`, `BYTE_1`, `bound_ctrl:1`.
-    Llvm,
-}
-
-impl std::str::FromStr for Syntax {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "clrx" => Ok(Syntax::Clrx),
-            "llvm" => Ok(Syntax::Llvm),
-            _ => Err(format!("unknown syntax `{s}` (clrx or llvm)")),
-        }
-    }
-}
+pub use names::{mnemonic, Syntax};
 
 /// The text of one instruction. `pc` is its byte offset (the text itself holds branch
 /// offsets as numbers, as LLVM does; `listing` turns them into labels).
@@ -67,18 +47,6 @@ fn long_text(words: &[u32]) -> String {
     format!(".long {}", hex.join(", "))
 }
 
-/// Little-endian dwords of `bytes` (a trailing partial dword is zero-padded).
-pub fn le_words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks(4)
-        .map(|c| {
-            let mut b = [0u8; 4];
-            b[..c.len()].copy_from_slice(c);
-            u32::from_le_bytes(b)
-        })
-        .collect()
-}
-
 /// The text of one instruction in `syntax`, without the check that it assembles back.
 pub fn text_of(gen: Gen, inst: &Inst, syntax: Syntax) -> String {
     let text = valu::print(gen, inst, syntax)
@@ -92,18 +60,6 @@ pub fn text_of(gen: Gen, inst: &Inst, syntax: Syntax) -> String {
             inst.fields
         ),
     }
-}
-
-/// The mnemonic of `op` in `gen` for `syntax`. The table's alias column holds LLVM's name
-/// where the spec's differs (ERRATA VOP3 15: GCN 1.0 `v_mqsad_u8` is LLVM's
-/// `v_mqsad_pk_u16_u8`), so LLVM syntax prints the alias.
-pub fn mnemonic(gen: Gen, op: super::table::Op, syntax: Syntax) -> &'static str {
-    if syntax == Syntax::Llvm {
-        if let Some(a) = op.row(gen).and_then(|r| r.llvm_name()) {
-            return a;
-        }
-    }
-    op.mnemonic()
 }
 
 /// Branch target (byte offset) of a SOPP branch or SOPK fork at `pc`, if `inst` is one.

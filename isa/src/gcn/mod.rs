@@ -8,6 +8,7 @@ pub mod encode;
 pub mod export;
 pub mod fmt;
 pub mod inst;
+pub mod opcode;
 pub mod operand;
 pub mod table;
 pub mod valu;

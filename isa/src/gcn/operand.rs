@@ -393,7 +393,7 @@ pub fn inst_operands(gen: Gen, inst: &Inst) -> Vec<Operand> {
 /// The table row an instruction was decoded from (its native row; for VOP3 twins the
 /// VOP1/VOP2/VOPC row).
 pub fn row_of(gen: Gen, inst: &Inst) -> Option<&'static Row> {
-    super::encode::opcode(gen, inst.op, inst.enc)
+    super::opcode::opcode(gen, inst.op, inst.enc)
         .ok()
         .map(|(r, _)| r)
 }

@@ -6,8 +6,7 @@
 //! (`crate::gcn::fmt::valu::to_inst` back to fields) and the engines read this one view.
 
 use crate::arch::Gen;
-use crate::gcn::desc::{Ty, ValuKind};
-use crate::gcn::fmt::shape::{sig_words, word_dwords};
+use crate::gcn::desc::{sig_words, word_dwords, Ty, ValuKind};
 use crate::gcn::inst::{Fields, Inst, Src};
 use crate::gcn::table::{Op, Row, TableEnc};
 

@@ -2,7 +2,7 @@
 //! in the wave (`Wave::exports`) so that both engines produce them alike and `diff`
 //! compares them. A pixel-shader driver (the facade's `draw`) reads them after the run.
 
-use super::LANES;
+use crate::arch::LANES;
 use crate::gcn::ExpTarget;
 
 /// The most exports one wave may make; one more is an error of the run (a hostile

@@ -14,45 +14,8 @@
 //! Words of the other VP1 units (opcode 0x80-0xff) print as `.word` in both.
 
 use super::asm;
-use super::syntax;
+pub use super::syntax::{core, Out};
 use super::{Inst, Unit};
-
-/// What printing a word produced: its tokens, the bits envydis consumes, the word the
-/// tokens assemble to, and whether envydis flags an unknown operand.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Out {
-    pub toks: Vec<String>,
-    pub consumed: u32,
-    pub canon: u32,
-    pub unknown_operand: bool,
-}
-
-impl Out {
-    pub fn push(&mut self, s: &str) {
-        self.toks.push(s.to_string());
-    }
-    /// Record that the text consumed `mask` and stands for `bits` there.
-    pub fn take(&mut self, mask: u32, bits: u32) {
-        self.consumed |= mask;
-        self.canon |= bits & mask;
-    }
-    fn text(&self) -> String {
-        self.toks.join(" ")
-    }
-}
-
-/// The envydis tokens of `inst`, or `None` when it has no envydis syntax.
-pub fn core(inst: Inst) -> Option<Out> {
-    let (d, atoms) = syntax::atoms_of(inst)?;
-    let mut out = Out {
-        consumed: 0xff00_0000,
-        ..Out::default()
-    };
-    for a in atoms {
-        a.print(inst, d, &mut out);
-    }
-    Some(out)
-}
 
 /// `.word 0xXXXXXXXX`.
 pub fn word(inst: &Inst) -> String {

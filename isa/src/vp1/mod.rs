@@ -17,6 +17,7 @@
 pub mod asm;
 pub mod fields;
 pub mod fmt;
+pub mod lex;
 pub mod rfile;
 pub mod state;
 pub mod syntax;

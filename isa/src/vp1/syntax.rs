@@ -6,9 +6,9 @@
 //! unconsumed bits of the low byte as `[unknown: M]`) and the bits its text stands for when
 //! assembled back (`canon`): the lossless printer appends whatever the text does not say.
 
-use super::asm::{Cursor, Fail, Tok};
 use super::fields::{self as f, Field};
-use super::fmt::Out;
+pub use super::lex::hex;
+use super::lex::{split_reg, Cursor, Fail, Tok};
 use super::rfile::{self, Dir, File};
 use super::table::{Form, OpDesc, Sign};
 use super::Inst;
@@ -292,15 +292,6 @@ pub fn atoms_of(inst: Inst) -> Option<(&'static OpDesc, &'static [Atom])> {
     Some((d, a))
 }
 
-/// envydis' hex: `0x1f`, `-0x400`.
-pub fn hex(v: i64) -> String {
-    if v < 0 {
-        format!("-0x{:x}", v.unsigned_abs())
-    } else {
-        format!("0x{v:x}")
-    }
-}
-
 fn reg_name(v: u32) -> String {
     if v == 31 {
         "0x0".to_string()
@@ -569,7 +560,7 @@ impl Atom {
             Vc => {
                 let t = cur.next_tok("$vc0-$vc3")?;
                 let idx = match t.tok {
-                    Tok::Reg(ref r) => match super::asm::split_reg(r) {
+                    Tok::Reg(ref r) => match split_reg(r) {
                         ("vc", Some(n), "") if n <= 3 => n,
                         _ => return Err(t.fail("$vc0-$vc3")),
                     },
@@ -607,10 +598,7 @@ impl Atom {
                     ("csreq", File::Sr, 31),
                     ("uccfg", File::Uc, 16),
                 ];
-                let (mut file, idx) = match (
-                    named.iter().find(|(n, _, _)| n == r),
-                    super::asm::split_reg(r),
-                ) {
+                let (mut file, idx) = match (named.iter().find(|(n, _, _)| n == r), split_reg(r)) {
                     (Some(&(_, file, idx)), _) => (file, idx),
                     (None, (p, Some(n), "")) => match File::from_prefix(p) {
                         Some(file) => (file, n),
@@ -646,4 +634,40 @@ impl Atom {
             IgnCd | IgnAll => Ok(()),
         }
     }
+}
+/// What printing a word produced: its tokens, the bits envydis consumes, the word the
+/// tokens assemble to, and whether envydis flags an unknown operand.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub toks: Vec<String>,
+    pub consumed: u32,
+    pub canon: u32,
+    pub unknown_operand: bool,
+}
+
+impl Out {
+    pub fn push(&mut self, s: &str) {
+        self.toks.push(s.to_string());
+    }
+    /// Record that the text consumed `mask` and stands for `bits` there.
+    pub fn take(&mut self, mask: u32, bits: u32) {
+        self.consumed |= mask;
+        self.canon |= bits & mask;
+    }
+    pub fn text(&self) -> String {
+        self.toks.join(" ")
+    }
+}
+
+/// The envydis tokens of `inst`, or `None` when it has no envydis syntax.
+pub fn core(inst: Inst) -> Option<Out> {
+    let (d, atoms) = atoms_of(inst)?;
+    let mut out = Out {
+        consumed: 0xff00_0000,
+        ..Out::default()
+    };
+    for a in atoms {
+        a.print(inst, d, &mut out);
+    }
+    Some(out)
 }

@@ -16,7 +16,7 @@ pub enum TokKind {
     /// A number with a fraction or exponent.
     Float(f64),
     Str(String),
-    /// One of `, [ ] ( ) : | - + & = * /`.
+    /// One of `, [ ] ( ) : | - + & = * / @ { }`.
     Punct(char),
 }
 
@@ -91,7 +91,21 @@ pub fn lex(line: &str) -> Result<Vec<Tok>, (u32, String)> {
         }
         if matches!(
             c,
-            ',' | '[' | ']' | '(' | ')' | ':' | '|' | '-' | '+' | '&' | '=' | '*' | '/'
+            ',' | '['
+                | ']'
+                | '('
+                | ')'
+                | ':'
+                | '|'
+                | '-'
+                | '+'
+                | '&'
+                | '='
+                | '*'
+                | '/'
+                | '@'
+                | '{'
+                | '}'
         ) {
             out.push(Tok {
                 kind: TokKind::Punct(c),
@@ -207,8 +221,8 @@ mod tests {
             kinds("0b101 .5 1e3"),
             vec![TokKind::Int(5), TokKind::Float(0.5), TokKind::Float(1000.0)]
         );
-        assert!(lex("v1 @").is_err());
-        assert_eq!(lex("  @").unwrap_err().0, 3);
+        assert!(lex("v1 `").is_err());
+        assert_eq!(lex("  !").unwrap_err().0, 3);
         assert!(lex("0x").is_err());
         assert!(lex("12ab").is_err());
     }

@@ -93,7 +93,18 @@ fn format_value(m: &Modifier, gen: Gen) -> Result<(u8, u8), PErr> {
     match &m.value {
         Some(ModVal::List(l)) => {
             let (mut d, mut n) = (1u8, 0u8);
-            for v in l {
+            for (k, v) in l.iter().enumerate() {
+                // CLRX's raw values: `[@3, uint]` (data format 3), `[@3, @4]`.
+                if let Val::Func(f, a) = v {
+                    if let (true, Some(Val::Int(x))) = (f == "@", a.first()) {
+                        match k {
+                            0 if (0..=15).contains(x) => d = *x as u8,
+                            1 if (0..=7).contains(x) => n = *x as u8,
+                            _ => return err(m.col, format!("raw format value @{x} out of range")),
+                        }
+                        continue;
+                    }
+                }
                 // CLRX also writes the names short: `[8_8,uint]`, `[sint]`, `[32]`.
                 let u = match v {
                     Val::Ident(s) => s.to_ascii_uppercase(),

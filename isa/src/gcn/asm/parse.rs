@@ -253,6 +253,10 @@ impl<'a> P<'a> {
     /// An atom inside `f(...)` or `[...]`: number, word, string.
     fn atom(&mut self) -> Result<Val, PErr> {
         let col = self.col();
+        if self.is_punct('@') {
+            self.i += 1;
+            return Ok(Val::Int(self.int()?));
+        }
         if self.is_punct('-') {
             self.i += 1;
             return match self.bump().map(|t| &t.kind) {
@@ -294,7 +298,14 @@ impl<'a> P<'a> {
         self.expect('[')?;
         let mut v = Vec::new();
         loop {
-            v.push(self.atom()?);
+            // `@expr` in a list is a raw field value (CLRX's `format:[@3, uint]`), kept
+            // apart from a name that is a number (`format:[32]`).
+            if self.is_punct('@') {
+                self.i += 1;
+                v.push(Val::Func("@".into(), vec![Val::Int(self.int()?)]));
+            } else {
+                v.push(self.atom()?);
+            }
             if self.is_punct(',') {
                 self.i += 1;
                 continue;
@@ -307,6 +318,12 @@ impl<'a> P<'a> {
     /// An operand with optional source modifiers.
     fn operand(&mut self) -> Result<Operand, PErr> {
         let col = self.col();
+        // CLRX's `@expr`: the operand is the integer value of the expression, never a
+        // register name or source modifier (`@-1` is the constant -1, `@2*3` is 6).
+        if self.is_punct('@') {
+            self.i += 1;
+            return Ok(Operand::plain(Val::Int(self.int()?), col));
+        }
         if self.at_expr() {
             return Ok(Operand::plain(Val::Int(self.int()?), col));
         }
@@ -391,6 +408,33 @@ impl<'a> P<'a> {
                 }
                 self.i += 1;
                 Ok(Operand::plain(Val::Ident(name.clone()), col))
+            }
+            Some(TokKind::Punct('{')) => {
+                // LLVM's structured immediate `{id: 51, offset: 1, size: 31}` (s_getreg /
+                // s_setreg): kept as `{}`(key, value, key, value, ...).
+                self.i += 1;
+                let mut fields = Vec::new();
+                while !self.is_punct('}') {
+                    let kcol = self.col();
+                    let key = match self.bump().map(|t| &t.kind) {
+                        Some(TokKind::Ident(k)) => k.to_ascii_lowercase(),
+                        _ => return perr(kcol, "expected a field name"),
+                    };
+                    self.expect(':')?;
+                    let v = match self.peek() {
+                        Some(TokKind::Ident(_)) => self.atom()?,
+                        _ => Val::Int(self.int()?),
+                    };
+                    fields.push(Val::Ident(key));
+                    fields.push(v);
+                    if self.is_punct(',') {
+                        self.i += 1;
+                    } else if !self.is_punct('}') {
+                        return perr(self.col(), "expected `,` or `}`");
+                    }
+                }
+                self.i += 1;
+                Ok(Operand::plain(Val::Func("{}".into(), fields), col))
             }
             Some(TokKind::Punct('[')) => {
                 self.i += 1;

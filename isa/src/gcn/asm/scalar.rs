@@ -151,6 +151,48 @@ pub fn hwreg(o: &Operand) -> Result<u16, PErr> {
                 _ => err(o.col, "hwreg takes (id) or (id, offset, size)"),
             }
         }
+        Val::Func(f, fields) if f == "{}" => {
+            // `{id: N, offset: N, size: N}`, each field optional (id 0, offset 0, size 32).
+            let mut got: [Option<&Val>; 3] = [None; 3];
+            for kv in fields.chunks(2) {
+                let (Some(Val::Ident(k)), Some(v)) = (kv.first(), kv.get(1)) else {
+                    return err(o.col, "expected `name: value` fields");
+                };
+                let slot = match k.as_str() {
+                    "id" => 0,
+                    "offset" => 1,
+                    "size" => 2,
+                    _ => return err(o.col, format!("unknown hwreg field `{k}`")),
+                };
+                if got[slot].replace(v).is_some() {
+                    return err(o.col, format!("hwreg field `{k}` given twice"));
+                }
+            }
+            let id = match got[0] {
+                None => 0,
+                Some(Val::Ident(n)) => {
+                    let n = n.to_ascii_uppercase();
+                    let n = n.strip_prefix("HW_REG_").unwrap_or(&n).to_string();
+                    match HWREG_NAMES
+                        .iter()
+                        .find(|(_, x)| x.strip_prefix("HW_REG_") == Some(n.as_str()))
+                    {
+                        Some((i, _)) => *i,
+                        None => return err(o.col, format!("unknown hardware register `{n}`")),
+                    }
+                }
+                a => int_arg(a, 0, 63, o.col, "hardware register id")?,
+            };
+            let off = match got[1] {
+                None => 0,
+                a => int_arg(a, 0, 31, o.col, "bit offset")?,
+            };
+            let size = match got[2] {
+                None => 32,
+                a => int_arg(a, 1, 32, o.col, "bit size")?,
+            };
+            Ok(id | off << 6 | (size - 1) << 11)
+        }
         Val::Int(_) => imm16(o),
         _ => err(o.col, "expected hwreg(...)"),
     }

@@ -14,6 +14,11 @@ use crate::gcn::fmt::valu::{
 use crate::gcn::inst::{Inst, Src};
 use crate::gcn::table::{Op, TableEnc};
 
+/// SDWA selector values as llvm-mc spells them (it takes no other spelling).
+const LLVM_SELS: [&str; 7] = [
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD",
+];
+
 const SDWA_KEYS: &[&str] = &["sdwa", "dst_sel", "dst_unused", "src0_sel", "src1_sel"];
 const DPP_KEYS: &[&str] = &[
     "dpp",
@@ -76,9 +81,15 @@ pub fn assemble(
         (None, None, None, None) if sext => vec![Form::Sdwa],
         _ => vec![Form::E32, Form::E64, Form::Sdwa],
     };
-    // LLVM's default for dst_unused is UNUSED_PRESERVE, CLRX's UNUSED_PAD (ERRATA SDWA 10):
-    // the `_sdwa` suffix says which syntax the line is written in.
-    let llvm = suffix.is_some();
+    // LLVM's default for dst_unused is UNUSED_PRESERVE, CLRX's UNUSED_PAD (ERRATA SDWA 10).
+    // A line is LLVM syntax when it has the `_sdwa` suffix and no selector spelled as only
+    // CLRX spells it: llvm-mc takes exactly `BYTE_0`..`WORD_1`, `DWORD` (CLRX also `byte0`,
+    // `b1`, `w1`, `dw`, `word_1`, in any case).
+    let clrx_sel = mods.iter().any(|m| {
+        m.name.ends_with("_sel")
+            && matches!(&m.value, Some(ModVal::Ident(v)) if !LLVM_SELS.contains(&v.as_str()))
+    });
+    let llvm = suffix.is_some() && !clrx_sel;
     let mut best: Option<(usize, PErr)> = None;
     for f in candidates.iter().copied() {
         if !form_exists(gen, op, shape, f) && candidates.len() > 1 {

@@ -4,8 +4,8 @@
 //! atomics return data only with `glc`).
 
 use super::names;
+use super::names::Syntax;
 use super::shape::{row_sig, sig_dwords, Ty};
-use super::Syntax;
 use crate::arch::Gen;
 use crate::gcn::inst::{BufferFields, Fields, Inst};
 use crate::gcn::table::{Op, TableEnc};

@@ -3,9 +3,80 @@
 //! parses exactly what these functions print.
 
 use super::shape::Ty;
-use super::Syntax;
 use crate::arch::Gen;
 use crate::gcn::inst::Src;
+use crate::gcn::table::Op;
+
+/// Which assembly dialect to print.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// CLRX syntax (000/002 spec documents): no encoding suffixes, `sext(v1)`, `abs(v1)`,
+    /// lowercase SDWA selectors, `bound_ctrl`.
+    #[default]
+    Clrx,
+    /// LLVM syntax exactly as llvm-mc 19 prints it: `_e32`/`_e64`/`_sdwa`/`_dpp`,
+    /// `|v1|`, `BYTE_1`, `bound_ctrl:1`.
+    Llvm,
+}
+
+impl std::str::FromStr for Syntax {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "clrx" => Ok(Syntax::Clrx),
+            "llvm" => Ok(Syntax::Llvm),
+            _ => Err(format!("unknown syntax `{s}` (clrx or llvm)")),
+        }
+    }
+}
+
+/// The mnemonic of `op` in `gen` for `syntax`. The table's alias column holds LLVM's name
+/// where the spec's differs (ERRATA VOP3 15: GCN 1.0 `v_mqsad_u8` is LLVM's
+/// `v_mqsad_pk_u16_u8`), so LLVM syntax prints the alias.
+/// CLRX names the integer compares "not equal" and "always true" `lg` and `tru`, as its
+/// float compares, and its disassembler prints them so (`v_cmp_lg_i32`, `v_cmpx_tru_u64`).
+pub fn mnemonic(gen: Gen, op: Op, syntax: Syntax) -> &'static str {
+    if syntax == Syntax::Llvm {
+        if let Some(a) = op.row(gen).and_then(|r| r.llvm_name()) {
+            return a;
+        }
+    }
+    let m = op.mnemonic();
+    if syntax == Syntax::Clrx && m.starts_with("v_cmp") {
+        if let Some((_, clrx)) = CLRX_INT_COMPARES.iter().find(|(n, _)| *n == m) {
+            return clrx;
+        }
+    }
+    m
+}
+
+/// The table's (LLVM's) names of the integer compares CLRX spells with `lg`/`tru`.
+const CLRX_INT_COMPARES: [(&str, &str); 24] = [
+    ("v_cmp_ne_i16", "v_cmp_lg_i16"),
+    ("v_cmp_ne_u16", "v_cmp_lg_u16"),
+    ("v_cmp_ne_i32", "v_cmp_lg_i32"),
+    ("v_cmp_ne_u32", "v_cmp_lg_u32"),
+    ("v_cmp_ne_i64", "v_cmp_lg_i64"),
+    ("v_cmp_ne_u64", "v_cmp_lg_u64"),
+    ("v_cmpx_ne_i16", "v_cmpx_lg_i16"),
+    ("v_cmpx_ne_u16", "v_cmpx_lg_u16"),
+    ("v_cmpx_ne_i32", "v_cmpx_lg_i32"),
+    ("v_cmpx_ne_u32", "v_cmpx_lg_u32"),
+    ("v_cmpx_ne_i64", "v_cmpx_lg_i64"),
+    ("v_cmpx_ne_u64", "v_cmpx_lg_u64"),
+    ("v_cmp_t_i16", "v_cmp_tru_i16"),
+    ("v_cmp_t_u16", "v_cmp_tru_u16"),
+    ("v_cmp_t_i32", "v_cmp_tru_i32"),
+    ("v_cmp_t_u32", "v_cmp_tru_u32"),
+    ("v_cmp_t_i64", "v_cmp_tru_i64"),
+    ("v_cmp_t_u64", "v_cmp_tru_u64"),
+    ("v_cmpx_t_i16", "v_cmpx_tru_i16"),
+    ("v_cmpx_t_u16", "v_cmpx_tru_u16"),
+    ("v_cmpx_t_i32", "v_cmpx_tru_i32"),
+    ("v_cmpx_t_u32", "v_cmpx_tru_u32"),
+    ("v_cmpx_t_i64", "v_cmpx_tru_i64"),
+    ("v_cmpx_t_u64", "v_cmpx_tru_u64"),
+];
 
 /// Number of general SGPRs the assembler accepts by number in `gen` (s0 … s(N-1)).
 pub fn sgpr_count(gen: Gen) -> u16 {

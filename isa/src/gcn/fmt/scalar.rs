@@ -3,8 +3,8 @@
 //! (`hwreg(...)`, `sendmsg(...)`, `vmcnt(..)`, `gpr_idx(...)`).
 
 use super::names;
+use super::names::Syntax;
 use super::shape::{row_sig, Ty};
-use super::Syntax;
 use crate::arch::Gen;
 use crate::gcn::inst::{Fields, Inst, Src};
 use crate::gcn::table::{Op, TableEnc};

@@ -4,8 +4,8 @@
 //! and converts it with `to_inst`, trying the shortest form first.
 
 use super::names;
+use super::names::Syntax;
 use super::shape::{Ty, ValuKind, ValuShape};
-use super::Syntax;
 use crate::arch::Gen;
 use crate::gcn::inst::{Enc, Fields, Inst, Src, VopBase};
 use crate::gcn::table::{Op, TableEnc};
@@ -496,7 +496,7 @@ pub fn is_interp(k: ValuKind) -> bool {
 pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
     let (v, form, shape) = from_inst(gen, inst)?;
     let op = inst.op;
-    let mut out = String::from(super::mnemonic(gen, op, sx));
+    let mut out = String::from(super::names::mnemonic(gen, op, sx));
     if sx == Syntax::Llvm {
         out.push_str(llvm_suffix(gen, op, &shape, form));
     }
