@@ -19,6 +19,8 @@ use std::{env, fs, path::Path};
 #[path = "build/vp1.rs"]
 mod vp1;
 // The check of the `jit` column (shared with isa/tests/table_jit_cells.rs).
+#[path = "build/interp_cell.rs"]
+mod interp_cell;
 #[path = "build/jit_cell.rs"]
 mod jit_cell;
 use jit_cell::camel;
@@ -181,8 +183,12 @@ const ADAPTERS: &[&str] = &[
 /// says what), `vintrp` (interpolation, interp/src/vintrp.rs), `nop` (no lane state
 /// changes), `unsupported` (the interpreter answers `Unsupported` naming the operation: an
 /// explicit marker, never a silent gap) or `ADAPTER(args)`; `-` for rows outside the
-/// vector ALU and VINTRP. Returns the cell as macro tokens.
-fn interp_cell(line: usize, enc: &str, shape: Option<&str>, cell: &str) -> String {
+/// vector ALU, VINTRP and the scalar unit (whose cells `build/interp_cell.rs` checks).
+/// Returns the cell as macro tokens.
+fn interp_cell(line: usize, enc: &str, shape: Option<&str>, compare: bool, cell: &str) -> String {
+    if interp_cell::is_scalar(enc) {
+        return interp_cell::scalar_interp_cell(compare, cell).unwrap_or_else(|e| fail(line, &e));
+    }
     let is_cmp = matches!(shape, Some("cmp" | "cmpx"));
     let is_vintrp = enc == "Vintrp" || shape.is_some_and(|s| s.starts_with("interp_"));
     match cell {
@@ -342,7 +348,7 @@ fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
             )
         }
     };
-    let interp = interp_cell(line, enc, shape.map(|(_, w)| w), c[4]);
+    let interp = interp_cell(line, enc, shape.map(|(_, w)| w), cmp_words.is_some(), c[4]);
     let facts = jit_cell::RowFacts {
         scalar: match enc {
             "Sop2" => Some("sop2"),

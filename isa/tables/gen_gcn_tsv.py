@@ -34,7 +34,9 @@ vector ALU row gets '-', which isa/build.rs rejects until they are filled in:
   forms  sdwa,dpp: the extra GCN 1.2 encodings a VOP1/VOP2/VOPC row has
   cmp    COND.TYPE of a compare (lt.f32, ne.u64, class.f64), '-' otherwise
   interp what the interpreter runs: ADAPTER(path), cmp, vintrp, nop or unsupported
-         (interp/src/valu/dispatch.rs; '-' outside the vector ALU and interpolation)
+         (interp/src/valu/dispatch.rs); on scalar rows ADAPTER(path), cmp, nop, end,
+         barrier or unsupported (interp/src/salu/adapt.rs, isa/build/interp_cell.rs);
+         '-' on memory and export rows
   jit    how the JIT runs it: FAMILY(op) (a generic lowering, e.g. float(add)), cmp, class,
          cndmask, ldexp, lanes, vintrp, nop, or helper (the interpreter over 64 lanes); '-'
          outside the vector ALU and interpolation (isa/build/jit_cell.rs checks the words)

@@ -1,6 +1,7 @@
 //! Words the decoder keeps but whose friendly spelling the assembler refuses, as LLVM does
-//! (docs/assembler-choices.md): their text writes the refused register as the raw code
-//! `src(N)`, which assembles back to the same word. Words are worked out by hand from the
+//! (docs/assembler-choices.md): their text writes the refused register or constant as the
+//! raw code `src(N)` (a literal as `lit(V)`, an output modifier as `omod:N`), which
+//! assembles back to the same word. Words are worked out by hand from the
 //! GCN 1.2 layouts:
 //! - SMEM: word 0 = 0xC000_0000 | OP << 18 | IMM << 17 | SDATA << 6 | SBASE / 2, word 1 =
 //!   OFFSET (an SGPR when IMM = 0); `s_load_dword` is OP 0, `s_memtime` OP 36.
@@ -81,5 +82,112 @@ fn llvm_spellings_assemble() {
     ] {
         let a = assemble(Gen::Gfx8, text).unwrap_or_else(|e| panic!("`{text}`: {e}"));
         assert_eq!(a.words(), want, "`{text}`");
+    }
+}
+
+/// As `raw_round_trip2`, for refusals whose message names `hint` (the raw spelling).
+fn raw_round_trip_hint(friendly: &str, clrx: &str, llvm: &str, hint: &str, want: &[u32]) {
+    let e = assemble(Gen::Gfx8, friendly).expect_err(friendly);
+    assert!(e.to_string().contains(hint), "`{friendly}`: {e}");
+    let (inst, size) = decode(Gen::Gfx8, &bytes(want), 0).expect("decodes");
+    assert_eq!(size as usize, want.len() * 4);
+    for (sx, text) in [(Syntax::Clrx, clrx), (Syntax::Llvm, llvm)] {
+        let t = format(Gen::Gfx8, &inst, 0, sx);
+        assert_eq!(t, text, "{sx:?}");
+        let a = assemble(Gen::Gfx8, text).unwrap_or_else(|e| panic!("`{text}`: {e}"));
+        assert_eq!(a.words(), want, "`{text}`");
+    }
+}
+
+#[test]
+fn constants_where_registers_are_read_print_raw() {
+    // SOP1 = 0xBE80_0000 | SDST << 16 | OP << 8 | SSRC0; GCN 1.2 s_setpc_b64 is OP 0x1D
+    // (llvm-mc: s_setpc_b64 s[0:1] → be801d00); SSRC0 = 128 is the constant 0.
+    raw_round_trip("s_setpc_b64 0", "s_setpc_b64 src(128)", &[0xBE80_1D80]);
+    // s_cbranch_join OP 0x2E: the constant 1 is code 129.
+    raw_round_trip(
+        "s_cbranch_join 1",
+        "s_cbranch_join src(129)",
+        &[0xBE80_2E81],
+    );
+    // SOP2 = 0x8000_0000 | OP << 23 | SDST << 16 | SSRC1 << 8 | SSRC0; s_cbranch_g_fork
+    // s[6:7], s[8:9] → 94800806 (llvm-mc). Inline constants are taken (LLVM takes them);
+    // a literal (SSRC1 = 255) is not, and prints as lit(V).
+    assert_eq!(
+        assemble(Gen::Gfx8, "s_cbranch_g_fork s[6:7], 2")
+            .expect("inline constant")
+            .words(),
+        vec![0x9480_8206]
+    );
+    raw_round_trip_hint(
+        "s_cbranch_g_fork s[6:7], 100",
+        "s_cbranch_g_fork s[6:7], lit(0x64)",
+        "s_cbranch_g_fork s[6:7], lit(0x64)",
+        "lit(V)",
+        &[0x9480_FF06, 100],
+    );
+    // VOP3 v_addc_u32 (llvm-mc: v_addc_u32_e64 v1, s[0:1], v2, v3, s[4:5] → d11c0001
+    // 00120702): SRC2 = 128 (the constant 0) as the carry-in.
+    raw_round_trip_hint(
+        "v_addc_u32_e64 v1, s[0:1], v2, v3, 0",
+        "v_addc_u32 v1, s[0:1], v2, v3, src(128)",
+        "v_addc_u32_e64 v1, s[0:1], v2, v3, src(128)",
+        "src(N)",
+        &[0xD11C_0001, 0x0202_0702],
+    );
+    // v_cndmask_b32_e64 v1, v2, v3, s[4:5] → d1000001 00120702; SRC2 = 193 (-1).
+    raw_round_trip_hint(
+        "v_cndmask_b32_e64 v1, v2, v3, -1",
+        "v_cndmask_b32 v1, v2, v3, src(193)",
+        "v_cndmask_b32_e64 v1, v2, v3, src(193)",
+        "src(N)",
+        &[0xD100_0001, 0x0306_0702],
+    );
+}
+
+#[test]
+fn output_modifiers_llvm_refuses_print_raw() {
+    // VOP3 word 1 has OMOD at bits 27-28; v_cmp_eq_f32_e64 vcc, v0, v1 → d042006a
+    // 00020300 (llvm-mc), OMOD = 1 (mul:2) adds 0x0800_0000.
+    raw_round_trip_hint(
+        "v_cmp_eq_f32_e64 vcc, v0, v1 mul:2",
+        "v_cmp_eq_f32 vcc, v0, v1 omod:1",
+        "v_cmp_eq_f32_e64 vcc, v0, v1 omod:1",
+        "omod:N",
+        &[0xD042_006A, 0x0802_0300],
+    );
+    // v_interp_p2_f16 v5, v2, attr1.x, v3 clamp → d2768005 040e0401 (llvm-mc); without
+    // clamp and with OMOD = 1.
+    raw_round_trip_hint(
+        "v_interp_p2_f16 v5, v2, attr1.x, v3 mul:2",
+        "v_interp_p2_f16 v5, v2, attr1.x, v3 omod:1",
+        "v_interp_p2_f16 v5, v2, attr1.x, v3 omod:1",
+        "omod:N",
+        &[0xD276_0005, 0x0C0E_0401],
+    );
+    // Other operations keep mul:2 (v_add_f32_e64 v1, v2, v3 mul:2 → d1010001 08020702).
+    assert_eq!(
+        assemble(Gen::Gfx8, "v_add_f32_e64 v1, v2, v3 mul:2")
+            .expect("mul:2")
+            .words(),
+        vec![0xD101_0001, 0x0802_0702]
+    );
+}
+
+#[test]
+fn savewave_is_gcn_1_2s_message() {
+    // SOPP = 0xBF80_0000 | OP << 16 | SIMM16; s_sendmsg is OP 16; MSG_SAVEWAVE is id 4.
+    assert_eq!(
+        assemble(Gen::Gfx8, "s_sendmsg sendmsg(MSG_SAVEWAVE)")
+            .expect("gfx8")
+            .words(),
+        vec![0xBF90_0004]
+    );
+    for gen in [Gen::Gfx6, Gen::Gfx7] {
+        assert!(assemble(gen, "s_sendmsg sendmsg(MSG_SAVEWAVE)").is_err());
+        assert_eq!(
+            assemble(gen, "s_sendmsg 4").expect("raw").words(),
+            vec![0xBF90_0004]
+        );
     }
 }

@@ -1,15 +1,10 @@
 //! SOP2: scalar operations with two sources (AMD SI/CI/GCN3 ISA manuals, "SOP2
 //! Instructions"). One pure function per operation, returning the result and, where the
-//! operation writes it, the new SCC; `exec` fetches operands and writes results.
+//! operation writes it, the new SCC (`super::adapt` says how a function's signature is
+//! read); the table's `interp` column names the function of each operation.
 //!
 //! Shift amounts and bit-field offsets use the low 5 bits (6 for 64-bit data) of their
 //! operand, as the manuals' `S1.u[4:0]` says: a shift by 33 is a shift by 1.
-
-use wavejit_isa::gcn::{Fields, Inst, Op};
-
-use super::operand::{read32, read64, write32, write64};
-use crate::ctx::{bad_fields, unsupported, Ctx};
-use crate::error::ExecErrorKind;
 
 /// `D = S0 + S1; SCC = carry out`.
 pub fn s_add_u32(a: u32, b: u32) -> (u32, bool) {
@@ -141,98 +136,98 @@ pub fn s_absdiff_i32(a: u32, b: u32) -> u32 {
     (a as i32).wrapping_sub(b as i32).wrapping_abs() as u32
 }
 
-/// What an operation produces.
-enum Out {
-    /// A 32-bit result and, if the operation writes it, SCC.
-    D32(u32, Option<bool>),
-    D64(u64, Option<bool>),
-}
-use Out::{D32, D64};
-
-/// `SCC = D != 0`, the rule of the logical, shift, bit-field and absdiff operations.
-fn nz32(d: u32) -> Out {
-    D32(d, Some(d != 0))
-}
-fn nz64(d: u64) -> Out {
-    D64(d, Some(d != 0))
-}
-
-pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
-    let Fields::Sop2 { sdst, ssrc0, ssrc1 } = inst.fields else {
-        return Err(bad_fields(inst));
-    };
-    let w = &*ctx.wave;
-    let lit = inst.literal;
-    let a32 = || read32(w, ssrc0, lit);
-    let b32 = || read32(w, ssrc1, lit);
-    let a64 = || read64(w, ssrc0, lit);
-    let b64 = || read64(w, ssrc1, lit);
-    let scc = w.scc & 1 != 0;
-    let with_scc = |(d, c): (u32, bool)| D32(d, Some(c));
-    use Op::*;
-    let out = match inst.op {
-        SAddU32 => with_scc(s_add_u32(a32()?, b32()?)),
-        SSubU32 => with_scc(s_sub_u32(a32()?, b32()?)),
-        SAddI32 => with_scc(s_add_i32(a32()?, b32()?)),
-        SSubI32 => with_scc(s_sub_i32(a32()?, b32()?)),
-        SAddcU32 => with_scc(s_addc_u32(a32()?, b32()?, scc)),
-        SSubbU32 => with_scc(s_subb_u32(a32()?, b32()?, scc)),
-        SMinI32 => with_scc(s_min_i32(a32()?, b32()?)),
-        SMinU32 => with_scc(s_min_u32(a32()?, b32()?)),
-        SMaxI32 => with_scc(s_max_i32(a32()?, b32()?)),
-        SMaxU32 => with_scc(s_max_u32(a32()?, b32()?)),
-        // `D = SCC ? S0 : S1`; SCC unchanged.
-        SCselectB32 => D32(if scc { a32()? } else { b32()? }, None),
-        SCselectB64 => D64(if scc { a64()? } else { b64()? }, None),
-        SAndB32 => nz32(a32()? & b32()?),
-        SAndB64 => nz64(a64()? & b64()?),
-        SOrB32 => nz32(a32()? | b32()?),
-        SOrB64 => nz64(a64()? | b64()?),
-        SXorB32 => nz32(a32()? ^ b32()?),
-        SXorB64 => nz64(a64()? ^ b64()?),
-        SAndn2B32 => nz32(a32()? & !b32()?),
-        SAndn2B64 => nz64(a64()? & !b64()?),
-        SOrn2B32 => nz32(a32()? | !b32()?),
-        SOrn2B64 => nz64(a64()? | !b64()?),
-        SNandB32 => nz32(!(a32()? & b32()?)),
-        SNandB64 => nz64(!(a64()? & b64()?)),
-        SNorB32 => nz32(!(a32()? | b32()?)),
-        SNorB64 => nz64(!(a64()? | b64()?)),
-        SXnorB32 => nz32(!(a32()? ^ b32()?)),
-        SXnorB64 => nz64(!(a64()? ^ b64()?)),
-        SLshlB32 => nz32(a32()? << (b32()? & 31)),
-        SLshlB64 => nz64(a64()? << (b32()? & 63)),
-        SLshrB32 => nz32(a32()? >> (b32()? & 31)),
-        SLshrB64 => nz64(a64()? >> (b32()? & 63)),
-        SAshrI32 => nz32(((a32()? as i32) >> (b32()? & 31)) as u32),
-        SAshrI64 => nz64(((a64()? as i64) >> (b32()? & 63)) as u64),
-        SBfmB32 => D32(s_bfm_b32(a32()?, b32()?), None),
-        SBfmB64 => D64(s_bfm_b64(a32()?, b32()?), None),
-        // `D = S0 * S1` (low 32 bits of the signed product, which are the same for
-        // unsigned); SCC unchanged.
-        SMulI32 => D32(a32()?.wrapping_mul(b32()?), None),
-        SBfeU32 => nz32(s_bfe_u32(a32()?, b32()?)),
-        SBfeI32 => nz32(s_bfe_i32(a32()?, b32()?)),
-        SBfeU64 => nz64(s_bfe_u64(a64()?, b32()?)),
-        SBfeI64 => nz64(s_bfe_i64(a64()?, b32()?)),
-        SAbsdiffI32 => nz32(s_absdiff_i32(a32()?, b32()?)),
-        // s_cbranch_g_fork and s_rfe_restore_b64 need the control-stack and trap
-        // machinery, which this interpreter does not model.
-        _ => return Err(unsupported(inst)),
-    };
-    let w = &mut *ctx.wave;
-    let scc_out = match out {
-        D32(d, c) => {
-            write32(w, sdst, d)?;
-            c
-        }
-        D64(d, c) => {
-            write64(w, sdst, d)?;
-            c
-        }
-    };
-    if let Some(c) = scc_out {
-        w.scc = c as u32;
+/// `D = SCC ? S0 : S1`; SCC unchanged.
+pub fn s_cselect_b32(a: u32, b: u32, scc: bool) -> u32 {
+    if scc {
+        a
+    } else {
+        b
     }
-    Ok(())
+}
+
+/// `D = SCC ? S0 : S1` on 64 bits.
+pub fn s_cselect_b64(a: u64, b: u64, scc: bool) -> u64 {
+    if scc {
+        a
+    } else {
+        b
+    }
+}
+
+/// `D = S0 * S1`: the low 32 bits of the signed product, which are the same for unsigned;
+/// SCC unchanged.
+pub fn s_mul_i32(a: u32, b: u32) -> u32 {
+    a.wrapping_mul(b)
+}
+
+// The bitwise operations; `SCC = D != 0` (the `sop2_nz` adapter).
+
+pub fn s_and_b32(a: u32, b: u32) -> u32 {
+    a & b
+}
+pub fn s_and_b64(a: u64, b: u64) -> u64 {
+    a & b
+}
+pub fn s_or_b32(a: u32, b: u32) -> u32 {
+    a | b
+}
+pub fn s_or_b64(a: u64, b: u64) -> u64 {
+    a | b
+}
+pub fn s_xor_b32(a: u32, b: u32) -> u32 {
+    a ^ b
+}
+pub fn s_xor_b64(a: u64, b: u64) -> u64 {
+    a ^ b
+}
+pub fn s_andn2_b32(a: u32, b: u32) -> u32 {
+    a & !b
+}
+pub fn s_andn2_b64(a: u64, b: u64) -> u64 {
+    a & !b
+}
+pub fn s_orn2_b32(a: u32, b: u32) -> u32 {
+    a | !b
+}
+pub fn s_orn2_b64(a: u64, b: u64) -> u64 {
+    a | !b
+}
+pub fn s_nand_b32(a: u32, b: u32) -> u32 {
+    !(a & b)
+}
+pub fn s_nand_b64(a: u64, b: u64) -> u64 {
+    !(a & b)
+}
+pub fn s_nor_b32(a: u32, b: u32) -> u32 {
+    !(a | b)
+}
+pub fn s_nor_b64(a: u64, b: u64) -> u64 {
+    !(a | b)
+}
+pub fn s_xnor_b32(a: u32, b: u32) -> u32 {
+    !(a ^ b)
+}
+pub fn s_xnor_b64(a: u64, b: u64) -> u64 {
+    !(a ^ b)
+}
+
+// Shifts by S1[4:0] (S1[5:0] for 64-bit data); `SCC = D != 0`.
+
+pub fn s_lshl_b32(a: u32, b: u32) -> u32 {
+    a << (b & 31)
+}
+pub fn s_lshl_b64(a: u64, b: u32) -> u64 {
+    a << (b & 63)
+}
+pub fn s_lshr_b32(a: u32, b: u32) -> u32 {
+    a >> (b & 31)
+}
+pub fn s_lshr_b64(a: u64, b: u32) -> u64 {
+    a >> (b & 63)
+}
+pub fn s_ashr_i32(a: u32, b: u32) -> u32 {
+    ((a as i32) >> (b & 31)) as u32
+}
+pub fn s_ashr_i64(a: u64, b: u32) -> u64 {
+    ((a as i64) >> (b & 63)) as u64
 }

@@ -12,10 +12,11 @@
 //! `Unsupported` naming it: their contents depend on hardware state this interpreter
 //! does not have.
 
-use wavejit_isa::gcn::{CmpDesc, CmpTy, Fields, Inst, Op, Src};
+use wavejit_isa::gcn::{Fields, Inst, Src};
 
+use super::adapt::{R, S};
 use super::operand::{read32, write32};
-use crate::ctx::{bad_fields, unsupported, Ctx};
+use crate::ctx::{bad_fields, Control};
 use crate::error::ExecErrorKind;
 
 /// The hardware register a SIMM16 names: `{size - 1 [15:11], offset [10:6], id [5:0]}`.
@@ -80,82 +81,63 @@ fn unsupported_hwreg(inst: &Inst, h: HwReg) -> ExecErrorKind {
     }
 }
 
-pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
+/// `D = sext(SIMM16)`.
+pub fn s_movk_i32(k: i32) -> u32 {
+    k as u32
+}
+
+/// `if SCC then D = sext(SIMM16)`.
+pub fn s_cmovk_i32(k: i32, scc: bool) -> Option<u32> {
+    scc.then_some(k as u32)
+}
+
+/// `D = D + sext(SIMM16); SCC = signed overflow`.
+pub fn s_addk_i32(d: u32, k: i32) -> (u32, bool) {
+    let (d, o) = (d as i32).overflowing_add(k);
+    (d as u32, o)
+}
+
+/// `D = D * sext(SIMM16)` (low 32 bits); SCC unchanged.
+pub fn s_mulk_i32(d: u32, k: i32) -> u32 {
+    (d as i32).wrapping_mul(k) as u32
+}
+
+/// The MODE field SIMM16 names (any other register is `Unsupported`), and SDST.
+fn mode_field(inst: &Inst) -> Result<(HwReg, u8), ExecErrorKind> {
     let Fields::Sopk { sdst, simm16 } = inst.fields else {
         return Err(bad_fields(inst));
     };
-    let w = &mut *ctx.wave;
-    let simm = simm16 as i16 as i32;
-    let uimm = simm16 as u32;
-    let reg = || read32(w, Src(sdst as u16), None);
-    use Op::*;
-    // `SCC = D cond SIMM16` (sign-extended for a signed compare, zero-extended for an
-    // unsigned one): condition and type from the table (`cmp` column).
-    if let Some(CmpDesc {
-        cond: Some(cond),
-        ty,
-        ..
-    }) = inst.op.compare()
-    {
-        let order = match ty {
-            CmpTy::I32 => (reg()? as i32).cmp(&simm),
-            CmpTy::U32 => reg()?.cmp(&uimm),
-            _ => return Err(unsupported(inst)),
-        };
-        w.scc = cond.holds(Some(order)) as u32;
-        return Ok(());
+    let h = HwReg::decode(simm16);
+    if h.id != HW_REG_MODE {
+        return Err(unsupported_hwreg(inst, h));
     }
-    let new_scc = match inst.op {
-        SMovkI32 => {
-            write32(w, sdst, simm as u32)?;
-            None
-        }
-        SCmovkI32 => {
-            if w.scc & 1 != 0 {
-                write32(w, sdst, simm as u32)?;
-            }
-            None
-        }
-        // `D = D + sext(SIMM16); SCC = signed overflow`.
-        SAddkI32 => {
-            let (d, o) = (reg()? as i32).overflowing_add(simm);
-            write32(w, sdst, d as u32)?;
-            Some(o)
-        }
-        // `D = D * sext(SIMM16)` (low 32 bits); SCC unchanged.
-        SMulkI32 => {
-            let d = (reg()? as i32).wrapping_mul(simm);
-            write32(w, sdst, d as u32)?;
-            None
-        }
-        SGetregB32 => {
-            let h = HwReg::decode(simm16);
-            if h.id != HW_REG_MODE {
-                return Err(unsupported_hwreg(inst, h));
-            }
-            write32(w, sdst, h.get(w.mode))?;
-            None
-        }
-        SSetregB32 | SSetregImm32B32 => {
-            let h = HwReg::decode(simm16);
-            if h.id != HW_REG_MODE {
-                return Err(unsupported_hwreg(inst, h));
-            }
-            let v = if inst.op == SSetregB32 {
-                reg()?
-            } else {
-                inst.literal.ok_or_else(|| {
-                    ExecErrorKind::BadOperand("s_setreg_imm32_b32 without its literal dword".into())
-                })?
-            };
-            w.mode = h.set(w.mode, v);
-            None
-        }
-        // s_cbranch_i_fork needs the control stack, which is not modelled.
-        _ => return Err(unsupported(inst)),
-    };
-    if let Some(c) = new_scc {
-        w.scc = c as u32;
-    }
-    Ok(())
+    Ok((h, sdst))
+}
+
+/// `D = the hardware register's field`.
+pub fn s_getreg_b32(s: &mut S) -> R {
+    let (h, sdst) = mode_field(s.inst)?;
+    let w = &mut *s.ctx.wave;
+    write32(w, sdst, h.get(w.mode))?;
+    Ok(Control::Next)
+}
+
+/// `the hardware register's field = SDST`.
+pub fn s_setreg_b32(s: &mut S) -> R {
+    let (h, sdst) = mode_field(s.inst)?;
+    let w = &mut *s.ctx.wave;
+    let v = read32(w, Src(sdst as u16), None)?;
+    w.mode = h.set(w.mode, v);
+    Ok(Control::Next)
+}
+
+/// `the hardware register's field = the literal dword`.
+pub fn s_setreg_imm32_b32(s: &mut S) -> R {
+    let (h, _) = mode_field(s.inst)?;
+    let v = s.inst.literal.ok_or_else(|| {
+        ExecErrorKind::BadOperand("s_setreg_imm32_b32 without its literal dword".into())
+    })?;
+    let w = &mut *s.ctx.wave;
+    w.mode = h.set(w.mode, v);
+    Ok(Control::Next)
 }

@@ -19,44 +19,42 @@
 //! `s_ttracedata`, the debugger branches `s_cbranch_cdbg*`, `s_endpgm_saved`, and the
 //! GCN 1.2 VGPR-indexing instructions.
 
-use wavejit_isa::gcn::{Fields, Inst, Op};
+use wavejit_isa::gcn::Fields;
+use wavejit_isa::state::Wave;
 
-use crate::ctx::{bad_fields, unsupported, Control, Ctx};
-use crate::error::ExecErrorKind;
+pub use super::adapt::branch_target;
+use super::adapt::{R, S};
+use crate::ctx::{bad_fields, unsupported, Control};
 
-/// Target of a branch at `pc` with offset `simm16` (in dwords, relative to pc + 4).
-pub fn branch_target(pc: u32, simm16: u16) -> u32 {
-    let t = pc as i64 + 4 + (simm16 as i16 as i64) * 4;
-    // Negative or huge targets wrap to an offset no program has: `PcOutOfCode` next step.
-    t as u32
+// Branch conditions (the `branch` adapter).
+
+pub fn always(_: &Wave) -> bool {
+    true
+}
+pub fn scc0(w: &Wave) -> bool {
+    w.scc & 1 == 0
+}
+pub fn scc1(w: &Wave) -> bool {
+    w.scc & 1 == 1
+}
+pub fn vccz(w: &Wave) -> bool {
+    w.vcc == 0
+}
+pub fn vccnz(w: &Wave) -> bool {
+    w.vcc != 0
+}
+pub fn execz(w: &Wave) -> bool {
+    w.exec == 0
+}
+pub fn execnz(w: &Wave) -> bool {
+    w.exec != 0
 }
 
-pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst, pc: u32) -> Result<Control, ExecErrorKind> {
-    let Fields::Sopp { simm16 } = inst.fields else {
-        return Err(bad_fields(inst));
-    };
-    let w = &*ctx.wave;
-    let branch_if = |cond: bool| {
-        if cond {
-            Control::Jump(branch_target(pc, simm16))
-        } else {
-            Control::Next
-        }
-    };
-    use Op::*;
-    Ok(match inst.op {
-        SEndpgm => Control::End,
-        SBranch => branch_if(true),
-        SCbranchScc0 => branch_if(w.scc & 1 == 0),
-        SCbranchScc1 => branch_if(w.scc & 1 == 1),
-        SCbranchVccz => branch_if(w.vcc == 0),
-        SCbranchVccnz => branch_if(w.vcc != 0),
-        SCbranchExecz => branch_if(w.exec == 0),
-        SCbranchExecnz => branch_if(w.exec != 0),
-        SBarrier => Control::Barrier,
-        SNop | SWaitcnt | SSleep | SSetprio | SWakeup | SIcacheInv | SIncperflevel
-        | SDecperflevel => Control::Next,
-        SSethalt if simm16 & 1 == 0 => Control::Next,
-        _ => return Err(unsupported(inst)),
-    })
+/// `s_sethalt 0` resumes a running wave: nothing to do; a set bit 0 would halt it.
+pub fn s_sethalt(s: &mut S) -> R {
+    match s.inst.fields {
+        Fields::Sopp { simm16 } if simm16 & 1 == 0 => Ok(Control::Next),
+        Fields::Sopp { .. } => Err(unsupported(s.inst)),
+        _ => Err(bad_fields(s.inst)),
+    }
 }

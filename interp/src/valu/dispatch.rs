@@ -87,7 +87,9 @@ macro_rules! valu_dispatch {
             }
         }
     };
-    // Outside the vector ALU (the caller never sends these), or executed by crate::vintrp.
+    // Outside the vector ALU (the caller never sends these: scalar rows are crate::salu's),
+    // or executed by crate::vintrp.
+    (@arm $cx:ident $o:ident none $($sem:tt)+) => { unsupported($o) };
     (@arm $cx:ident $o:ident $shape:ident -) => { unsupported($o) };
     (@arm $cx:ident $o:ident $shape:ident vintrp) => { unsupported($o) };
     (@arm $cx:ident $o:ident $shape:ident unsupported) => { unsupported($o) };

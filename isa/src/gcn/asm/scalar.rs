@@ -6,7 +6,8 @@ use super::opnd::{self, err, expect_n};
 use super::parse::{Modifier, Operand, PErr, Val};
 use crate::arch::Gen;
 use crate::gcn::fmt::scalar::{
-    is_branch, smem_data_refused, GS_OPS, HWREG_NAMES, MSG_NAMES, SYSMSG_OPS,
+    is_branch, refused_sources, smem_data_refused, RefusedSources, GS_OPS, HWREG_NAMES, MSG_NAMES,
+    SYSMSG_OPS,
 };
 use crate::gcn::fmt::shape::{sig_dwords, Ty};
 use crate::gcn::inst::{Enc, Fields, Inst, Src};
@@ -198,8 +199,9 @@ pub fn hwreg(o: &Operand) -> Result<u16, PErr> {
     }
 }
 
-/// `sendmsg(msg[, op[, stream]])` or a raw number.
-pub fn sendmsg(o: &Operand) -> Result<u16, PErr> {
+/// `sendmsg(msg[, op[, stream]])` or a raw number. `MSG_SAVEWAVE` is GCN 1.2's (LLVM
+/// refuses the name before; the number 4 stays writable).
+pub fn sendmsg(gen: Gen, o: &Operand) -> Result<u16, PErr> {
     opnd::no_mods(o)?;
     match &o.val {
         Val::Func(f, args) if f == "sendmsg" => {
@@ -211,6 +213,9 @@ pub fn sendmsg(o: &Operand) -> Result<u16, PErr> {
                         .iter()
                         .find(|(_, x)| x.strip_prefix("MSG_") == Some(n.as_str()))
                     {
+                        Some((4, _)) if gen != Gen::Gfx8 => {
+                            return err(o.col, format!("MSG_SAVEWAVE does not exist on {gen}"))
+                        }
                         Some((i, _)) => *i,
                         None => return err(o.col, format!("unknown message `{n}`")),
                     }
@@ -366,6 +371,33 @@ pub fn assemble(
         } else {
             ops
         };
+    if let Some(refused) = refused_sources(op) {
+        let srcs = if words.len() == 1 || row.enc == TableEnc::Sop2 && words.len() == 2 {
+            ops
+        } else {
+            ops.get(1..).unwrap_or(&[])
+        };
+        for o in srcs {
+            if !matches!(o.val, Val::Int(_) | Val::Float(_)) || o.lit {
+                continue;
+            }
+            let what = match refused {
+                RefusedSources::Constants => "constant",
+                RefusedSources::Literal => {
+                    // Inline constants are fine; a value that needs the literal is not.
+                    let (s, _) = opnd::src(gen, o, Ty::scalar(d(0)))?;
+                    if s.0 != 255 {
+                        continue;
+                    }
+                    "literal"
+                }
+            };
+            return err(
+                o.col,
+                format!("{m} takes no {what} here (write src(N) or lit(V) for a raw code)"),
+            );
+        }
+    }
     let fields = match row.enc {
         TableEnc::Sop2 => {
             if w.len() == 2 {
@@ -480,7 +512,7 @@ pub fn assemble(
                 Some(w0) => {
                     expect_n(ops, 1, m, end_col)?;
                     match w0 {
-                        "sendmsg" => sendmsg(&ops[0])?,
+                        "sendmsg" => sendmsg(gen, &ops[0])?,
                         "gpr_idx" => gpr_idx(&ops[0])?,
                         _ if is_branch(op) => branch(&ops[0], pc, labels)?,
                         _ => imm16(&ops[0])?,

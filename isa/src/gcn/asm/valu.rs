@@ -8,8 +8,8 @@ use super::parse::{ModVal, Modifier, Operand, PErr, Val};
 use crate::arch::Gen;
 use crate::gcn::fmt::shape::{Ty, ValuKind, ValuShape};
 use crate::gcn::fmt::valu::{
-    clamps_before_gfx8, constant_bus_reads, form_exists, is_interp, layout, to_inst, Form, Slot,
-    Valu,
+    clamps_before_gfx8, constant_bus_reads, form_exists, is_interp, layout, mask_src_refused,
+    omod_refused, to_inst, Form, Slot, Valu,
 };
 use crate::gcn::inst::{Inst, Src};
 use crate::gcn::table::{Op, TableEnc};
@@ -384,6 +384,12 @@ fn bind(
                     };
                     let o = folded.as_ref().unwrap_or(o);
                     let (s, lit) = opnd::src(gen, o, ty)?;
+                    if mask_src_refused(shape.kind, i, s) && !opnd::is_raw(o) {
+                        return err(
+                            o.col,
+                            "the carry-in or mask is an SGPR pair or VCC (write src(N) for a raw code)",
+                        );
+                    }
                     if is_interp(shape.kind) && !s.is_vgpr() && !opnd::is_raw(o) {
                         return err(
                             o.col,
@@ -446,6 +452,34 @@ fn bind(
                     ));
                 }
                 v.clamp = true
+            }
+            "omod" if form == Form::E64 => {
+                // The raw output-modifier field, for words whose operation the assembler
+                // refuses `mul:`/`div:` on (`omod_refused`).
+                v.omod = match &m.value {
+                    Some(ModVal::Int(x)) if (0..=3).contains(x) => *x as u8,
+                    _ => {
+                        return Err(at(
+                            pv,
+                            PErr {
+                                col: m.col,
+                                msg: "omod:N is the raw 2-bit field (0-3)".into(),
+                            },
+                        ))
+                    }
+                }
+            }
+            "mul" | "div" if form == Form::E64 && omod_refused(op, shape.kind) => {
+                return Err(at(
+                    pv,
+                    PErr {
+                        col: m.col,
+                        msg: format!(
+                            "{} takes no output modifier (write omod:N for the raw field)",
+                            op.mnemonic()
+                        ),
+                    },
+                ))
             }
             "mul" | "div" if form == Form::E64 => {
                 v.omod = match (m.name.as_str(), &m.value) {

@@ -30,6 +30,29 @@ pub fn smem_data_refused(r: u8, dwords: u8) -> bool {
     (r as u16..r as u16 + dwords as u16).any(|x| matches!(x, 124 | 126 | 127))
 }
 
+/// Which numbers the scalar sources of `op` refuse, as LLVM refuses them: a program
+/// counter, a join mask or a relative-move source names registers (`s_setpc_b64`,
+/// `s_rfe_b64`, `s_cbranch_join`, `s_movrels_*`: no constant), and `s_cbranch_g_fork`
+/// takes inline constants but no literal. The decoder keeps such words; their text writes
+/// the raw `src(N)` or `lit(V)`, which assembles back to them.
+pub fn refused_sources(op: Op) -> Option<RefusedSources> {
+    match op.mnemonic() {
+        "s_setpc_b64" | "s_rfe_b64" | "s_cbranch_join" | "s_movrels_b32" | "s_movrels_b64" => {
+            Some(RefusedSources::Constants)
+        }
+        "s_cbranch_g_fork" => Some(RefusedSources::Literal),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusedSources {
+    /// Inline constants (codes 128-250) and the literal.
+    Constants,
+    /// The literal only.
+    Literal,
+}
+
 /// A scalar memory data register as text: its name, or `src(N)` for M0/EXEC.
 fn smem_data_text(gen: Gen, r: u8, dwords: u8) -> String {
     if smem_data_refused(r, dwords) {
@@ -182,7 +205,15 @@ pub fn print_with_target(
 ) -> Option<String> {
     let op = inst.op;
     let m = op.mnemonic();
-    let src = |s: Src, d: u8| names::src(gen, s, Ty::scalar(d), inst.literal, sx);
+    let refused = refused_sources(op);
+    let src = |s: Src, d: u8| {
+        let t = names::src(gen, s, Ty::scalar(d), inst.literal, sx);
+        match (s.0, refused) {
+            (255, Some(_)) => format!("lit({t})"),
+            (128..=250, Some(RefusedSources::Constants)) => format!("src({})", s.0),
+            _ => t,
+        }
+    };
     let mut mods: Vec<&str> = Vec::new();
     let ops: Vec<String> = match inst.fields {
         Fields::Sop2 { sdst, ssrc0, ssrc1 } => {

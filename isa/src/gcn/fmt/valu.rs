@@ -492,6 +492,20 @@ pub fn is_interp(k: ValuKind) -> bool {
     )
 }
 
+/// Whether source `i` is the carry-in or mask register of a VOP3 `v_addc`/`v_subb`/
+/// `v_cndmask` holding a constant: LLVM takes only an SGPR pair or VCC there, and so does
+/// the assembler; the words run (the constant is the mask) and print the raw `src(N)`.
+pub fn mask_src_refused(k: ValuKind, i: usize, s: Src) -> bool {
+    i == 2 && matches!(k, ValuKind::CarryInOut | ValuKind::Cndmask) && (128..256).contains(&s.0)
+}
+
+/// Whether the output modifier of `op` (of kind `k`) is refused by the assembler, as LLVM
+/// refuses it: on compares (their result is a lane mask) and on `v_interp_p2_f16`. Such
+/// words run and print the raw field `omod:N`.
+pub fn omod_refused(op: Op, k: ValuKind) -> bool {
+    k == ValuKind::Cmp || op.mnemonic() == "v_interp_p2_f16"
+}
+
 /// Print a VALU instruction (`None` when `inst` is not one).
 pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
     let (v, form, shape) = from_inst(gen, inst)?;
@@ -508,7 +522,10 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
             Slot::SDstField => names::sreg(gen, v.dst as u16, 1),
             Slot::Sdst => names::sreg(gen, v.sdst as u16, 2),
             Slot::Vcc => "vcc".to_string(),
-            Slot::Src(i) if is_interp(shape.kind) && !v.src[i].is_vgpr() => {
+            Slot::Src(i)
+                if is_interp(shape.kind) && !v.src[i].is_vgpr()
+                    || mask_src_refused(shape.kind, i, v.src[i]) =>
+            {
                 // The assembler takes only VGPRs here (as LLVM); other codes run, and
                 // print raw.
                 let mut raw = v;
@@ -537,6 +554,7 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
         mods.push("clamp".into());
     }
     match v.omod {
+        1..=3 if omod_refused(op, shape.kind) => mods.push(format!("omod:{}", v.omod)),
         1 => mods.push("mul:2".into()),
         2 => mods.push("mul:4".into()),
         3 => mods.push("div:2".into()),
