@@ -658,3 +658,40 @@ fn calls_to_functions_placed_before_the_kernel() {
         }
     }
 }
+
+/// 64-bit global atomics raced from many workgroups on two host threads: every add's low
+/// half carries into its high half, so an update lost or torn between the threads shows
+/// in the exact totals (the sums mod 2^64 computed here, the largest key). The diff engine
+/// (one thread) compares the JIT's atomics with the interpreter's.
+#[test]
+fn global_64_bit_atomics_race_across_threads() {
+    let (n, rounds) = (64 * 256u32, 24u32);
+    let mut want = [0u64; 5];
+    for i in 0..n {
+        let v = 0xffff_ffffu64 + (i & 0xff) as u64;
+        for r in 0..rounds {
+            let k = (i.wrapping_add(r) & 3) as usize;
+            want[k] = want[k].wrapping_add(v);
+        }
+    }
+    want[4] = (0..n)
+        .map(|i| (i as u64) << 32 | i.wrapping_mul(7) as u64)
+        .max()
+        .unwrap();
+    for (cpu, code) in builds("atomics64.cl", &CPUS, &[]) {
+        for engine in engines().into_iter().chain(["diff"]) {
+            let mut dev = device(engine);
+            let acc = dev.alloc_zeroed(8 * 5).unwrap();
+            dev.launch(
+                &code,
+                "atomics64",
+                [n, 1, 1],
+                [64, 1, 1],
+                &[Arg::Buffer(acc), Arg::U32(rounds)],
+            )
+            .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            let got: Vec<u64> = dev.read_vec(acc).unwrap();
+            assert_eq!(got, want, "{cpu} {engine}");
+        }
+    }
+}

@@ -259,6 +259,9 @@ fn zeroed_words(n: u64) -> Option<Box<[AtomicU32]>> {
     }
 }
 
+/// The locks of `Memory::rmw_u64` on qwords that are not 8-byte aligned on the host.
+static QWORD_LOCKS: [std::sync::Mutex<()>; 64] = [const { std::sync::Mutex::new(()) }; 64];
+
 /// Global memory: a set of disjoint mapped regions. Shared between the threads of a grid
 /// (`&Memory` is `Sync`): every dword is an atomic, so concurrent waves race as a GPU's
 /// would, without undefined behaviour in the host.
@@ -424,6 +427,46 @@ impl Memory {
         self.write(addr, &v.to_le_bytes())
     }
 
+    /// Atomic read-modify-write of an 8-byte aligned qword (little-endian, two dwords):
+    /// stores `f(old)` and returns `old`. Atomic with respect to every other `rmw_u64` on
+    /// any host thread: a qword whose two dwords lie 8-byte aligned on the host (a region
+    /// based at a multiple of 8, as the allocator gives it) is updated by one host 64-bit
+    /// atomic, so against 32-bit accesses too; any other under a lock striped by address.
+    pub fn rmw_u64(&self, addr: u64, f: impl Fn(u64) -> u64) -> Result<u64, MemFault> {
+        let fault = MemFault {
+            space: Space::Global,
+            addr,
+            size: 8,
+        };
+        if !addr.is_multiple_of(8) {
+            return Err(fault);
+        }
+        let r = self.region(addr, 8)?;
+        let i = ((addr - r.base) / 4) as usize;
+        let pair = r.words.get(i..i + 2).ok_or(fault)?;
+        let p = pair.as_ptr();
+        if (p as usize).is_multiple_of(8) {
+            // SAFETY: `p` points at two adjacent, initialised `AtomicU32`s of the region
+            // (bounds checked just above), 8-byte aligned, which live as long as `&self`;
+            // `AtomicU64` has the size and bit validity of two `u32`s. They are only ever
+            // shared (atomics), never mutably borrowed, so viewing them as one atomic
+            // qword is an ordinary 8-byte atomic access of that memory.
+            let q = unsafe { &*(p as *const std::sync::atomic::AtomicU64) };
+            let old = q
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |o| Some(f(o)))
+                .unwrap_or_else(|o| o);
+            return Ok(old);
+        }
+        let lock = &QWORD_LOCKS[((addr >> 3) as usize) % QWORD_LOCKS.len()];
+        let _g = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let old =
+            pair[0].load(Ordering::Relaxed) as u64 | (pair[1].load(Ordering::Relaxed) as u64) << 32;
+        let new = f(old);
+        pair[0].store(new as u32, Ordering::Relaxed);
+        pair[1].store((new >> 32) as u32, Ordering::Relaxed);
+        Ok(old)
+    }
+
     /// Atomic read-modify-write of an aligned dword: stores `f(old)` and returns `old`.
     pub fn rmw_u32(&self, addr: u64, f: impl Fn(u32) -> u32) -> Result<u32, MemFault> {
         if !addr.is_multiple_of(4) {
@@ -511,5 +554,49 @@ mod tests {
         assert_eq!(l.read_u32(12).unwrap(), 9);
         assert!(l.read_u32(13).is_err());
         assert!(l.read_u32(u32::MAX).is_err());
+    }
+
+    #[test]
+    fn qword_atomics_race_between_threads() {
+        // Region A starts at a multiple of 8 (qwords 8-aligned on the host); region B at
+        // 4 mod 8, so its qwords straddle host dwords differently (the locked path).
+        let mut m = Memory::new();
+        m.map(0x1000, 64).unwrap();
+        m.map(0x2004, 64).unwrap();
+        for q in [0x1008u64, 0x2008] {
+            m.write(q, &0x1122_3344_5566_7788u64.to_le_bytes()).unwrap();
+            let old = m.rmw_u64(q, |v| v.wrapping_add(0x8899)).unwrap();
+            assert_eq!(old, 0x1122_3344_5566_7788);
+            let mut b = [0u8; 8];
+            m.read(q, &mut b).unwrap();
+            assert_eq!(u64::from_le_bytes(b), 0x1122_3344_5566_7788 + 0x8899);
+            m.write(q, &[0; 8]).unwrap();
+            let f = m.rmw_u64(q + 4, |v| v).unwrap_err();
+            assert_eq!((f.addr, f.size), (q + 4, 8), "misaligned");
+        }
+        // Past the end: 0x1040 is the first byte after region A.
+        assert_eq!(m.rmw_u64(0x1040, |v| v).unwrap_err().addr, 0x1040);
+        assert!(
+            m.rmw_u64(0x2040, |v| v).is_err(),
+            "0x2040..0x2048 ends past 0x2044"
+        );
+        // Four threads, 20000 adds each whose low half carries into the high half.
+        let (threads, adds, v) = (4u64, 20_000u64, 0xffff_ffffu64);
+        std::thread::scope(|sc| {
+            for _ in 0..threads {
+                sc.spawn(|| {
+                    for _ in 0..adds {
+                        for q in [0x1008u64, 0x2008] {
+                            m.rmw_u64(q, |x| x.wrapping_add(v)).unwrap();
+                        }
+                    }
+                });
+            }
+        });
+        for q in [0x1008u64, 0x2008] {
+            let mut b = [0u8; 8];
+            m.read(q, &mut b).unwrap();
+            assert_eq!(u64::from_le_bytes(b), threads * adds * v, "at 0x{q:x}");
+        }
     }
 }

@@ -159,9 +159,8 @@ pub enum GlobalAtomicError {
 /// Apply `op` to the `size`-byte (4 or 8) word of global memory at `addr` and return the
 /// old value. The address must be aligned to the size.
 ///
-/// 32-bit atomics are atomic with respect to other host threads (`Memory::rmw_u32`). A
-/// 64-bit atomic is two dword accesses: one wave is always consistent, but two host threads
-/// hitting the same qword at once could interleave. (`Memory` keeps dwords as `AtomicU32`.)
+/// Both sizes are atomic with respect to other host threads (`Memory::rmw_u32`,
+/// `Memory::rmw_u64`).
 pub fn global_rmw(
     mem: &wavejit_isa::state::Memory,
     addr: u64,
@@ -179,11 +178,6 @@ pub fn global_rmw(
             .map_err(GlobalAtomicError::Fault)?;
         return Ok(old as u64);
     }
-    let mut bytes = [0u8; 8];
-    mem.read(addr, &mut bytes)
-        .map_err(GlobalAtomicError::Fault)?;
-    let old = u64::from_le_bytes(bytes);
-    mem.write(addr, &op.apply64(old, a, b).to_le_bytes())
-        .map_err(GlobalAtomicError::Fault)?;
-    Ok(old)
+    mem.rmw_u64(addr, |m| op.apply64(m, a, b))
+        .map_err(GlobalAtomicError::Fault)
 }
