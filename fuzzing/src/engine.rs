@@ -17,12 +17,54 @@ const FLUSH_EVERY: u64 = 256;
 /// whenever its code cache is full.
 pub struct Recycled {
     engine: Box<dyn WaveEngine + Send>,
+    /// The engine of odd-numbered programs (`for_program`), if any.
+    odd: Option<Box<dyn WaveEngine + Send>>,
     runs: u64,
 }
 
 impl Recycled {
     pub fn new(engine: Box<dyn WaveEngine + Send>) -> Recycled {
-        Recycled { engine, runs: 0 }
+        Recycled {
+            engine,
+            odd: None,
+            runs: 0,
+        }
+    }
+
+    /// The JIT's two tiers in turn: even-numbered programs on the default JIT (the quick
+    /// tier first, the optimised one only for code that gets hot), odd-numbered ones on
+    /// the optimising tier alone, so that both tiers' lowerings are fuzzed on every kind
+    /// of program and not only on hot loops.
+    pub fn jit_tiers() -> Recycled {
+        Recycled {
+            engine: Box::new(Jit::eager()),
+            odd: Some(Box::new(Jit::with_config(wavejit_jit::JitConfig {
+                hot_threshold: 0,
+                ..wavejit_jit::JitConfig::default()
+            }))),
+            runs: 0,
+        }
+    }
+
+    /// The engine for program `index` of a campaign (the same for the same index, so a
+    /// mismatch replays on the engine that found it).
+    pub fn for_program(&mut self, index: u64) -> &dyn WaveEngine {
+        self.runs += 1;
+        let flush = self.runs & (FLUSH_EVERY - 1) == 0;
+        match &mut self.odd {
+            Some(odd) if index & 1 == 1 => {
+                if flush || odd.code_cache_full() {
+                    odd.flush();
+                }
+                &**odd
+            }
+            _ => {
+                if flush || self.engine.code_cache_full() {
+                    self.engine.flush();
+                }
+                &*self.engine
+            }
+        }
     }
 
     /// The eager JIT.

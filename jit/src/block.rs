@@ -162,6 +162,9 @@ pub struct Cx<'a> {
     pub loop_exec: Option<Value>,
     /// In a chunk loop's body: the chunk's number (0-15) as an `i32`.
     pub loop_chunk: Option<Value>,
+    /// In a chunk loop's body: the lane masks of the current chunk of the mask pairs the
+    /// loop reads or writes (first slot, mask), from their values before the loop.
+    pub loop_lanes: Vec<(u8, Value)>,
     /// Store only the last write of a VGPR in a segment (`WAVEJIT_NO_DSE` turns it off,
     /// for measurements).
     pub dse: bool,
@@ -222,6 +225,7 @@ impl<'a> Cx<'a> {
             vbase: None,
             loop_exec: None,
             loop_chunk: None,
+            loop_lanes: Vec::new(),
             dse: std::env::var_os("WAVEJIT_NO_DSE").is_none(),
         }
     }
@@ -650,6 +654,14 @@ impl<'a> Cx<'a> {
         self.set_sreg(slot.wrapping_add(1) & 127, hi);
     }
 
+    /// Take the lane form of the pair at `lo` written by a chunk loop's body out of the
+    /// pending masks: the 4 bits of the chunk (an `i32`), if the body wrote it.
+    pub fn take_loop_bits(&mut self, lo: u8) -> Option<Value> {
+        let i = self.pending.iter().position(|p| p.lo == lo)?;
+        let p = self.pending.remove(i);
+        p.bits[0]
+    }
+
     /// Mark the value of a scalar slot as known to be all ones (EXEC at the entry of the
     /// all-ones variant): lane masks built from it are then omitted.
     pub fn assume_ones(&mut self, slot: u8) {
@@ -687,8 +699,23 @@ impl<'a> Cx<'a> {
     /// in the pair starting at `lo`. `None` when the mask is known to be all ones there.
     pub fn lanes(&mut self, lo: u8, c: usize) -> Option<Value> {
         let lo = lo & 127;
-        if lo == EXEC_LO && self.vbase.is_some() {
-            return self.loop_exec;
+        if self.vbase.is_some() {
+            // A chunk loop's body (emitted as chunk 0): EXEC, a pair written earlier in
+            // this iteration, or a pair's value before the loop at this chunk.
+            if lo == EXEC_LO {
+                return self.loop_exec;
+            }
+            if let Some(v) = self
+                .pending
+                .iter()
+                .find(|p| p.lo == lo)
+                .and_then(|p| p.lanes[0])
+            {
+                return Some(v);
+            }
+            if let Some(&(_, m)) = self.loop_lanes.iter().find(|(l, _)| *l == lo) {
+                return Some(m);
+            }
         }
         if let Some(p) = self.pending.iter().find(|p| p.lo == lo) {
             if let Some(v) = p.lanes[c] {

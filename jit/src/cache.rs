@@ -191,7 +191,7 @@ pub struct JitConfig {
 pub const DEFAULT_TIER_THRESHOLD: u32 = 32;
 
 /// The default `JitConfig::hot_threshold`: entries of a quick-tier unit before it is
-/// compiled again, optimised (see docs/bench/RESULTS.md, "Tiers").
+/// compiled again, optimised (see jit/README.md, "Tiers").
 pub const DEFAULT_HOT_THRESHOLD: u32 = 256;
 
 impl Default for JitConfig {

@@ -64,7 +64,10 @@ fn long_blocks_compile_in_units_of_bounded_length_with_constant_ir_per_instructi
 #[test]
 fn the_quick_tier_loops_over_chunks_with_the_interpreters_results() {
     // A lane-independent run under EXEC all ones and under a partial EXEC, compiled with
-    // and without chunk loops: same results, and the loop builds far less IR.
+    // and without chunk loops: same results, and the loop builds far less IR. Lane masks
+    // are read and written in the loop: a compare into VCC read by `v_cndmask`, carries
+    // out and in through VCC and through an SGPR pair, read by a VOP3 `v_cndmask`, and
+    // a scalar read of VCC after the loop.
     let gen = Gen::Gfx8;
     let body = vec![
         vop2(Op::VAddF32, 3, v(1), 2),
@@ -73,6 +76,14 @@ fn the_quick_tier_loops_over_chunks_with_the_interpreters_results() {
         vop3(Op::VFmaF32, 6, [v(5), v(3), v(4)]),
         vop1(Op::VCvtF32U32, 7, v(6)),
         vop2(Op::VLshlrevB32, 8, ic(3), 7),
+        vopc(Op::VCmpLtF32, v(1), 2),
+        vop2(Op::VCndmaskB32, 9, v(4), 5),
+        vop2(Op::VAddU32, 10, v(9), 8),
+        vop2(Op::VAddcU32, 11, v(10), 2),
+        vop3m(Op::VAddcU32, 12, 26, [v(11), v(1), s(20)], 0, 0, false, 0),
+        vop3(Op::VCndmaskB32, 13, [v(12), v(3), s(26)]),
+        vop2(Op::VSubF32, 14, v(13), 9),
+        sop2(Op::SAndB64, 30, s(106), s(126)),
         endpgm(),
     ];
     let prog = program(gen, &body);
@@ -91,7 +102,7 @@ fn the_quick_tier_loops_over_chunks_with_the_interpreters_results() {
             assert_eq!(st.quick_blocks, 1, "{st:?}");
             ir.push(st.clif_insts);
         }
-        // 6 instructions: one loop body against 16 unrolled chunks.
+        // 13 vector instructions: one loop body against 16 unrolled chunks.
         assert!(4 * ir[0] < ir[1], "exec {exec:#x}: IR with loops {ir:?}");
     }
 }

@@ -656,11 +656,11 @@ fn emit_run(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], unis: &[fetch::Unis], as_
                 }
             }
         }
-        cx.end_chunk(c);
     };
-    if !as_loop {
+    if !as_loop || !pairs_apart(seg) {
         for c in 0..CHUNKS {
             body(cx, c);
+            cx.end_chunk(c);
         }
         return;
     }
@@ -670,69 +670,138 @@ fn emit_run(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], unis: &[fetch::Unis], as_
     for c in 0..CHUNKS {
         cx.end_chunk(c);
     }
-    let exec = (!cx.exec_known_ones()).then(|| {
-        let lo = cx.sreg(EXEC_LO);
-        let hi = cx.sreg(EXEC_HI);
-        let lo = cx.b.ins().uextend(types::I64, lo);
-        let hi = cx.b.ins().uextend(types::I64, hi);
-        let hi = cx.b.ins().ishl_imm_u(hi, 32);
-        cx.b.ins().bor(lo, hi)
-    });
+    let exec = (!cx.exec_known_ones()).then(|| cx.sreg64(EXEC_LO));
+    // The mask pairs read or written lane by lane (other than EXEC): their values
+    // before the loop, as `i64`; the written ones are accumulated chunk by chunk in
+    // loop-carried `i64`s and become scalars after the loop.
+    let mut pairs: Vec<u8> = Vec::new();
+    let mut written: Vec<u8> = Vec::new();
+    for s in seg {
+        let (r, w) = lane_pairs(s.0);
+        for &m in r.iter().chain(&w) {
+            if !pairs.contains(&m) {
+                pairs.push(m);
+            }
+        }
+        for m in w {
+            if !written.contains(&m) {
+                written.push(m);
+            }
+        }
+    }
+    let before: Vec<Value> = pairs.iter().map(|&m| cx.sreg64(m)).collect();
     let lp = cx.b.create_block();
     let done = cx.b.create_block();
     let off = cx.b.append_block_param(lp, cx.ptr);
+    let accs: Vec<Value> = written
+        .iter()
+        .map(|_| cx.b.append_block_param(lp, types::I64))
+        .collect();
     let zero = cx.b.ins().iconst(cx.ptr, 0);
-    cx.b.ins().jump(lp, &[BlockArg::Value(zero)]);
+    let zero64 = cx.iconst64(0);
+    let mut args = vec![BlockArg::Value(zero)];
+    args.extend(written.iter().map(|_| BlockArg::Value(zero64)));
+    cx.b.ins().jump(lp, &args);
     cx.b.switch_to_block(lp);
     cx.vbase = Some(cx.b.ins().iadd(cx.wave, off));
-    cx.loop_exec = exec.map(|e| {
-        // Chunk k's lanes are EXEC bits 4k..4k+3; `off` is 16k.
-        let sh = cx.b.ins().ushr_imm_u(off, 2);
-        let bits = cx.b.ins().ushr(e, sh);
+    // Chunk k's lanes are bits 4k..4k+3 of a mask; `off` is 16k.
+    let sh = cx.b.ins().ushr_imm_u(off, 2);
+    let sh = if cx.ptr == types::I64 {
+        sh
+    } else {
+        cx.b.ins().uextend(types::I64, sh)
+    };
+    let nib = |cx: &mut Cx, v: Value| {
+        let bits = cx.b.ins().ushr(v, sh);
         let bits = cx.b.ins().ireduce(types::I32, bits);
         cx.nibble_lanes(bits)
-    });
+    };
+    cx.loop_exec = exec.map(|e| nib(cx, e));
+    cx.loop_lanes = pairs
+        .iter()
+        .zip(&before)
+        .map(|(&m, &v)| (m, nib(cx, v)))
+        .collect();
     let k = cx.b.ins().ushr_imm_u(off, 4);
     cx.loop_chunk = Some(cx.b.ins().ireduce(types::I32, k));
     body(cx, 0);
+    // Before the chunk ends: each written pair's 4 bits of this chunk into its
+    // accumulator (taken out of the pending masks: the scalars are set after the loop).
+    let accs_next: Vec<Value> = written
+        .iter()
+        .zip(&accs)
+        .map(|(&m, &acc)| match cx.take_loop_bits(m) {
+            Some(b) => {
+                let b = cx.b.ins().uextend(types::I64, b);
+                let b = cx.b.ins().ishl(b, sh);
+                cx.b.ins().bor(acc, b)
+            }
+            None => acc,
+        })
+        .collect();
+    cx.end_chunk(0);
     cx.vbase = None;
     cx.loop_exec = None;
     cx.loop_chunk = None;
+    cx.loop_lanes.clear();
     let next = cx.b.ins().iadd_imm_u(off, 16);
     let more =
         cx.b.ins()
             .icmp_imm_u(IntCC::UnsignedLessThan, next, (16 * CHUNKS) as i64);
-    cx.b.ins()
-        .brif(more, lp, &[BlockArg::Value(next)], done, &[]);
+    let mut args = vec![BlockArg::Value(next)];
+    args.extend(accs_next.iter().map(|&v| BlockArg::Value(v)));
+    cx.b.ins().brif(more, lp, &args, done, &[]);
     cx.b.switch_to_block(done);
+    for (&m, &v) in written.iter().zip(&accs_next) {
+        cx.set_sreg64(m, v);
+    }
 }
 
 /// Whether a loop body emitted as chunk 0 computes every chunk of `p` (its registers
-/// read and written at the chunk's address, EXEC's lanes taken from the chunk's bits):
-/// `p` neither reads nor writes a lane mask other than EXEC (compares, carries,
-/// `v_cndmask`, `v_cmpx`), gathers across lanes (DPP) or depends on lane numbers
-/// (`v_mbcnt`). (VINTRP parameters are per quad: `vintrp::param` takes the loop's
-/// chunk number.)
+/// read and written at the chunk's address, lane masks read from the chunk's bits and
+/// written into loop-carried accumulators, VINTRP parameters of the chunk's quad): `p`
+/// does not write EXEC (`v_cmpx`), gather across lanes (DPP) or depend on lane numbers
+/// (`v_mbcnt`).
 fn loop_ok(p: &vplan::VPlan) -> bool {
-    let shape = p.sem.shape();
-    let io = p.io();
     !p.cross_lane
         && p.dpp.is_none()
-        && p.mask_src.is_none()
-        && p.sdst.is_none()
         && !p.to_exec
-        && !shape.mask_in
-        && !shape.mask_out
-        && !shape.is_cmp
-        && io.lane_writes.is_empty()
-        && io.lane_reads.iter().all(|&s| s == EXEC_LO)
         && !matches!(
             p.sem,
-            sem::Sem::Cmp { .. }
-                | sem::Sem::Cndmask
-                | sem::Sem::Carry(_)
-                | sem::Sem::Int(vocab::IOp::MbcntLo | vocab::IOp::MbcntHi)
+            sem::Sem::Int(vocab::IOp::MbcntLo | vocab::IOp::MbcntHi)
         )
+}
+
+/// The mask pairs (first slots) `p` reads and writes lane by lane, EXEC aside.
+fn lane_pairs(p: &vplan::VPlan) -> (Vec<u8>, Vec<u8>) {
+    let io = p.io();
+    let mut reads: Vec<u8> = io
+        .lane_reads
+        .into_iter()
+        .filter(|&m| m != EXEC_LO)
+        .collect();
+    let shape = p.sem.shape();
+    if p.mask_src.is_none() && (shape.mask_in || matches!(p.sem, sem::Sem::Cndmask)) {
+        reads.push(VCC_LO);
+    }
+    (reads, io.lane_writes)
+}
+
+/// Whether the mask pairs of `seg` (and EXEC) are each either the same pair or apart:
+/// a loop keeps one lane form per pair.
+fn pairs_apart(seg: &[(&vplan::VPlan, u32)]) -> bool {
+    let mut all = vec![EXEC_LO];
+    for s in seg {
+        let (r, w) = lane_pairs(s.0);
+        for m in r.into_iter().chain(w) {
+            if !all.contains(&m) {
+                all.push(m);
+            }
+        }
+    }
+    all.iter()
+        .enumerate()
+        .all(|(i, &a)| all[i + 1..].iter().all(|&b| !pairs_overlap(a, b)))
 }
 
 /// What the exits of a unit need.
