@@ -501,7 +501,7 @@ fn minimise_one(
         index,
         engines: (
             "interp".into(),
-            if against == Against::Jit && index & 1 == 1 {
+            if against == Against::Jit && crate::engine::opt_tier_program(index) {
                 "jit (optimising tier only: JitConfig::hot_threshold 0)".into()
             } else {
                 against.name().into()

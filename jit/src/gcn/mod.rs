@@ -760,12 +760,14 @@ fn emit_run(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], unis: &[fetch::Unis], as_
 /// Whether a loop body emitted as chunk 0 computes every chunk of `p` (its registers
 /// read and written at the chunk's address, lane masks read from the chunk's bits and
 /// written into loop-carried accumulators, VINTRP parameters of the chunk's quad): `p`
-/// does not write EXEC (`v_cmpx`), gather across lanes (DPP) or depend on lane numbers
-/// (`v_mbcnt`).
+/// does not write EXEC (`v_cmpx`, or EXEC as a compare's or carry's destination: the body
+/// reads EXEC's lanes from its value before the loop), gather across lanes (DPP) or
+/// depend on lane numbers (`v_mbcnt`).
 fn loop_ok(p: &vplan::VPlan) -> bool {
     !p.cross_lane
         && p.dpp.is_none()
         && !p.to_exec
+        && p.sdst != Some(EXEC_LO)
         && !matches!(
             p.sem,
             sem::Sem::Int(vocab::IOp::MbcntLo | vocab::IOp::MbcntHi)
