@@ -106,3 +106,26 @@ fn the_quick_tier_loops_over_chunks_with_the_interpreters_results() {
         assert!(4 * ir[0] < ir[1], "exec {exec:#x}: IR with loops {ir:?}");
     }
 }
+
+#[test]
+fn a_carry_or_compare_writing_exec_ends_a_chunk_loop() {
+    // A carry out written to EXEC changes the lanes the next instructions write; a loop
+    // body reads EXEC's lanes from before the loop, so such a writer is not looped.
+    let gen = Gen::Gfx8;
+    let prog = program(
+        gen,
+        &[
+            vop2(Op::VAddF32, 3, v(1), 2),
+            vop3m(Op::VMadU64U32, 4, 126, [v(1), v(2), v(6)], 0, 0, false, 0),
+            vop2(Op::VMulF32, 8, v(3), 2),
+            vop2(Op::VSubF32, 9, v(8), 1),
+            endpgm(),
+        ],
+    );
+    let mut r = rng(33);
+    for exec in [u64::MAX, 0x00ff_00ff_f0f0_0f0f] {
+        let mut w = random_wave(gen, &mut r, 0xF0);
+        w.exec = exec;
+        check(&jit(), &prog, &w, &format!("exec {exec:#x}"));
+    }
+}
