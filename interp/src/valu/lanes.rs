@@ -2,7 +2,6 @@
 //! the per-lane driver cannot express: V_READLANE, V_WRITELANE (both ignore EXEC),
 //! V_READFIRSTLANE, and the M0-relative moves V_MOVRELS/V_MOVRELD/V_MOVRELSD (under EXEC).
 
-use wavejit_isa::gcn::Src;
 use wavejit_isa::state::LANES;
 
 use super::driver::{Cx, R};
@@ -13,15 +12,10 @@ fn bad(msg: String) -> ExecErrorKind {
     ExecErrorKind::BadOperand(msg)
 }
 
-/// The lane-select source of V_READLANE/V_WRITELANE: VOP2's VSRC1 field holds a scalar
-/// source code on GCN 1.0/1.1; VOP3 has it in SRC1.
+/// The lane-select source of V_READLANE/V_WRITELANE: SRC1 (a scalar source code, also in
+/// GCN 1.0/1.1's VOP2 form, whose VSRC1 field holds one).
 fn lane_select(cx: &Cx) -> Result<usize, ExecErrorKind> {
-    let src = if cx.v.form == Form::Vop2 {
-        Src(cx.v.vsrc1 as u16)
-    } else {
-        cx.v.src[1]
-    };
-    match resolve(cx.ctx.wave, &cx.v, src, Ty::B32)? {
+    match resolve(cx.ctx.wave, &cx.v, cx.v.src[1], Ty::B32)? {
         Operand::Uniform(x) => Ok(x as usize & 63),
         Operand::Vgpr(n) => Err(bad(format!("v{n} as a lane select (a scalar is needed)"))),
     }

@@ -4,9 +4,8 @@
 //! inline constants of the operand's width, the literal, SDWA selection and the ABS/NEG
 //! modifiers.
 
-use wavejit_isa::gcn::operand::{inline_constant, src_kind, vop3_is_b, SrcKind, Width};
-use wavejit_isa::gcn::table::TableEnc;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
+use wavejit_isa::gcn::operand::{inline_constant, src_kind, SrcKind, Width};
+use wavejit_isa::gcn::{valu, Enc, Fields, Inst, Op, Src, ValuKind, VopBase};
 use wavejit_isa::state::Wave;
 use wavejit_isa::Gen;
 
@@ -80,13 +79,11 @@ pub struct Vop {
     pub gen: Gen,
     pub form: Form,
     /// SRC0, SRC1, SRC2 as source codes: VOP2/VOPC's VSRC1 and SDWA/DPP's SRC0 are VGPR
-    /// codes (256 + n); absent sources are inline 0.
+    /// codes (256 + n), except the scalar lane select of GCN 1.0/1.1 VOP2
+    /// V_READLANE/V_WRITELANE; absent sources are inline 0.
     pub src: [Src; 3],
     /// The VDST field (a VGPR number; an SGPR slot for V_READLANE/V_READFIRSTLANE).
     pub vdst: u8,
-    /// The raw VSRC1 field of VOP2 (V_READLANE/V_WRITELANE on GCN 1.0/1.1 keep a scalar
-    /// source there).
-    pub vsrc1: u8,
     /// Where a lane mask result goes (carry out, compare result): VCC in the 32-bit
     /// encodings, SDST in VOP3B, the VDST field in VOP3A compares.
     pub mask_dst: u8,
@@ -108,138 +105,22 @@ fn bad(msg: String) -> ExecErrorKind {
 }
 
 impl Vop {
-    /// The normalized view of a VOP1/VOP2/VOPC/VOP3/SDWA/DPP instruction on `gen`.
+    /// The normalized view of a VOP1/VOP2/VOPC/VOP3/SDWA/DPP instruction on `gen`: the
+    /// operand view of `wavejit_isa::gcn::valu::from_inst`, with the sources an encoding
+    /// does not have read as inline 0 and the lane-mask destination of the form.
     pub fn new(gen: Gen, inst: &Inst) -> Result<Vop, ExecErrorKind> {
         let op = inst.op;
-        let zero = Src::ZERO;
-        let mut v = Vop {
-            op,
-            gen,
-            form: Form::Vop1,
-            src: [zero; 3],
-            vdst: 0,
-            vsrc1: 0,
-            mask_dst: VCC,
-            abs: 0,
-            neg: 0,
-            clamp: false,
-            omod: 0,
-            sdwa: None,
-            sext: 0,
-            dpp: None,
-            literal: inst.literal,
-        };
-        match (inst.enc, inst.fields) {
-            (Enc::Vop1, Fields::Vop1 { vdst, src0 }) => {
-                v.src[0] = src0;
-                v.vdst = vdst;
-            }
-            (Enc::Vop2, Fields::Vop2 { vdst, src0, vsrc1 }) => {
-                v.form = Form::Vop2;
-                v.src = [src0, Src::vgpr(vsrc1), zero];
-                v.vdst = vdst;
-                v.vsrc1 = vsrc1;
-            }
-            (Enc::Vopc, Fields::Vopc { src0, vsrc1 }) => {
-                v.form = Form::Vopc;
-                v.src = [src0, Src::vgpr(vsrc1), zero];
-                v.vsrc1 = vsrc1;
-            }
-            (
-                Enc::Vop3,
-                Fields::Vop3 {
-                    vdst,
-                    sdst,
-                    src,
-                    abs,
-                    neg,
-                    clamp,
-                    omod,
-                },
-            ) => {
-                v.form = Form::Vop3;
-                v.src = src;
-                v.vdst = vdst;
-                v.abs = abs;
-                v.neg = neg;
-                v.clamp = clamp;
-                v.omod = omod;
-                let row = op
-                    .row(gen)
-                    .ok_or_else(|| bad(format!("`{}` does not exist on {gen}", op.mnemonic())))?;
-                v.mask_dst = if vop3_is_b(row) {
-                    sdst
-                } else if row.enc == TableEnc::Vopc {
-                    vdst
-                } else {
-                    VCC
-                };
-            }
-            (
-                Enc::Sdwa { base },
-                Fields::Sdwa {
-                    vdst,
-                    src0,
-                    vsrc1,
-                    dst_sel,
-                    dst_unused,
-                    clamp,
-                    src0_sel,
-                    src0_sext,
-                    src0_neg,
-                    src0_abs,
-                    src1_sel,
-                    src1_sext,
-                    src1_neg,
-                    src1_abs,
-                },
-            ) => {
-                v.form = Form::Sdwa(base);
-                v.src = [Src::vgpr(src0), Src::vgpr(vsrc1), zero];
-                v.vdst = vdst;
-                v.vsrc1 = vsrc1;
-                v.clamp = clamp;
-                v.abs = src0_abs as u8 | (src1_abs as u8) << 1;
-                v.neg = src0_neg as u8 | (src1_neg as u8) << 1;
-                v.sdwa = Some(SdwaCtl {
-                    dst_sel,
-                    dst_unused,
-                    src0_sel,
-                    src1_sel,
-                });
-                v.sext = src0_sext as u8 | (src1_sext as u8) << 1;
-            }
-            (
-                Enc::Dpp { base },
-                Fields::Dpp {
-                    vdst,
-                    src0,
-                    vsrc1,
-                    dpp_ctrl,
-                    bound_ctrl,
-                    src0_neg,
-                    src0_abs,
-                    src1_neg,
-                    src1_abs,
-                    bank_mask,
-                    row_mask,
-                },
-            ) => {
+        let form = match (inst.enc, inst.fields) {
+            (Enc::Vop1, Fields::Vop1 { .. }) => Form::Vop1,
+            (Enc::Vop2, Fields::Vop2 { .. }) => Form::Vop2,
+            (Enc::Vopc, Fields::Vopc { .. }) => Form::Vopc,
+            (Enc::Vop3, Fields::Vop3 { .. }) => Form::Vop3,
+            (Enc::Sdwa { base }, Fields::Sdwa { .. }) => Form::Sdwa(base),
+            (Enc::Dpp { base }, Fields::Dpp { dpp_ctrl, .. }) => {
                 if !super::dpp::ctrl_valid(dpp_ctrl) {
                     return Err(bad(format!("reserved DPP_CTRL {dpp_ctrl:#x}")));
                 }
-                v.form = Form::Dpp(base);
-                v.src = [Src::vgpr(src0), Src::vgpr(vsrc1), zero];
-                v.vdst = vdst;
-                v.vsrc1 = vsrc1;
-                v.abs = src0_abs as u8 | (src1_abs as u8) << 1;
-                v.neg = src0_neg as u8 | (src1_neg as u8) << 1;
-                v.dpp = Some(DppCtl {
-                    ctrl: dpp_ctrl,
-                    bound_ctrl,
-                    row_mask,
-                    bank_mask,
-                });
+                Form::Dpp(base)
             }
             _ => {
                 return Err(bad(format!(
@@ -249,8 +130,39 @@ impl Vop {
                     inst.enc
                 )))
             }
-        }
-        Ok(v)
+        };
+        let (view, _, shape) = valu::from_inst(gen, inst)
+            .ok_or_else(|| bad(format!("`{}` does not exist on {gen}", op.mnemonic())))?;
+        let zero = Src::ZERO;
+        let src = match form {
+            Form::Vop3 => view.src,
+            Form::Vop1 => [view.src[0], zero, zero],
+            _ => [view.src[0], view.src[1], zero],
+        };
+        // A lane mask goes to VCC, except in VOP3: a compare's goes to its VDST field, a
+        // VOP3B operation's to SDST (the view has both as `sdst`).
+        let vop3b = shape.vop3b || matches!(shape.kind, ValuKind::CarryOut | ValuKind::CarryInOut);
+        let mask_dst = if form == Form::Vop3 && (shape.kind == ValuKind::Cmp || vop3b) {
+            view.sdst
+        } else {
+            VCC
+        };
+        Ok(Vop {
+            op,
+            gen,
+            form,
+            src,
+            vdst: view.dst,
+            mask_dst,
+            abs: view.abs,
+            neg: view.neg,
+            clamp: view.clamp,
+            omod: view.omod,
+            sdwa: matches!(form, Form::Sdwa(_)).then_some(view.sdwa),
+            sext: view.sext,
+            dpp: matches!(form, Form::Dpp(_)).then_some(view.dpp),
+            literal: view.literal,
+        })
     }
 
     pub fn is_vop3(&self) -> bool {
