@@ -870,6 +870,13 @@ impl Device {
                 self.mem
                     .write(base, &seg.bytes)
                     .map_err(|e| LaunchError::Memory(e.to_string()))?;
+                // Pointers between the object's data: virtual address A is at A - entry in
+                // the program's address space (wrapping, as the data before the code is).
+                for &(at, addend) in &seg.relative {
+                    self.mem
+                        .write(base + at, &addend.wrapping_sub(entry).to_le_bytes())
+                        .map_err(|e| LaunchError::Memory(e.to_string()))?;
+                }
                 self.named.push(Named {
                     buf: Buffer {
                         addr: base,

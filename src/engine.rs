@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{ExecError, ExecErrorKind, RunStats, Step};
-use wavejit_isa::ir::Program;
+use wavejit_isa::ir::{Inst, Program};
 use wavejit_isa::state::{Lds, Memory, Wave};
 
 use crate::Error;
@@ -539,6 +539,41 @@ pub fn shared(engine: Engine) -> &'static dyn WaveEngine {
         Engine::Jit => JIT.get_or_init(Jit::eager),
         Engine::Tiered => TIERED.get_or_init(Jit::tiered),
         Engine::Diff => &Diff,
+    }
+}
+
+/// Run the interpreter one instruction at a time, with at most `budget` instructions,
+/// calling `after(wave, inst, exec)` after each with the instruction it ran (`None` where
+/// the pc holds none) and the EXEC it ran under: for engines that observe or perturb the
+/// reference (benchmark counters, planted faults). Stops as `WaveEngine::run` does.
+pub fn interp_stepwise(
+    prog: &Program,
+    wave: &mut Wave,
+    lds: &mut Lds,
+    mem: &Memory,
+    budget: u64,
+    mut after: impl FnMut(&mut Wave, Option<&Inst>, u64),
+) -> Result<(Step, u64), ExecError> {
+    let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
+    let mut n = 0u64;
+    loop {
+        if n >= budget {
+            return Err(ExecError {
+                pc: ctx.wave.pc,
+                kind: ExecErrorKind::InstLimit(budget),
+            });
+        }
+        let inst = prog
+            .slot_index(ctx.wave.pc)
+            .and_then(|i| prog.slots.get(i))
+            .and_then(|s| s.inst.as_ref().ok());
+        let exec = ctx.wave.exec;
+        let step = wavejit_interp::step(&mut ctx, prog)?;
+        n += 1;
+        after(ctx.wave, inst, exec);
+        if step != Step::Continue {
+            return Ok((step, n));
+        }
     }
 }
 

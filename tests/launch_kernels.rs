@@ -695,3 +695,37 @@ fn global_64_bit_atomics_race_across_threads() {
         }
     }
 }
+
+#[test]
+fn pointer_tables_in_the_objects_data() {
+    // examples/opencl/pointers.cl: out[i] = tabs[i & 1][i % 4] with a = {10, 20, 30, 40},
+    // b = {1, 2, 3, 4}, tabs = {a, b}; the table holds R_AMDGPU_RELATIVE64 relocations
+    // (`llvm-readelf-19 -r`), which read as 0 unless the loader applies them.
+    let a = [10u32, 20, 30, 40];
+    let b = [1u32, 2, 3, 4];
+    let n = 100u32;
+    let want: Vec<u32> = (0..n)
+        .map(|i| if i & 1 == 0 { a } else { b }[(i % 4) as usize])
+        .collect();
+    let mut objs = builds("pointers.cl", &CPUS, &["-O0"]);
+    objs.extend(builds("pointers.cl", &CPUS, &["-O2"]));
+    for (cpu, code) in &objs {
+        assert!(
+            code.data_segments.iter().any(|s| s.relative.len() == 2),
+            "{cpu}: the pointer table's two relocations"
+        );
+        for engine in engines() {
+            let mut dev = device(engine);
+            let out = dev.alloc_zeroed(4 * n as u64).unwrap();
+            dev.launch(
+                code,
+                "pointers",
+                [n, 1, 1],
+                [64, 1, 1],
+                &[Arg::Buffer(out), Arg::U32(n)],
+            )
+            .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            assert_eq!(dev.read_vec::<u32>(out).unwrap(), want, "{cpu} {engine}");
+        }
+    }
+}

@@ -2,8 +2,7 @@
 //! lds_matmul grid (`Matmul`), with the reference interpreter or a `wavejit_jit::Jit`
 //! (eager or tiered, shared by all threads). Also counts lane operations.
 
-use wavejit::engine::{run_to_end, Interp, Jit, WaveEngine, WaveError};
-use wavejit_interp::exec::Ctx;
+use wavejit::engine::{interp_stepwise, run_to_end, Interp, Jit, WaveEngine, WaveError};
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{ExecError, Step};
 use wavejit_isa::gcn::Enc;
@@ -267,35 +266,16 @@ impl WaveEngine for LaneCounter {
         mem: &Memory,
         budget: u64,
     ) -> Result<(Step, u64), ExecError> {
-        let mut ctx = Ctx { wave, lds, mem };
-        let mut n = 0u64;
-        loop {
-            if n >= budget {
-                return Err(ExecError {
-                    pc: ctx.wave.pc,
-                    kind: wavejit_interp::ExecErrorKind::InstLimit(budget),
-                });
-            }
-            let pc = ctx.wave.pc;
-            let vector = prog
-                .slot_index(pc)
-                .and_then(|i| prog.slots.get(i))
-                .is_some_and(|s| matches!(&s.inst, Ok(Inst::Gcn(i)) if is_vector_alu(i.enc)));
-            let exec = ctx.wave.exec;
-            let s = wavejit_interp::step(&mut ctx, prog)?;
-            n += 1;
+        interp_stepwise(prog, wave, lds, mem, budget, |_, inst, exec| {
             self.insts
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            if vector {
+            if matches!(inst, Some(Inst::Gcn(i)) if is_vector_alu(i.enc)) {
                 self.lanes.fetch_add(
                     exec.count_ones() as u64,
                     std::sync::atomic::Ordering::Relaxed,
                 );
             }
-            if s != Step::Continue {
-                return Ok((s, n));
-            }
-        }
+        })
     }
 
     fn name(&self) -> &'static str {

@@ -4,8 +4,8 @@
 //! interpreter for the self-test ([`PlantedDpp`]; the JIT's own planted bug is a
 //! `JitConfig` flag, see `campaign::Against::PlantedJit`).
 
-use wavejit::engine::{Jit, WaveEngine};
-use wavejit_interp::{Ctx, ExecError, Step};
+use wavejit::engine::{interp_stepwise, Jit, WaveEngine};
+use wavejit_interp::{ExecError, Step};
 use wavejit_isa::gcn::{Enc, Fields, Op};
 use wavejit_isa::ir::{Inst as IrInst, Program};
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -130,36 +130,15 @@ impl WaveEngine for PlantedDpp {
         mem: &Memory,
         max_insts: u64,
     ) -> Result<(Step, u64), ExecError> {
-        let mut ctx = Ctx { wave, lds, mem };
-        let mut insts = 0u64;
-        loop {
-            if insts >= max_insts {
-                return Err(ExecError {
-                    pc: ctx.wave.pc,
-                    kind: wavejit_interp::ExecErrorKind::InstLimit(max_insts),
-                });
-            }
-            let pc = ctx.wave.pc;
-            let target = prog
-                .slot_index(pc)
-                .and_then(|i| prog.slots.get(i))
-                .and_then(|s| s.inst.as_ref().ok())
-                .and_then(planted_target);
-            let exec = ctx.wave.exec;
-            let step = wavejit_interp::step(&mut ctx, prog)?;
-            insts += 1;
-            if let Some((vdst, shift)) = target {
+        interp_stepwise(prog, wave, lds, mem, max_insts, |wave, inst, exec| {
+            if let Some((vdst, shift)) = inst.and_then(planted_target) {
                 // row_shr:N: lanes 0..N of each row have no source lane.
                 for lane in 0..64usize {
                     if exec >> lane & 1 != 0 && (lane % 16) < shift as usize {
-                        ctx.wave.vgpr[vdst as usize][lane] = 0;
+                        wave.vgpr[vdst as usize][lane] = 0;
                     }
                 }
             }
-            match step {
-                Step::Continue => {}
-                Step::End | Step::Barrier => return Ok((step, insts)),
-            }
-        }
+        })
     }
 }

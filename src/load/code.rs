@@ -34,6 +34,10 @@ pub struct Segment {
     pub vaddr: u64,
     pub bytes: Arc<[u8]>,
     pub memsz: u64,
+    /// The object's `R_AMDGPU_RELATIVE64` dynamic relocations inside this segment: (byte
+    /// offset in the segment, addend). The loader writes there the address the addend's
+    /// virtual address is loaded at (pointer tables such as `__constant T *tab[] = {a, b}`).
+    pub relative: Vec<(u64, u64)>,
 }
 
 /// One kernel: where its code starts and how to launch it.

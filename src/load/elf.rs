@@ -12,8 +12,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use object::elf::{FileHeader64, EM_AMDGPU, ET_REL, PF_X, PT_LOAD, SHF_EXECINSTR, SHT_NOTE};
-use object::read::elf::{ElfFile64, FileHeader, SectionHeader};
+use object::elf::{
+    FileHeader64, Rela64, EM_AMDGPU, ET_REL, PF_X, PT_LOAD, SHF_EXECINSTR, SHT_NOTE, SHT_RELA,
+};
+use object::read::elf::{ElfFile64, FileHeader, Rela, SectionHeader};
 use object::{
     LittleEndian, Object, ObjectSection, ObjectSymbol, RelocationFlags, RelocationTarget,
     SectionIndex, SymbolSection,
@@ -178,9 +180,58 @@ fn read_data_segments(file: &Elf<'_>, data: &[u8]) -> Result<Vec<Segment>, LoadE
             vaddr,
             bytes: Arc::from(bytes),
             memsz,
+            relative: Vec::new(),
         });
     }
+    read_dynamic_relocations(file, data, &mut v)?;
     Ok(v)
+}
+
+/// `R_AMDGPU_RELATIVE64`, a dynamic relocation of a linked object: the load base plus the
+/// addend.
+const R_AMDGPU_RELATIVE64: u32 = 13;
+
+/// Record the relocations of the linked object's `SHT_RELA` sections that fall in a data
+/// segment. Only `R_AMDGPU_RELATIVE64` is understood there (what ld.lld emits for pointers
+/// between an object's own data, as no symbol is preemptible in a code object); any other
+/// type in a data segment would leave a wrong pointer, so it is refused.
+fn read_dynamic_relocations(
+    file: &Elf<'_>,
+    data: &[u8],
+    segs: &mut [Segment],
+) -> Result<(), LoadError> {
+    let endian = LittleEndian;
+    for sh in file.elf_section_table().iter() {
+        if sh.sh_type(endian) != SHT_RELA {
+            continue;
+        }
+        let relas: &[Rela64<LittleEndian>] = sh
+            .data_as_array(endian, data)
+            .map_err(|_| malformed("a relocation section lies outside the file"))?;
+        for r in relas {
+            let off = r.r_offset(endian);
+            let Some(seg) = segs
+                .iter_mut()
+                .find(|g| off >= g.vaddr && off - g.vaddr < g.memsz)
+            else {
+                continue;
+            };
+            let ty = r.r_type(endian, false);
+            if ty != R_AMDGPU_RELATIVE64 {
+                return Err(LoadError::Unsupported(format!(
+                    "dynamic relocation type {ty} at 0x{off:x} in the object's data (only R_AMDGPU_RELATIVE64 is applied)"
+                )));
+            }
+            let at = off - seg.vaddr;
+            if at.checked_add(8).is_none_or(|e| e > seg.memsz) || seg.relative.len() >= 1 << 20 {
+                return Err(malformed(format!(
+                    "relocation at 0x{off:x} runs past its segment"
+                )));
+            }
+            seg.relative.push((at, r.r_addend(endian) as u64));
+        }
+    }
+    Ok(())
 }
 
 /// The first AMDGPU metadata note of the note sections (or, if the file has no section

@@ -421,6 +421,24 @@ fn statement(
             Arg::Mod(m) => mods.push(m.clone()),
         }
     }
+    // `format:` follows the buffer operands (LLVM takes it before SOFFSET only from GCN 1.5
+    // on: `tbuffer_store_format_x v0, v1, s[4:7], format:33, 0 idxen`; the older
+    // `dfmt:`/`nfmt:` may stand there).
+    if rows[0].enc == TableEnc::Mtbuf {
+        let mut format_at = None;
+        for a in &stmt.args {
+            match a {
+                Arg::Mod(m) if m.name == "format" => format_at = Some(m.col),
+                Arg::Op(o) if format_at.is_some() => {
+                    return Err(PErr {
+                        col: o.col,
+                        msg: "format: follows the buffer operands".into(),
+                    })
+                }
+                _ => {}
+            }
+        }
+    }
     let vintrp = rows.iter().find(|r| r.enc == TableEnc::Vintrp);
     let valu_native = rows.iter().any(|r| {
         matches!(

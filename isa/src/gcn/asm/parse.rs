@@ -33,6 +33,12 @@ pub enum Val {
     Func(String, Vec<Val>),
 }
 
+/// The hardware takes the absolute value first and negates after (`-|x|`); a negation
+/// inside an absolute value (`|-v1|`, `abs(neg(1))`) has no encoding. (`|-1|` is the
+/// absolute value of the number -1.)
+const NEG_IN_ABS: &str =
+    "a negation inside an absolute value cannot be encoded (write -|x| or |x|)";
+
 /// An operand with its source modifiers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Operand {
@@ -360,6 +366,9 @@ impl<'a> P<'a> {
                 if o.abs {
                     return perr(col, "double absolute value");
                 }
+                if o.neg {
+                    return perr(col, NEG_IN_ABS);
+                }
                 o.abs = true;
                 o.col = col;
                 Ok(o)
@@ -371,6 +380,9 @@ impl<'a> P<'a> {
                         self.i += 2;
                         let mut o = self.operand()?;
                         self.expect(')')?;
+                        if lname == "abs" && o.neg {
+                            return perr(col, NEG_IN_ABS);
+                        }
                         let flag = match lname.as_str() {
                             "abs" => &mut o.abs,
                             "neg" => &mut o.neg,
