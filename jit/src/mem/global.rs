@@ -1,8 +1,9 @@
 //! Global memory inline: the region check shared by vector and scalar accesses, and the
 //! FLAT loads, stores and 32-bit atomics (`wavejit_interp::mem::flat` defines them;
 //! atomics also 4-byte aligned, each lane's read-modify-write a host atomic, in lane
-//! order). The 64-bit atomics stay with the helper: a region's dwords are only 4-byte
-//! aligned on the host, and a host 64-bit atomic across a cache line is a split lock.
+//! order). The 64-bit atomics stay with the helper (`Memory::rmw_u64`, atomic across host
+//! threads): a region's dwords are only 4-byte aligned on the host, and a host 64-bit
+//! atomic across a cache line is a split lock.
 //!
 //! The check covers the span from the lowest to the highest active address (plus the
 //! access size): `hi_min:lo_min` is at or below every address and `hi_max:lo_max + size`
