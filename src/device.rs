@@ -366,7 +366,9 @@ impl Device {
             &mut self.next
         };
         let addr = cursor.next_multiple_of(256);
-        let end = span.and_then(|s| addr.checked_add(s)).filter(|&e| e <= LOAD_BASE);
+        let end = span
+            .and_then(|s| addr.checked_add(s))
+            .filter(|&e| e <= LOAD_BASE);
         let end = end.ok_or_else(|| {
             LaunchError::Memory(format!("no address space left for {len} bytes ({what})"))
         })?;

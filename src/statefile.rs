@@ -1120,7 +1120,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(sf.code_base, Some(0x7000_0000_1400));
-        assert_eq!(sf.build(Gen::Gfx8).unwrap().wave.code_base, 0x7000_0000_1400);
+        assert_eq!(
+            sf.build(Gen::Gfx8).unwrap().wave.code_base,
+            0x7000_0000_1400
+        );
         assert_eq!(sf.exec, Some(0xffff));
         assert_eq!(sf.vcc, Some(u64::MAX));
         assert_eq!((sf.m0, sf.mode, sf.scc), (Some(17), Some(0), Some(1)));

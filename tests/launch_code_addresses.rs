@@ -63,7 +63,9 @@ fn setpc_takes_loaded_addresses() {
         ] {
             let e = jump(engine, target).expect_err(engine);
             assert!(
-                e.contains(&format!("s_setpc_b64 target 0x{target:x} is outside the code")),
+                e.contains(&format!(
+                    "s_setpc_b64 target 0x{target:x} is outside the code"
+                )),
                 "{engine} 0x{target:x}: {e}"
             );
         }

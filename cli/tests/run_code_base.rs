@@ -42,9 +42,16 @@ fn getpc_and_setpc_count_from_the_code_base() {
         let (c, v, e) = run(engine, Some(r#"{"code_base": "0x123400000000"}"#));
         assert_eq!(c, 0, "{engine}: {e}");
         let s = &v["sgpr"];
-        assert_eq!((s["0"].as_u64(), s["1"].as_u64()), (Some(4), Some(0x1234)), "{engine}");
+        assert_eq!(
+            (s["0"].as_u64(), s["1"].as_u64()),
+            (Some(4), Some(0x1234)),
+            "{engine}"
+        );
         assert_eq!(s["4"].as_u64(), Some(7), "{engine}: the jump landed");
-        assert!(s.get("5").is_none(), "{engine}: the skipped instruction ran");
+        assert!(
+            s.get("5").is_none(),
+            "{engine}: the skipped instruction ran"
+        );
         assert_eq!(v["code_base"].as_u64(), Some(0x1234_0000_0000), "{engine}");
 
         let (c, v, e) = run(engine, None);
@@ -53,7 +60,10 @@ fn getpc_and_setpc_count_from_the_code_base() {
         // s1 is not listed: the run left it at 0.
         assert_eq!((s["0"].as_u64(), s.get("1")), (Some(4), None), "{engine}");
         assert_eq!(s["4"].as_u64(), Some(7), "{engine}");
-        assert!(v.get("code_base").is_none(), "{engine}: not listed unless given");
+        assert!(
+            v.get("code_base").is_none(),
+            "{engine}: not listed unless given"
+        );
     }
 }
 
@@ -61,7 +71,8 @@ fn getpc_and_setpc_count_from_the_code_base() {
 fn setpc_below_the_code_base_is_refused() {
     // s[0:1] = 0x10: below a base of 0x1000.
     let program = "s_mov_b64 s[0:1], 16\ns_setpc_b64 s[0:1]\ns_endpgm\n";
-    let dir = std::env::temp_dir().join(format!("wavejit-run-code-base-low-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("wavejit-run-code-base-low-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     for engine in ["interp", "jit", "tiered"] {
         let src = dir.join(format!("p-{engine}.s"));

@@ -121,11 +121,11 @@ fn code_address(v: u64, base: u64, inst: &Inst) -> Result<u32, ExecErrorKind> {
     v.checked_sub(base)
         .and_then(|d| u32::try_from(d).ok())
         .ok_or_else(|| {
-        ExecErrorKind::BadOperand(format!(
-            "{} target 0x{v:x} is outside the code",
-            inst.op.mnemonic()
-        ))
-    })
+            ExecErrorKind::BadOperand(format!(
+                "{} target 0x{v:x} is outside the code",
+                inst.op.mnemonic()
+            ))
+        })
 }
 
 pub fn s_mov_b32(a: u32) -> u32 {
