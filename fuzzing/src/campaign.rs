@@ -179,6 +179,9 @@ fn engine_vp1(against: Against) -> Box<dyn Vp1Runner + Send> {
 }
 
 fn engine_b(against: Against) -> Recycled {
+    if against == Against::Jit {
+        return Recycled::jit_tiers();
+    }
     Recycled::new(match against {
         Against::Jit => Box::new(Jit::eager()),
         Against::Tiered => Box::new(Jit::with_config(JitConfig {
@@ -356,6 +359,7 @@ const BATCH: u64 = 64;
 
 /// Run a campaign.
 pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
+    crate::heap::keep_freed_memory();
     let t0 = Instant::now();
     let jobs = cfg.jobs.max(1);
     let threads = rayon::ThreadPoolBuilder::new()
@@ -415,7 +419,7 @@ pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
                         Err(p) => p.into_inner(),
                     };
                     let one = match gen {
-                        Some(g) => one_gcn(cfg, g, i, w.b.for_next_program()),
+                        Some(g) => one_gcn(cfg, g, i, w.b.for_program(i)),
                         None => one_vp1(cfg, i, &mut *w.v),
                     };
                     (i, one)
@@ -495,7 +499,14 @@ fn minimise_one(
     let origin = repro::Origin {
         seed: cfg.seed,
         index,
-        engines: ("interp".into(), against.name().into()),
+        engines: (
+            "interp".into(),
+            if against == Against::Jit && crate::engine::opt_tier_program(index) {
+                "jit (optimising tier only: JitConfig::hot_threshold 0)".into()
+            } else {
+                against.name().into()
+            },
+        ),
     };
     let engine = if against == Against::Jit {
         String::new()
@@ -511,7 +522,7 @@ fn minimise_one(
                 match gcn_program(c) {
                     Ok(p) => compare::gcn(
                         &run_gcn(&Interp, &p, &c.state),
-                        &run_gcn(b.for_next_program(), &p, &c.state),
+                        &run_gcn(b.for_program(index), &p, &c.state),
                     ),
                     Err(_) => Diffs::default(),
                 }

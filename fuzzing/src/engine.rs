@@ -13,16 +13,67 @@ use wavejit_isa::state::{Lds, Memory, Wave};
 /// Programs run between two flushes of a worker's code cache (a power of two).
 const FLUSH_EVERY: u64 = 256;
 
+/// One program in this many runs on the optimising tier alone (`Recycled::jit_tiers`).
+pub const OPT_EVERY: u64 = 8;
+
+/// Whether program `index` of a `jit` campaign runs on the optimising tier alone.
+pub fn opt_tier_program(index: u64) -> bool {
+    index % OPT_EVERY == OPT_EVERY - 1
+}
+
 /// An engine owned by one worker thread, flushed every `FLUSH_EVERY` programs and
 /// whenever its code cache is full.
 pub struct Recycled {
     engine: Box<dyn WaveEngine + Send>,
+    /// The engine of every `OPT_EVERY`-th program (`for_program`), if any.
+    opt_only: Option<Box<dyn WaveEngine + Send>>,
     runs: u64,
 }
 
 impl Recycled {
     pub fn new(engine: Box<dyn WaveEngine + Send>) -> Recycled {
-        Recycled { engine, runs: 0 }
+        Recycled {
+            engine,
+            opt_only: None,
+            runs: 0,
+        }
+    }
+
+    /// The JIT's two tiers: programs on the default JIT (the quick tier first, the
+    /// optimised one only for code that gets hot), and every `OPT_EVERY`-th program
+    /// (`opt_tier_program`) on the optimising tier alone, so that both tiers' lowerings are
+    /// fuzzed on every kind of program and not only on hot loops. (An optimised compile
+    /// costs about 3 quick ones: one program in 8 adds about a quarter to a campaign.)
+    pub fn jit_tiers() -> Recycled {
+        Recycled {
+            engine: Box::new(Jit::eager()),
+            opt_only: Some(Box::new(Jit::with_config(wavejit_jit::JitConfig {
+                hot_threshold: 0,
+                ..wavejit_jit::JitConfig::default()
+            }))),
+            runs: 0,
+        }
+    }
+
+    /// The engine for program `index` of a campaign (the same for the same index, so a
+    /// mismatch replays on the engine that found it).
+    pub fn for_program(&mut self, index: u64) -> &dyn WaveEngine {
+        self.runs += 1;
+        let flush = self.runs & (FLUSH_EVERY - 1) == 0;
+        match &mut self.opt_only {
+            Some(opt_only) if opt_tier_program(index) => {
+                if flush || opt_only.code_cache_full() {
+                    opt_only.flush();
+                }
+                &**opt_only
+            }
+            _ => {
+                if flush || self.engine.code_cache_full() {
+                    self.engine.flush();
+                }
+                &*self.engine
+            }
+        }
     }
 
     /// The eager JIT.

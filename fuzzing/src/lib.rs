@@ -4,6 +4,7 @@
 //! written as a reproducer that `wavejit run --engine diff` replays.
 //!
 //! - `engine` — the engines behind one trait (interpreter, JIT, the self-test's planted bugs);
+//! - `heap` — the allocator kept from returning freed state copies to the OS;
 //! - `case` — a case (program + state) and running it safely (panics caught);
 //! - `compare` — the bit-for-bit comparison, naming each differing register and lane;
 //! - `probe` — which table rows the interpreter implements (the generator's pool);
@@ -20,6 +21,7 @@ pub mod campaign;
 pub mod case;
 pub mod compare;
 pub mod engine;
+pub mod heap;
 pub mod minimise;
 pub mod probe;
 pub mod repro;

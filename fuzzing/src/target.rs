@@ -23,6 +23,7 @@ thread_local! {
 }
 
 fn with_jit<T>(f: impl FnOnce(&dyn WaveEngine) -> T) -> T {
+    super::heap::keep_freed_memory();
     JIT.with(|j| {
         let mut j = j.borrow_mut();
         f(j.get_or_insert_with(Recycled::jit).for_next_program())

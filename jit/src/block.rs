@@ -153,6 +153,18 @@ pub struct Cx<'a> {
     pub nan_tests: HashMap<Value, Value>,
     /// `fout` leaves NaNs as they are (the operation being lowered writes a raw result).
     pub lazy_nan: bool,
+    /// While a chunk loop's body is emitted (`gcn::emit_segment`): the address of the
+    /// current chunk's lanes of `v0` minus those of chunk 0 (`wave + 16 × chunk`); the
+    /// body is emitted as chunk 0 and its VGPR loads and stores are relative to this.
+    pub vbase: Option<Value>,
+    /// In a chunk loop's body (unless EXEC is known to be all ones): EXEC's lane mask of
+    /// the current chunk.
+    pub loop_exec: Option<Value>,
+    /// In a chunk loop's body: the chunk's number (0-15) as an `i32`.
+    pub loop_chunk: Option<Value>,
+    /// In a chunk loop's body: the lane masks of the current chunk of the mask pairs the
+    /// loop reads or writes (first slot, mask), from their values before the loop.
+    pub loop_lanes: Vec<(u8, Value)>,
     /// Store only the last write of a VGPR in a segment (`WAVEJIT_NO_DSE` turns it off,
     /// for measurements).
     pub dse: bool,
@@ -210,6 +222,10 @@ impl<'a> Cx<'a> {
             nan_tests: HashMap::default(),
             ubits: HashMap::default(),
             imm_ops: HashMap::default(),
+            vbase: None,
+            loop_exec: None,
+            loop_chunk: None,
+            loop_lanes: Vec::new(),
             dse: std::env::var_os("WAVEJIT_NO_DSE").is_none(),
         }
     }
@@ -386,7 +402,8 @@ impl<'a> Cx<'a> {
             return v;
         }
         let off = wave_off::vgpr_chunk(reg, c);
-        let v = self.b.ins().load(I32X4, mflags(), self.wave, off);
+        let base = self.vbase.unwrap_or(self.wave);
+        let v = self.b.ins().load(I32X4, mflags(), base, off);
         self.vregs[reg as usize].val[c] = Some(v);
         self.vregs[reg as usize].raw[c] = Raw::No;
         v
@@ -637,6 +654,14 @@ impl<'a> Cx<'a> {
         self.set_sreg(slot.wrapping_add(1) & 127, hi);
     }
 
+    /// Take the lane form of the pair at `lo` written by a chunk loop's body out of the
+    /// pending masks: the 4 bits of the chunk (an `i32`), if the body wrote it.
+    pub fn take_loop_bits(&mut self, lo: u8) -> Option<Value> {
+        let i = self.pending.iter().position(|p| p.lo == lo)?;
+        let p = self.pending.remove(i);
+        p.bits[0]
+    }
+
     /// Mark the value of a scalar slot as known to be all ones (EXEC at the entry of the
     /// all-ones variant): lane masks built from it are then omitted.
     pub fn assume_ones(&mut self, slot: u8) {
@@ -674,6 +699,24 @@ impl<'a> Cx<'a> {
     /// in the pair starting at `lo`. `None` when the mask is known to be all ones there.
     pub fn lanes(&mut self, lo: u8, c: usize) -> Option<Value> {
         let lo = lo & 127;
+        if self.vbase.is_some() {
+            // A chunk loop's body (emitted as chunk 0): EXEC, a pair written earlier in
+            // this iteration, or a pair's value before the loop at this chunk.
+            if lo == EXEC_LO {
+                return self.loop_exec;
+            }
+            if let Some(v) = self
+                .pending
+                .iter()
+                .find(|p| p.lo == lo)
+                .and_then(|p| p.lanes[0])
+            {
+                return Some(v);
+            }
+            if let Some(&(_, m)) = self.loop_lanes.iter().find(|(l, _)| *l == lo) {
+                return Some(m);
+            }
+        }
         if let Some(p) = self.pending.iter().find(|p| p.lo == lo) {
             if let Some(v) = p.lanes[c] {
                 return Some(v);
@@ -702,6 +745,16 @@ impl<'a> Cx<'a> {
         let m = self.b.ins().icmp(IntCC::NotEqual, and, zero);
         self.lane_cache.insert((half, nib), m);
         Some(m)
+    }
+
+    /// The `i32x4` lane mask of the low 4 bits of the `i32` `bits` (lane `i` set where
+    /// bit `i` is): EXEC's lanes in a chunk loop.
+    pub fn nibble_lanes(&mut self, bits: Value) -> Value {
+        let s = self.splat(I32X4, bits);
+        let k = self.lanes32([1, 2, 4, 8]);
+        let and = self.b.ins().band(s, k);
+        let zero = self.splat32(0);
+        self.b.ins().icmp(IntCC::NotEqual, and, zero)
     }
 
     /// EXEC's lane mask for chunk `c` (`None`: all lanes active).
@@ -920,7 +973,8 @@ impl<'a> Cx<'a> {
         // canonical one is stored.
         let v = self.vreg(reg, c);
         let off = wave_off::vgpr_chunk(reg, c);
-        self.b.ins().store(mflags(), v, self.wave, off);
+        let base = self.vbase.unwrap_or(self.wave);
+        self.b.ins().store(mflags(), v, base, off);
         self.vregs[r].dirty &= !(1 << c);
     }
 

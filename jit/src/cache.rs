@@ -159,6 +159,10 @@ pub struct JitConfig {
     /// whole run of instructions, then the next 4) rather than instruction by instruction.
     /// Same results; far fewer live vectors, so no spills.
     pub chunk_major: bool,
+    /// Quick tier: a run of lane-independent vector instructions that reads and writes no
+    /// lane mask, with EXEC known to be all ones, is emitted once, as a loop over its 16
+    /// chunks (the optimising tier unrolls the 16 chunks). About a sixteenth of the IR.
+    pub chunk_loops: bool,
     /// Chain blocks: a block exit tail-calls the successor's compiled code when it exists.
     pub chain: bool,
     /// Count profiling events in compiled code (`wavejit_interp::profile`): every
@@ -187,7 +191,7 @@ pub struct JitConfig {
 pub const DEFAULT_TIER_THRESHOLD: u32 = 32;
 
 /// The default `JitConfig::hot_threshold`: entries of a quick-tier unit before it is
-/// compiled again, optimised (see docs/bench/RESULTS.md, "Tiers").
+/// compiled again, optimised (see jit/README.md, "Tiers").
 pub const DEFAULT_HOT_THRESHOLD: u32 = 256;
 
 impl Default for JitConfig {
@@ -202,6 +206,7 @@ impl Default for JitConfig {
             max_code_bytes: 64 << 20,
             tier_threshold: 1,
             chunk_major: true,
+            chunk_loops: true,
             chain: true,
             profile: false,
             plant_xor_bug: false,

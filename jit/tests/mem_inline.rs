@@ -1,9 +1,9 @@
 //! Memory instructions lowered inline (`wavejit_jit::mem`): FLAT loads and stores, DS
-//! reads and writes (one- and two-address), DS atomics, scalar loads. Values worked out by hand,
-//! zero helper calls where every access is in bounds, and random programs — addresses in
-//! range, out of range, misaligned, straddling two regions, random EXEC, destinations
-//! overlapping addresses — against the interpreter (results, errors with pc and lane,
-//! memory and LDS bytes).
+//! reads and writes (one- and two-address), DS atomics, scalar loads, contiguous dwords.
+//! Values worked out by hand, zero helper calls where every access is in bounds, and
+//! random programs — addresses in range, out of range, misaligned, straddling two
+//! regions, contiguous, random EXEC, destinations overlapping addresses — against the
+//! interpreter (results, errors with pc and lane, memory and LDS bytes).
 
 mod common;
 
@@ -199,6 +199,64 @@ fn loads_and_stores_by_hand() {
     assert!(out.result.is_ok(), "{:?}", out.result);
     assert_eq!(out.wave.vgpr[10][1], w2.vgpr[10][1], "lane 1 inactive");
     assert_eq!(helper_steps(&prog, &w2), 0);
+}
+
+/// FLAT dwords with EXEC all ones, addresses lane 0's + 4 × lane (one 16-byte host access
+/// per four lanes) and not quite (one lane elsewhere: lane by lane); a run of two loads,
+/// a store, VDST overlapping ADDR, and a contiguous span running out of its region.
+#[test]
+fn contiguous_dwords_by_hand() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64 {
+        set_addr(&mut w, 0, l, A + 0x40 + 4 * l as u64);
+        set_addr(&mut w, 2, l, B + 0x10 + 4 * l as u64);
+        set_addr(&mut w, 4, l, A + 0x40 + 4 * l as u64);
+        w.vgpr[6][l] = 0x5000 + l as u32;
+    }
+    set_addr(&mut w, 4, 37, A);
+    let insts = vec![
+        flat(Op::FlatLoadDword, 10, 0, 0),
+        flat(Op::FlatLoadDword, 11, 2, 0),
+        flat(Op::FlatLoadDword, 12, 4, 0),
+        flat(Op::FlatStoreDword, 0, 2, 6),
+        flat(Op::FlatLoadDword, 13, 2, 0),
+        flat(Op::FlatLoadDword, 0, 0, 0),
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "contiguous");
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    let o = &out.wave;
+    // Region A: byte i is i mod 256. Lane 0 reads bytes 0x40-0x43; lane 63 offset
+    // 0x40 + 252 = 0x13c, bytes 0x3c-0x3f.
+    assert_eq!(o.vgpr[10][0], 0x4342_4140);
+    assert_eq!(o.vgpr[10][63], 0x3f3e_3d3c);
+    // Region B: byte i is 255 - i mod 256. Lane 0 offset 0x10: 0xef, 0xee, 0xed, 0xec;
+    // lane 63 offset 0x10c: 0xf3, 0xf2, 0xf1, 0xf0.
+    assert_eq!(o.vgpr[11][0], 0xeced_eeef);
+    assert_eq!(o.vgpr[11][63], 0xf0f1_f2f3);
+    // Lane 37 reads A's first dword; lane 36 offset 0x40 + 144 = 0xd0.
+    assert_eq!(o.vgpr[12][37], 0x0302_0100);
+    assert_eq!(o.vgpr[12][36], 0xd3d2_d1d0);
+    // The store then the load of the same dwords.
+    assert_eq!(o.vgpr[13][0], 0x5000);
+    assert_eq!(o.vgpr[13][63], 0x503f);
+    // VDST = the address's low half: lane 1 read offset 0x44.
+    assert_eq!(o.vgpr[0][1], 0x4746_4544);
+    assert_eq!(
+        helper_steps(&prog, &w),
+        0,
+        "every access in bounds: all inline"
+    );
+    // Contiguous from 128 bytes before A's end: lanes 32-63 are out of range; the JIT
+    // reports the interpreter's error (compared by `check_with`).
+    let mut w2 = w.clone();
+    for l in 0..64 {
+        set_addr(&mut w2, 0, l, A + A_LEN as u64 - 128 + 4 * l as u64);
+    }
+    let out = check_with(&jit(), &prog, &w2, &lds(), &memory(), 1000, "past the end");
+    assert!(out.result.is_err(), "lane 32 reads past A");
 }
 
 #[test]
@@ -516,6 +574,18 @@ fn random_wave_for_mem(gen: Gen, rng: &mut rand::rngs::StdRng) -> Box<Wave> {
     }
     // Now and then a lane out of range, past a region's end, in the other region, or
     // misaligned in the LDS.
+    // Now and then contiguous dwords (lane 0's address + 4 × lane), the fast path of
+    // full-EXEC dword accesses.
+    if rng.random_range(0..3) == 0 {
+        let (a, b) = (
+            A + 4 * rng.random_range(0..(A_LEN as u64 - 256) / 4),
+            B + 4 * rng.random_range(0..(B_LEN as u64 - 256) / 4),
+        );
+        for l in 0..64 {
+            set_addr(&mut w, 0, l, a + 4 * l as u64);
+            set_addr(&mut w, 2, l, b + 4 * l as u64);
+        }
+    }
     let lane = rng.random_range(0..64);
     match rng.random_range(0..8) {
         0 => set_addr(&mut w, 0, lane, A + A_LEN as u64 - 2),

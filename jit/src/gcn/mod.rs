@@ -39,7 +39,7 @@ pub mod xop;
 pub mod zip;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, InstBuilder, UserFuncName, Value};
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, UserFuncName, Value};
 use cranelift_frontend::FunctionBuilder;
 use wavejit_isa::arch::{Arch, Gen};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
@@ -400,6 +400,8 @@ pub(crate) fn compile(
         cx.assume_ones(EXEC_LO);
         cx.assume_ones(EXEC_HI);
     }
+    // The quick tier loops over the chunks of the segments that allow it.
+    let loops = hot.is_some() && cfg.chunk_loops;
     let em = Emitter {
         cfg,
         code,
@@ -431,7 +433,7 @@ pub(crate) fn compile(
                     && joins(&segio, &io);
                 if !fits {
                     count_segment(&mut cx, prof, prog, &seg);
-                    emit_segment(&mut cx, &seg);
+                    emit_segment(&mut cx, &seg, loops);
                     seg.clear();
                     segio.clear();
                 }
@@ -441,7 +443,7 @@ pub(crate) fn compile(
             }
             _ => {
                 count_segment(&mut cx, prof, prog, &seg);
-                emit_segment(&mut cx, &seg);
+                emit_segment(&mut cx, &seg, loops);
                 seg.clear();
                 segio.clear();
             }
@@ -504,7 +506,7 @@ pub(crate) fn compile(
     if !ended {
         crate::mem::emit_run(&mut cx, &mrun);
         count_segment(&mut cx, prof, prog, &seg);
-        emit_segment(&mut cx, &seg);
+        emit_segment(&mut cx, &seg, loops);
         let last = items.last().map_or(spec.pc, |p| p.pc.wrapping_add(p.size));
         cx.flush();
         em.exit_to(&mut cx, last);
@@ -597,7 +599,7 @@ fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&vpla
 
 /// Emit a run of vector instructions: chunk by chunk when it is lane-independent, else
 /// the one cross-lane instruction with its sources gathered first.
-fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)]) {
+fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], loops: bool) {
     if seg.is_empty() {
         return;
     }
@@ -612,23 +614,41 @@ fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)]) {
         .enumerate()
         .map(|(i, s)| fetch::uniforms(cx, s.0, &pcs[..=i]))
         .collect();
+    if !loops {
+        emit_run(cx, seg, &unis, false);
+        return;
+    }
+    // The quick tier: maximal runs of instructions a loop body can emit, as loops; the
+    // others unrolled. (Runs one after the other are the segment's program order.)
+    let mut i = 0;
+    while i < seg.len() {
+        let l = loop_ok(seg[i].0);
+        let n = seg[i..].iter().take_while(|s| loop_ok(s.0) == l).count();
+        emit_run(cx, &seg[i..i + n], &unis[i..i + n], l);
+        i += n;
+    }
+}
+
+/// Emit the lane-independent `seg` chunk by chunk (`unis`: its instructions'
+/// `fetch::uniforms`): its 16 chunks unrolled, or one loop body run for each chunk.
+fn emit_run(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], unis: &[fetch::Unis], as_loop: bool) {
     // Every VGPR write is stored right after its instruction in each chunk (see
     // `Cx::end_chunk`): the stores keep Cranelift's scheduling of the pure arithmetic in
     // program order — anchored only by the last writes, a chain of overwrites of one
     // register is evaluated whole before the instructions that read its intermediate
     // values, which then sit on the stack.
     let writes: Vec<Vec<u8>> = seg.iter().map(|s| s.0.vgpr_writes()).collect();
-    // The last writer of each register in the segment: only its value is stored (an
+    // The last writer of each register in the run: only its value is stored (an
     // earlier write is overwritten within the same chunk before anything reads memory:
-    // no helper call or side exit runs between the chunks of a segment).
+    // no helper call or side exit runs between the chunks of a run).
     let mut last = [usize::MAX; 256];
     for (i, regs) in writes.iter().enumerate() {
         for &r in regs {
             last[r as usize] = i;
         }
     }
-    for c in 0..CHUNKS {
-        for (i, ((s, u), regs)) in seg.iter().zip(&unis).zip(&writes).enumerate() {
+    let body = |cx: &mut Cx, c: usize| {
+        for (i, ((s, u), regs)) in seg.iter().zip(unis).zip(&writes).enumerate() {
             valu::emit_chunk(cx, s.0, c, u);
             for &r in regs {
                 if !cx.dse || last[r as usize] == i {
@@ -636,8 +656,154 @@ fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)]) {
                 }
             }
         }
+    };
+    if !as_loop || !pairs_apart(seg) {
+        for c in 0..CHUNKS {
+            body(cx, c);
+            cx.end_chunk(c);
+        }
+        return;
+    }
+    // Registers cached from before the loop (any chunk) are stored and forgotten: the
+    // body reads every register from memory at its chunk's address. EXEC as one `i64`
+    // (unless known to be all ones), from which the body takes its chunk's 4 bits.
+    for c in 0..CHUNKS {
         cx.end_chunk(c);
     }
+    let exec = (!cx.exec_known_ones()).then(|| cx.sreg64(EXEC_LO));
+    // The mask pairs read or written lane by lane (other than EXEC): their values
+    // before the loop, as `i64`; the written ones are accumulated chunk by chunk in
+    // loop-carried `i64`s and become scalars after the loop.
+    let mut pairs: Vec<u8> = Vec::new();
+    let mut written: Vec<u8> = Vec::new();
+    for s in seg {
+        let (r, w) = lane_pairs(s.0);
+        for &m in r.iter().chain(&w) {
+            if !pairs.contains(&m) {
+                pairs.push(m);
+            }
+        }
+        for m in w {
+            if !written.contains(&m) {
+                written.push(m);
+            }
+        }
+    }
+    let before: Vec<Value> = pairs.iter().map(|&m| cx.sreg64(m)).collect();
+    let lp = cx.b.create_block();
+    let done = cx.b.create_block();
+    let off = cx.b.append_block_param(lp, cx.ptr);
+    let accs: Vec<Value> = written
+        .iter()
+        .map(|_| cx.b.append_block_param(lp, types::I64))
+        .collect();
+    let zero = cx.b.ins().iconst(cx.ptr, 0);
+    let zero64 = cx.iconst64(0);
+    let mut args = vec![BlockArg::Value(zero)];
+    args.extend(written.iter().map(|_| BlockArg::Value(zero64)));
+    cx.b.ins().jump(lp, &args);
+    cx.b.switch_to_block(lp);
+    cx.vbase = Some(cx.b.ins().iadd(cx.wave, off));
+    // Chunk k's lanes are bits 4k..4k+3 of a mask; `off` is 16k.
+    let sh = cx.b.ins().ushr_imm_u(off, 2);
+    let sh = if cx.ptr == types::I64 {
+        sh
+    } else {
+        cx.b.ins().uextend(types::I64, sh)
+    };
+    let nib = |cx: &mut Cx, v: Value| {
+        let bits = cx.b.ins().ushr(v, sh);
+        let bits = cx.b.ins().ireduce(types::I32, bits);
+        cx.nibble_lanes(bits)
+    };
+    cx.loop_exec = exec.map(|e| nib(cx, e));
+    cx.loop_lanes = pairs
+        .iter()
+        .zip(&before)
+        .map(|(&m, &v)| (m, nib(cx, v)))
+        .collect();
+    let k = cx.b.ins().ushr_imm_u(off, 4);
+    cx.loop_chunk = Some(cx.b.ins().ireduce(types::I32, k));
+    body(cx, 0);
+    // Before the chunk ends: each written pair's 4 bits of this chunk into its
+    // accumulator (taken out of the pending masks: the scalars are set after the loop).
+    let accs_next: Vec<Value> = written
+        .iter()
+        .zip(&accs)
+        .map(|(&m, &acc)| match cx.take_loop_bits(m) {
+            Some(b) => {
+                let b = cx.b.ins().uextend(types::I64, b);
+                let b = cx.b.ins().ishl(b, sh);
+                cx.b.ins().bor(acc, b)
+            }
+            None => acc,
+        })
+        .collect();
+    cx.end_chunk(0);
+    cx.vbase = None;
+    cx.loop_exec = None;
+    cx.loop_chunk = None;
+    cx.loop_lanes.clear();
+    let next = cx.b.ins().iadd_imm_u(off, 16);
+    let more =
+        cx.b.ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, next, (16 * CHUNKS) as i64);
+    let mut args = vec![BlockArg::Value(next)];
+    args.extend(accs_next.iter().map(|&v| BlockArg::Value(v)));
+    cx.b.ins().brif(more, lp, &args, done, &[]);
+    cx.b.switch_to_block(done);
+    for (&m, &v) in written.iter().zip(&accs_next) {
+        cx.set_sreg64(m, v);
+    }
+}
+
+/// Whether a loop body emitted as chunk 0 computes every chunk of `p` (its registers
+/// read and written at the chunk's address, lane masks read from the chunk's bits and
+/// written into loop-carried accumulators, VINTRP parameters of the chunk's quad): `p`
+/// does not write EXEC (`v_cmpx`, or EXEC as a compare's or carry's destination: the body
+/// reads EXEC's lanes from its value before the loop), gather across lanes (DPP) or
+/// depend on lane numbers (`v_mbcnt`).
+fn loop_ok(p: &vplan::VPlan) -> bool {
+    !p.cross_lane
+        && p.dpp.is_none()
+        && !p.to_exec
+        && p.sdst != Some(EXEC_LO)
+        && !matches!(
+            p.sem,
+            sem::Sem::Int(vocab::IOp::MbcntLo | vocab::IOp::MbcntHi)
+        )
+}
+
+/// The mask pairs (first slots) `p` reads and writes lane by lane, EXEC aside.
+fn lane_pairs(p: &vplan::VPlan) -> (Vec<u8>, Vec<u8>) {
+    let io = p.io();
+    let mut reads: Vec<u8> = io
+        .lane_reads
+        .into_iter()
+        .filter(|&m| m != EXEC_LO)
+        .collect();
+    let shape = p.sem.shape();
+    if p.mask_src.is_none() && (shape.mask_in || matches!(p.sem, sem::Sem::Cndmask)) {
+        reads.push(VCC_LO);
+    }
+    (reads, io.lane_writes)
+}
+
+/// Whether the mask pairs of `seg` (and EXEC) are each either the same pair or apart:
+/// a loop keeps one lane form per pair.
+fn pairs_apart(seg: &[(&vplan::VPlan, u32)]) -> bool {
+    let mut all = vec![EXEC_LO];
+    for s in seg {
+        let (r, w) = lane_pairs(s.0);
+        for m in r.into_iter().chain(w) {
+            if !all.contains(&m) {
+                all.push(m);
+            }
+        }
+    }
+    all.iter()
+        .enumerate()
+        .all(|(i, &a)| all[i + 1..].iter().all(|&b| !pairs_overlap(a, b)))
 }
 
 /// What the exits of a unit need.

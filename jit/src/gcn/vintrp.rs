@@ -266,10 +266,23 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Option<LdsUni> {
 
 /// Parameter `which` of channel `chan` for the quad of chunk `c`, as an `i32`.
 pub fn param(cx: &mut Cx, u: &LdsUni, chan: u8, which: u8, c: usize) -> Value {
-    let addr = if c == 0 {
+    // The quads before this one: a constant mask, or in a chunk loop's body (emitted as
+    // chunk 0) `(1 << chunk) - 1` of the loop's chunk number.
+    let before = match cx.loop_chunk {
+        Some(k) => {
+            let one = cx.iconst32(1);
+            let bit = cx.b.ins().ishl(one, k);
+            Some(cx.b.ins().iadd_imm_s(bit, -1))
+        }
+        None => None,
+    };
+    let addr = if c == 0 && before.is_none() {
         u.ptr
     } else {
-        let pm = cx.b.ins().band_imm_u(u.mask, (1i64 << c) - 1);
+        let pm = match before {
+            Some(m) => cx.b.ins().band(u.mask, m),
+            None => cx.b.ins().band_imm_u(u.mask, (1i64 << c) - 1),
+        };
         let prim = cx.b.ins().popcnt(pm);
         let prim = match u.lim {
             Some(l) => cx.b.ins().umin(prim, l),

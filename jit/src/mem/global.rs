@@ -1,8 +1,9 @@
 //! Global memory inline: the region check shared by vector and scalar accesses, and the
 //! FLAT loads, stores and 32-bit atomics (`wavejit_interp::mem::flat` defines them;
 //! atomics also 4-byte aligned, each lane's read-modify-write a host atomic, in lane
-//! order). The 64-bit atomics stay with the helper: a region's dwords are only 4-byte
-//! aligned on the host, and a host 64-bit atomic across a cache line is a split lock.
+//! order). The 64-bit atomics stay with the helper (`Memory::rmw_u64`, atomic across host
+//! threads): a region's dwords are only 4-byte aligned on the host, and a host 64-bit
+//! atomic across a cache line is a split lock.
 //!
 //! The check covers the span from the lowest to the highest active address (plus the
 //! access size): `hi_min:lo_min` is at or below every address and `hi_max:lo_max + size`
@@ -326,4 +327,140 @@ pub fn chunk(cx: &mut Cx, p: &FlatPlan, delta: Value, sink: Value, c: usize) {
             cx.write_vreg(p.reg + i as u8, c, v);
         }
     }
+}
+
+/// Whether `p` may take `emit_dwords`: a dword load or store (not an atomic) where EXEC is
+/// known to be all ones.
+pub fn dword_plan(cx: &Cx, p: &FlatPlan) -> bool {
+    p.size == 4 && p.atomic.is_none() && cx.exec_known_ones()
+}
+
+/// FLAT dword loads and stores (`dword_plan`; several: a run of loads `joins` accepted,
+/// checked as one) with a fast path for the common streaming case: when every lane's
+/// address is the lane 0 address plus 4 × lane (the same high half, no carry), each chunk
+/// of four lanes is one 16-byte host access. Otherwise lane by lane, in lane order, as
+/// `chunk` does. Both paths read and write the wave's registers in memory and emit only
+/// uncached instructions, so the register cache (empty after `settle`) is valid after
+/// the join.
+pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
+    settle(cx);
+    let flags = mflags();
+    let mut deltas = Vec::with_capacity(run.len());
+    for p in run {
+        deltas.push(check(cx, p, at));
+    }
+    // Contiguity of every instruction's addresses.
+    let iota = [0u32, 4, 8, 12];
+    let mut firsts = Vec::with_capacity(run.len());
+    let mut contig: Option<Value> = None;
+    for p in run {
+        let off = crate::ctx::wave_off::vgpr_chunk(p.addr, 0);
+        let lo0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
+        let off = crate::ctx::wave_off::vgpr_chunk(p.addr + 1, 0);
+        let hi0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
+        let vlo = cx.b.ins().splat(types::I32X4, lo0);
+        let vhi = cx.b.ins().splat(types::I32X4, hi0);
+        let mut eq: Option<Value> = None;
+        for c in 0..CHUNKS {
+            let lo = vreg_stored(cx, p.addr, c);
+            let hi = vreg_stored(cx, p.addr + 1, c);
+            let k = 16 * c as u32;
+            let step = cx.lanes32(iota.map(|i| i + k));
+            let want = cx.b.ins().iadd(vlo, step);
+            let a = cx.b.ins().icmp(IntCC::Equal, lo, want);
+            let b = cx.b.ins().icmp(IntCC::Equal, hi, vhi);
+            let ab = cx.b.ins().band(a, b);
+            eq = Some(match eq {
+                None => ab,
+                Some(x) => cx.b.ins().band(x, ab),
+            });
+        }
+        // Lane 63's low half must not carry into the high half.
+        let nowrap =
+            cx.b.ins()
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, lo0, (u32::MAX - 252) as i64);
+        let mut ok = nowrap;
+        if let Some(e) = eq {
+            let t = cx.b.ins().vall_true(e);
+            ok = cx.b.ins().band(t, nowrap);
+        }
+        contig = Some(match contig {
+            None => ok,
+            Some(x) => cx.b.ins().band(x, ok),
+        });
+        let lo64 = cx.b.ins().uextend(types::I64, lo0);
+        let hi64 = cx.b.ins().uextend(types::I64, hi0);
+        let hi64 = cx.b.ins().ishl_imm_u(hi64, 32);
+        firsts.push(cx.b.ins().bor(lo64, hi64));
+    }
+    let contig = match contig {
+        Some(v) => v,
+        None => cx.b.ins().iconst(types::I8, 0),
+    };
+    let fast = cx.b.create_block();
+    let slow = cx.b.create_block();
+    let join = cx.b.create_block();
+    cx.b.ins().brif(contig, fast, &[], slow, &[]);
+
+    cx.b.switch_to_block(fast);
+    cx.b.seal_block(fast);
+    let hf = host_flags();
+    let bases: Vec<Value> = firsts
+        .iter()
+        .zip(&deltas)
+        .map(|(a, d)| cx.b.ins().iadd(*a, *d))
+        .collect();
+    for c in 0..CHUNKS {
+        for (p, base) in run.iter().zip(&bases) {
+            let off = crate::ctx::wave_off::vgpr_chunk(p.reg, c);
+            let host = 16 * c as i32;
+            if p.store {
+                let v = cx.b.ins().load(types::I32X4, flags, cx.wave, off);
+                cx.b.ins().store(hf, v, *base, host);
+            } else {
+                let v = cx.b.ins().load(types::I32X4, hf, *base, host);
+                cx.b.ins().store(flags, v, cx.wave, off);
+            }
+        }
+    }
+    cx.b.ins().jump(join, &[]);
+
+    cx.b.switch_to_block(slow);
+    cx.b.seal_block(slow);
+    for c in 0..CHUNKS {
+        for (p, delta) in run.iter().zip(&deltas) {
+            let lo = vreg_stored(cx, p.addr, c);
+            let hi = vreg_stored(cx, p.addr + 1, c);
+            let mut ptrs = [*delta; 4];
+            for (l, ptr) in ptrs.iter_mut().enumerate() {
+                let a = cx.b.ins().extractlane(lo, l as u8);
+                let h = cx.b.ins().extractlane(hi, l as u8);
+                let a = cx.b.ins().uextend(types::I64, a);
+                let h = cx.b.ins().uextend(types::I64, h);
+                let h = cx.b.ins().ishl_imm_u(h, 32);
+                let a = cx.b.ins().bor(a, h);
+                *ptr = cx.b.ins().iadd(a, *delta);
+            }
+            let off = crate::ctx::wave_off::vgpr_chunk(p.reg, c);
+            if p.store {
+                let v = cx.b.ins().load(types::I32X4, flags, cx.wave, off);
+                for (l, ptr) in ptrs.iter().enumerate() {
+                    let x = cx.b.ins().extractlane(v, l as u8);
+                    cx.b.ins().store(hf, x, *ptr, 0);
+                }
+            } else {
+                let vals = ptrs.map(|ptr| cx.b.ins().load(types::I32, hf, ptr, 0));
+                let mut v = cx.b.ins().scalar_to_vector(types::I32X4, vals[0]);
+                for (l, x) in vals.iter().enumerate().skip(1) {
+                    v = cx.b.ins().insertlane(v, *x, l as u8);
+                }
+                // The chunk's addresses were read above: VDST may overlap ADDR.
+                cx.b.ins().store(flags, v, cx.wave, off);
+            }
+        }
+    }
+    cx.b.ins().jump(join, &[]);
+
+    cx.b.switch_to_block(join);
+    cx.b.seal_block(join);
 }

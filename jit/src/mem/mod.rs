@@ -14,6 +14,10 @@
 //! (same-address stores: the highest lane wins), and inactive lanes are pointed at
 //! `JitCtx::sink`, never at guest addresses.
 //!
+//! FLAT dword loads and stores under a full EXEC also test whether every lane's address
+//! is lane 0's plus 4 × lane (`global::emit_dwords`); then each group of four lanes is
+//! one 16-byte host access instead of four.
+//!
 //! An instruction is lowered here only in the operand forms that cannot fail except by
 //! the address (registers in range, no GDS/TFE); every other form stays with the helper.
 
@@ -53,6 +57,7 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<MPlan> {
 /// dropped chunk by chunk as a segment does.
 pub fn emit(cx: &mut Cx, p: &MPlan, at: At) {
     match p {
+        MPlan::Flat(f) if global::dword_plan(cx, f) => global::emit_dwords(cx, &[*f], at),
         MPlan::Flat(f) => global::emit(cx, f, at),
         MPlan::Ds(d) => lds::emit(cx, d, at),
         MPlan::Smem(s) => scalar::emit(cx, s, at),
@@ -114,6 +119,16 @@ pub fn emit_run(cx: &mut Cx, run: &[(MPlan, At)]) {
     };
     if run.len() == 1 {
         return emit(cx, p0, *at0);
+    }
+    let flats: Vec<global::FlatPlan> = run
+        .iter()
+        .filter_map(|(p, _)| match p {
+            MPlan::Flat(f) if global::dword_plan(cx, f) => Some(*f),
+            _ => None,
+        })
+        .collect();
+    if flats.len() == run.len() {
+        return global::emit_dwords(cx, &flats, *at0);
     }
     settle(cx);
     let mut deltas = Vec::with_capacity(run.len());
