@@ -5,7 +5,6 @@
 use wavejit::engine::{interp_stepwise, run_to_end, Interp, Jit, WaveEngine, WaveError};
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{ExecError, Step};
-use wavejit_isa::gcn::Enc;
 use wavejit_isa::ir::{Inst, Program};
 use wavejit_isa::state::{Lds, Memory, Wave};
 use wavejit_jit::JitConfig;
@@ -82,19 +81,6 @@ pub fn count_lane_ops(prog: &Program, st: &mut WaveState) -> Result<(u64, u64), 
     let insts = counter.insts.load(std::sync::atomic::Ordering::Relaxed);
     let lanes = counter.lanes.load(std::sync::atomic::Ordering::Relaxed);
     Ok((insts, lanes))
-}
-
-fn is_vector_alu(e: Enc) -> bool {
-    matches!(
-        e,
-        Enc::Vop1
-            | Enc::Vop2
-            | Enc::Vopc
-            | Enc::Vop3
-            | Enc::Sdwa { .. }
-            | Enc::Dpp { .. }
-            | Enc::Vintrp
-    )
 }
 
 /// Wave-instructions and lane operations of a loop kernel run of `size` iterations,
@@ -270,7 +256,7 @@ impl WaveEngine for LaneCounter {
         interp_stepwise(prog, wave, lds, mem, budget, |_, inst, exec| {
             self.insts
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            if matches!(inst, Some(Inst::Gcn(i)) if is_vector_alu(i.enc)) {
+            if matches!(inst, Some(Inst::Gcn(i)) if i.enc.is_vector()) {
                 self.lanes.fetch_add(
                     exec.count_ones() as u64,
                     std::sync::atomic::Ordering::Relaxed,

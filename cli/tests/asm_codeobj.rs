@@ -14,10 +14,9 @@
 //!   there).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use wavejit_testkit::root;
+use wavejit_testkit::{oracles_required as required, root, run_program, tool};
 
 /// A temporary path unique to this process and call (tests run in parallel).
 fn tmp(name: &str) -> PathBuf {
@@ -27,26 +26,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn wavejit(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_wavejit"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
-}
-
-fn tool(name: &str, args: &[&str]) -> Option<String> {
-    let o = Command::new(name).args(args).output().ok()?;
-    o.status
-        .success()
-        .then(|| String::from_utf8_lossy(&o.stdout).into())
-}
-
-fn required() -> bool {
-    std::env::var_os("WAVEJIT_REQUIRE_ORACLES").is_some()
+    run_program(env!("CARGO_BIN_EXE_wavejit"), args)
 }
 
 fn example(name: &str) -> PathBuf {

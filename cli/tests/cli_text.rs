@@ -1,17 +1,9 @@
 //! The text commands of the CLI contract: `wavejit asm`, `wavejit disasm`, `wavejit table`.
 
-use std::process::Command;
+use wavejit_testkit::run_program;
 
 fn wavejit(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_wavejit"))
-        .args(args)
-        .output()
-        .expect("run wavejit");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    run_program(env!("CARGO_BIN_EXE_wavejit"), args)
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {

@@ -4,33 +4,14 @@
 //! gfx8 code in LLVM syntax reassembles with llvm-mc-19 to the bytes of the code section
 //! (read by llvm-objcopy-19); every function symbol is listed at its address.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use wavejit_testkit::root;
+use wavejit_testkit::{oracles_required as required, root, run_program, tool};
 
 fn wavejit(args: &[&str], file: &Path) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_wavejit"))
-        .args(args)
-        .arg(file)
-        .output()
-        .expect("runs");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
-}
-
-fn tool(name: &str, args: &[&str]) -> Option<String> {
-    let o = Command::new(name).args(args).output().ok()?;
-    o.status
-        .success()
-        .then(|| String::from_utf8_lossy(&o.stdout).into())
-}
-
-fn required() -> bool {
-    std::env::var_os("WAVEJIT_REQUIRE_ORACLES").is_some()
+    let args = args.iter().map(OsStr::new).chain([file.as_os_str()]);
+    run_program(env!("CARGO_BIN_EXE_wavejit"), args)
 }
 
 fn objects() -> Vec<PathBuf> {

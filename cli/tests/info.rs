@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-use wavejit_testkit::root;
+use wavejit_testkit::{oracles_required as required, root};
 
 fn wavejit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_wavejit"))
@@ -82,10 +82,6 @@ fn readelf_notes(file: &Path) -> Option<Readelf> {
         out.push((name, kernarg, lds, scratch, args));
     }
     Some(out)
-}
-
-fn required() -> bool {
-    std::env::var_os("WAVEJIT_REQUIRE_ORACLES").is_some()
 }
 
 #[test]

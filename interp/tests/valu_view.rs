@@ -3,27 +3,22 @@
 //! ISA manual, "VOP3": VOP3B operations write SDST, a VOP3 compare writes the SGPR pair its
 //! VDST field names, everything else VCC) and absent sources read as inline 0.
 
+mod valu_common;
+
+use valu_common::{v, vop1, vop3};
 use wavejit_interp::valu::operands::{Vop, VCC};
 use wavejit_isa::gcn::operand::vop3_is_b;
 use wavejit_isa::gcn::table::{TableEnc, ALL_OPS};
-use wavejit_isa::gcn::{Enc, Fields, Inst, Src};
+use wavejit_isa::gcn::{Fields, Inst, Src};
 use wavejit_isa::Gen;
 
-fn vop3(op: wavejit_isa::gcn::Op) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vop3,
-        fields: Fields::Vop3 {
-            vdst: 10,
-            sdst: 20,
-            src: [Src::vgpr(1), Src::vgpr(2), Src::vgpr(3)],
-            abs: 0,
-            neg: 0,
-            clamp: false,
-            omod: 0,
-        },
-        literal: None,
+/// `op` in VOP3 with VDST v10 (s10 for a compare), SDST s20 and sources v1-v3.
+fn vop3_20(op: wavejit_isa::gcn::Op) -> Inst {
+    let mut inst = vop3(op, 10, [v(1), v(2), v(3)]);
+    if let Fields::Vop3 { sdst, .. } = &mut inst.fields {
+        *sdst = 20;
     }
+    inst
 }
 
 #[test]
@@ -37,7 +32,7 @@ fn a_vop3_lane_mask_goes_where_its_form_says() {
             if row.shape.is_none() || !vop3_form {
                 continue;
             }
-            let Ok(v) = Vop::new(gen, &vop3(op)) else {
+            let Ok(view) = Vop::new(gen, &vop3_20(op)) else {
                 continue;
             };
             let want = if vop3_is_b(row) {
@@ -50,7 +45,7 @@ fn a_vop3_lane_mask_goes_where_its_form_says() {
                 seen[2] += 1;
                 VCC
             };
-            assert_eq!(v.mask_dst, want, "{} on {gen}", op.mnemonic());
+            assert_eq!(view.mask_dst, want, "{} on {gen}", op.mnemonic());
         }
     }
     assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
@@ -60,16 +55,8 @@ fn a_vop3_lane_mask_goes_where_its_form_says() {
 fn absent_sources_read_as_zero() {
     let gen = Gen::Gfx8;
     let op = wavejit_isa::gcn::Op::VMovB32;
-    let inst = Inst {
-        op,
-        enc: Enc::Vop1,
-        fields: Fields::Vop1 {
-            vdst: 1,
-            src0: Src::vgpr(2),
-        },
-        literal: None,
-    };
-    let v = Vop::new(gen, &inst).expect("v_mov_b32");
-    assert_eq!(v.src, [Src::vgpr(2), Src::ZERO, Src::ZERO]);
-    assert_eq!(v.mask_dst, VCC);
+    let inst = vop1(op, 1, v(2));
+    let view = Vop::new(gen, &inst).expect("v_mov_b32");
+    assert_eq!(view.src, [Src::vgpr(2), Src::ZERO, Src::ZERO]);
+    assert_eq!(view.mask_dst, VCC);
 }

@@ -149,13 +149,7 @@ impl Footprint {
         match g.enc {
             // Scalar ALU, control and scalar loads write scalar state only.
             Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc | Enc::Sopp | Enc::Smrd => true,
-            Enc::Vop1
-            | Enc::Vop2
-            | Enc::Vopc
-            | Enc::Vop3
-            | Enc::Sdwa { .. }
-            | Enc::Dpp { .. }
-            | Enc::Vintrp => {
+            e if e.is_vector() => {
                 // Relative moves write v[vdst + M0].
                 if matches!(g.op, Op::VMovreldB32 | Op::VMovrelsB32 | Op::VMovrelsdB32) {
                     self.vgprs = [u64::MAX; 4];

@@ -326,6 +326,21 @@ pub struct Inst {
 }
 
 impl Enc {
+    /// Whether the encoding is the vector unit's: VOP1, VOP2, VOPC, VOP3, SDWA, DPP and
+    /// VINTRP (the per-lane operations, under EXEC).
+    pub fn is_vector(&self) -> bool {
+        matches!(
+            self,
+            Enc::Vop1
+                | Enc::Vop2
+                | Enc::Vopc
+                | Enc::Vop3
+                | Enc::Sdwa { .. }
+                | Enc::Dpp { .. }
+                | Enc::Vintrp
+        )
+    }
+
     /// The encoding's name as the manuals write it (`SOP2`, `VOP3`, `VOP_SDWA`, …).
     pub fn name(&self) -> &'static str {
         match self {
