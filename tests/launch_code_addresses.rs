@@ -81,3 +81,34 @@ fn setpc_takes_loaded_addresses() {
         );
     }
 }
+
+/// Each code object launched on a device is loaded at its own base, 64 GiB (2^36 bytes)
+/// after the previous one: the second object's code addresses count from there.
+#[test]
+fn a_second_object_gets_the_next_load_base() {
+    let vadd = prebuilt("vadd-gfx803.hsaco");
+    let code = prebuilt("getpc.hsaco");
+    for engine in engines() {
+        let mut dev = device(engine);
+        let (a, b, c) = (
+            dev.alloc_slice(&[1u32; 64]).unwrap(),
+            dev.alloc_slice(&[2u32; 64]).unwrap(),
+            dev.alloc_zeroed(4 * 64).unwrap(),
+        );
+        dev.launch(
+            &vadd,
+            "vadd",
+            [64, 1, 1],
+            [64, 1, 1],
+            &[Arg::Buffer(a), Arg::Buffer(b), Arg::Buffer(c), Arg::U32(64)],
+        )
+        .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        let out = dev.alloc_zeroed(20).unwrap();
+        dev.launch(&code, "getpc", [1, 1, 1], [1, 1, 1], &[Arg::Buffer(out)])
+            .unwrap_or_else(|e| panic!("{engine}: {e}"));
+        let got: Vec<u32> = dev.read_vec(out).unwrap();
+        let getpc = got[0] as u64 | (got[1] as u64) << 32;
+        assert_eq!(getpc, LOAD_BASE + (1 << 36) + AFTER_GETPC, "{engine}");
+        assert_eq!(got[4], 5, "{engine}");
+    }
+}
