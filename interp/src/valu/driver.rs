@@ -9,7 +9,7 @@
 //! instruction always reads the state from before itself.
 
 use wavejit_isa::gcn::VopBase;
-use wavejit_isa::state::LANES;
+use wavejit_isa::state::{Wave, LANES};
 
 use super::dpp;
 use super::operands::{self, resolve, Form, Operand, Ty, Vop, VCC};
@@ -70,9 +70,6 @@ pub struct Shape<'t> {
     pub bit_in: BitIn,
     pub bit_out: BitOut,
 }
-
-/// A lane's work: `(lane id, sources after modifiers, input bit) → (result, output bit)`.
-pub type LaneFn<'f> = &'f dyn Fn(usize, &[u64], bool) -> (u64, bool);
 
 impl Cx<'_, '_> {
     pub fn mode(&self) -> Mode {
@@ -164,25 +161,10 @@ impl Cx<'_, '_> {
         }
     }
 
-    /// Run the operation over the wave and write its results.
-    pub fn run(&mut self, shape: Shape<'_>, f: LaneFn<'_>) -> R {
-        let n = shape.ins.len();
-        if n > 3 {
-            return Err(ExecErrorKind::BadOperand("more than three sources".into()));
-        }
-        if let Some(out) = shape.out {
-            if out.bits() == 64 && self.v.vdst == 255 {
-                return Err(ExecErrorKind::BadOperand(
-                    "v255 cannot start a 64-bit register pair".into(),
-                ));
-            }
-        }
+    /// The lane-bit input of the instruction: VCC, or (VOP3) SRC2 as an SGPR pair.
+    fn bits_in(&self, bit_in: BitIn) -> Result<u64, ExecErrorKind> {
         let w = &*self.ctx.wave;
-        let mut ops = [Operand::Uniform(0); 3];
-        for (i, o) in ops.iter_mut().enumerate().take(n) {
-            *o = resolve(w, &self.v, self.v.src[i], shape.ins[i])?;
-        }
-        let bits_in = match shape.bit_in {
+        Ok(match bit_in {
             BitIn::None => 0,
             BitIn::Vcc => w.vcc,
             BitIn::VccOrSrc2 if self.v.is_vop3() => {
@@ -196,59 +178,126 @@ impl Cx<'_, '_> {
                 }
             }
             BitIn::VccOrSrc2 => w.vcc,
+        })
+    }
+
+    /// The float type of the result when OMOD or CLAMP applies to it (decided once for the
+    /// instruction).
+    fn post(&self, out: Option<Ty>) -> Option<Ty> {
+        out.filter(|ty| ty.is_float() && ((self.v.is_vop3() && self.v.omod != 0) || self.v.clamp))
+    }
+
+    /// Run the operation over the wave and write its results.
+    ///
+    /// Generic in the lane function so that each operation gets its own lane loop with the
+    /// operation inlined. Without DPP and SDWA every source of a lane comes from the lane
+    /// itself: the sources of all 64 lanes are read first (with ABS/NEG as masks), then the
+    /// lanes of EXEC run. DPP and SDWA go through `run_lanes`, lane by lane.
+    pub fn run<const N: usize, F>(
+        &mut self,
+        ins: [Ty; N],
+        out: Option<Ty>,
+        bit_in: BitIn,
+        bit_out: BitOut,
+        f: F,
+    ) -> R
+    where
+        F: Fn(usize, [u64; N], bool) -> (u64, bool),
+    {
+        let shape = Shape {
+            ins: &ins,
+            out,
+            bit_in,
+            bit_out,
         };
+        if N > 3 {
+            return Err(ExecErrorKind::BadOperand("more than three sources".into()));
+        }
+        if let Some(out) = out {
+            if out.bits() == 64 && self.v.vdst == 255 {
+                return Err(ExecErrorKind::BadOperand(
+                    "v255 cannot start a 64-bit register pair".into(),
+                ));
+            }
+        }
+        let mut ops = [Operand::Uniform(0); N];
+        for (i, o) in ops.iter_mut().enumerate() {
+            *o = resolve(self.ctx.wave, &self.v, self.v.src[i], ins[i])?;
+        }
+        let bits_in = self.bits_in(bit_in)?;
+        if self.v.dpp.is_some() || self.v.sdwa.is_some() {
+            return self.run_lanes(shape, &ops, bits_in, &|l, s: &[u64], b| f(l, arr(s), b));
+        }
+        let w = &*self.ctx.wave;
+        let srcs: [Lanes; N] = std::array::from_fn(|i| {
+            let (and, xor) = operands::modifier_masks(&self.v, i, ins[i]);
+            Lanes::new(w, ops[i], ins[i], and, xor)
+        });
+        let out_mask = out.map_or(0, |t| t.mask());
+        let post = self.post(out);
         let mut results = [0u64; LANES];
         let mut mask = 0u64;
-        let mut srcs = [0u64; 3];
-        // OMOD/CLAMP of a float result, decided once for the instruction.
-        let post = shape
-            .out
-            .filter(|ty| ty.is_float() && ((self.v.is_vop3() && self.v.omod != 0) || self.v.clamp));
-        let mut lane_fn = |cx: &Self, lane: usize, srcs: &[u64]| {
-            let (mut r, bit) = f(lane, srcs, bits_in >> lane & 1 != 0);
-            if let Some(ty) = shape.out {
-                r &= ty.mask();
-            }
+        let mut lane_step = |lane: usize| {
+            let s: [u64; N] = std::array::from_fn(|i| srcs[i].get(lane));
+            let (mut r, bit) = f(lane, s, bits_in >> lane & 1 != 0);
+            r &= out_mask;
             if let Some(ty) = post {
-                r = cx.float_post(ty, r);
+                r = self.float_post(ty, r);
             }
             results[lane] = r;
             mask |= (bit as u64) << lane;
         };
-        // Lanes that execute, and (DPP) lanes that keep their old lane-mask bit.
-        let (run, keep) = if self.v.dpp.is_none() && self.v.sdwa.is_none() {
-            // Every source of a lane comes from the lane itself: read them directly.
-            let exec = w.exec;
-            for lane in 0..LANES {
-                if exec >> lane & 1 == 0 {
+        let exec = w.exec;
+        if exec == u64::MAX {
+            (0..LANES).for_each(&mut lane_step);
+        } else {
+            let mut m = exec;
+            while m != 0 {
+                let lane = m.trailing_zeros() as usize;
+                m &= m - 1;
+                lane_step(lane);
+            }
+        }
+        self.write_back(shape, exec, 0, &results, mask)
+    }
+
+    /// `run` with DPP or SDWA: what each lane does (`plan`), its sources (`sources`), then
+    /// the write-back. Not generic: these forms are rarer, and one copy serves them all.
+    fn run_lanes(
+        &mut self,
+        shape: Shape<'_>,
+        ops: &[Operand],
+        bits_in: u64,
+        f: &dyn Fn(usize, &[u64], bool) -> (u64, bool),
+    ) -> R {
+        let n = ops.len();
+        let post = self.post(shape.out);
+        let mut results = [0u64; LANES];
+        let mut mask = 0u64;
+        let mut srcs = [0u64; 3];
+        let acts = self.plan();
+        let (mut run, mut keep) = (0u64, 0u64);
+        for (lane, act) in acts.into_iter().enumerate() {
+            let src0 = match act {
+                Act::Off => continue,
+                Act::Keep => {
+                    keep |= 1 << lane;
                     continue;
                 }
-                for i in 0..n {
-                    let ty = shape.ins[i];
-                    let x = operands::lane_value(w, ops[i], ty, lane);
-                    srcs[i] = operands::modifiers(&self.v, i, ty, x);
-                }
-                lane_fn(self, lane, &srcs[..n]);
+                Act::Run { src0 } => src0,
+            };
+            run |= 1 << lane;
+            self.sources(shape.ins, ops, lane, src0, &mut srcs[..n])?;
+            let (mut r, bit) = f(lane, &srcs[..n], bits_in >> lane & 1 != 0);
+            if let Some(ty) = shape.out {
+                r &= ty.mask();
             }
-            (exec, 0)
-        } else {
-            let acts = self.plan();
-            let (mut run, mut keep) = (0u64, 0u64);
-            for (lane, act) in acts.into_iter().enumerate() {
-                let src0 = match act {
-                    Act::Off => continue,
-                    Act::Keep => {
-                        keep |= 1 << lane;
-                        continue;
-                    }
-                    Act::Run { src0 } => src0,
-                };
-                run |= 1 << lane;
-                self.sources(shape.ins, &ops[..n], lane, src0, &mut srcs[..n])?;
-                lane_fn(self, lane, &srcs[..n]);
+            if let Some(ty) = post {
+                r = self.float_post(ty, r);
             }
-            (run, keep)
-        };
+            results[lane] = r;
+            mask |= (bit as u64) << lane;
+        }
         self.write_back(shape, run, keep, &results, mask)
     }
 
@@ -263,28 +312,49 @@ impl Cx<'_, '_> {
     ) -> R {
         let vdst = self.v.vdst as usize;
         if let Some(ty) = shape.out {
-            for lane in 0..LANES {
-                if run >> lane & 1 == 0 {
-                    continue;
+            let vg = &mut self.ctx.wave.vgpr;
+            // Lanes outside `run` keep their value: written back as they are, so that the
+            // plain forms are one branch-free pass over the lanes.
+            let pick = |lane: usize, new: u32, old: u32| {
+                if run >> lane & 1 != 0 {
+                    new
+                } else {
+                    old
                 }
-                let r = results[lane];
-                let vg = &mut self.ctx.wave.vgpr;
-                match (ty.bits(), &self.v.sdwa) {
-                    (64, _) => {
-                        vg[vdst][lane] = r as u32;
-                        vg[(vdst + 1) & 255][lane] = (r >> 32) as u32;
+            };
+            match (ty.bits(), &self.v.sdwa) {
+                (64, _) => {
+                    for lane in 0..LANES {
+                        let r = results[lane];
+                        vg[vdst][lane] = pick(lane, r as u32, vg[vdst][lane]);
                     }
-                    (_, Some(sel)) => {
+                    let hi = (vdst + 1) & 255;
+                    for lane in 0..LANES {
+                        let r = results[lane];
+                        vg[hi][lane] = pick(lane, (r >> 32) as u32, vg[hi][lane]);
+                    }
+                }
+                (_, Some(sel)) => {
+                    for lane in 0..LANES {
+                        if run >> lane & 1 == 0 {
+                            continue;
+                        }
                         let old = vg[vdst][lane];
-                        vg[vdst][lane] = sdwa::dst_sel(r as u32, old, sel.dst_sel, sel.dst_unused)
-                            .ok_or_else(|| {
+                        vg[vdst][lane] =
+                            sdwa::dst_sel(results[lane] as u32, old, sel.dst_sel, sel.dst_unused)
+                                .ok_or_else(|| {
                                 ExecErrorKind::BadOperand(format!(
                                     "SDWA dst_sel {} dst_unused {}",
                                     sel.dst_sel, sel.dst_unused
                                 ))
                             })?;
                     }
-                    _ => vg[vdst][lane] = r as u32,
+                }
+                _ => {
+                    let row = &mut vg[vdst];
+                    for (lane, (d, &r)) in row.iter_mut().zip(results).enumerate() {
+                        *d = pick(lane, r as u32, *d);
+                    }
                 }
             }
         }
@@ -306,13 +376,9 @@ impl Cx<'_, '_> {
 
 /// One value result from `N` sources of the given types.
 pub fn alu<const N: usize>(cx: &mut Cx, ins: [Ty; N], out: Ty, f: impl Fn([u64; N]) -> u64) -> R {
-    let shape = Shape {
-        ins: &ins,
-        out: Some(out),
-        bit_in: BitIn::None,
-        bit_out: BitOut::None,
-    };
-    cx.run(shape, &|_, s, _| (f(arr(s)), false))
+    cx.run(ins, Some(out), BitIn::None, BitOut::None, |_, s, _| {
+        (f(s), false)
+    })
 }
 
 /// As `alu`, with the lane id (V_MBCNT).
@@ -322,13 +388,9 @@ pub fn alu_lane<const N: usize>(
     out: Ty,
     f: impl Fn(usize, [u64; N]) -> u64,
 ) -> R {
-    let shape = Shape {
-        ins: &ins,
-        out: Some(out),
-        bit_in: BitIn::None,
-        bit_out: BitOut::None,
-    };
-    cx.run(shape, &|l, s, _| (f(l, arr(s)), false))
+    cx.run(ins, Some(out), BitIn::None, BitOut::None, |l, s, _| {
+        (f(l, s), false)
+    })
 }
 
 /// A value result and a lane bit in and/or out (carries, V_CNDMASK, V_DIV_SCALE, …).
@@ -340,13 +402,7 @@ pub fn alu_bits<const N: usize>(
     bit_out: BitOut,
     f: impl Fn([u64; N], bool) -> (u64, bool),
 ) -> R {
-    let shape = Shape {
-        ins: &ins,
-        out: Some(out),
-        bit_in,
-        bit_out,
-    };
-    cx.run(shape, &|_, s, b| f(arr(s), b))
+    cx.run(ins, Some(out), bit_in, bit_out, |_, s, b| f(s, b))
 }
 
 /// A compare: one bit per lane to VCC (or VOP3's SGPR pair), and EXEC for V_CMPX.
@@ -356,13 +412,59 @@ pub fn compare<const N: usize>(
     exec: bool,
     f: impl Fn([u64; N]) -> bool,
 ) -> R {
-    let shape = Shape {
-        ins: &ins,
-        out: None,
-        bit_in: BitIn::None,
-        bit_out: BitOut::Compare { exec },
-    };
-    cx.run(shape, &|_, s, _| (0, f(arr(s))))
+    cx.run(
+        ins,
+        None,
+        BitIn::None,
+        BitOut::Compare { exec },
+        |_, s, _| (0, f(s)),
+    )
+}
+
+/// A register row of zeros: the high half of a 32-bit source and both halves of a
+/// uniform one.
+static ZERO_ROW: [u32; LANES] = [0; LANES];
+
+/// One operand of the plain forms, read lane by lane without a branch: a VGPR (pair) or a
+/// uniform value (`base`, with rows of zeros), then the operand's width and ABS/NEG as
+/// masks (`and`, then `xor`).
+struct Lanes<'w> {
+    lo: &'w [u32; LANES],
+    hi: &'w [u32; LANES],
+    base: u64,
+    and: u64,
+    xor: u64,
+}
+
+impl<'w> Lanes<'w> {
+    fn new(w: &'w Wave, o: Operand, ty: Ty, and: u64, xor: u64) -> Lanes<'w> {
+        match o {
+            Operand::Uniform(x) => Lanes {
+                lo: &ZERO_ROW,
+                hi: &ZERO_ROW,
+                base: x,
+                and,
+                xor,
+            },
+            Operand::Vgpr(n) => Lanes {
+                lo: &w.vgpr[n as usize],
+                hi: if ty.bits() == 64 {
+                    &w.vgpr[(n as usize + 1) & 255]
+                } else {
+                    &ZERO_ROW
+                },
+                base: 0,
+                and: and & ty.mask(),
+                xor,
+            },
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, lane: usize) -> u64 {
+        let l = lane & (LANES - 1);
+        ((self.lo[l] as u64 | (self.hi[l] as u64) << 32 | self.base) & self.and) ^ self.xor
+    }
 }
 
 /// The sources as an array (`run` passes exactly `N`). Indexing element by element keeps

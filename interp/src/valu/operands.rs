@@ -267,15 +267,26 @@ pub fn sdwa_select(sel: &SdwaCtl, sext: u8, i: usize, x: u64) -> Result<u64, Exe
 /// 3; the same rule for DPP's NEG/ABS); SDWA applies them to float operands only (ERRATA
 /// VOP_SDWA 5).
 pub fn modifiers(v: &Vop, i: usize, ty: Ty, x: u64) -> u64 {
+    let (and, xor) = modifier_masks(v, i, ty);
+    (x & and) ^ xor
+}
+
+/// `modifiers` of source `i` as two masks: the source is `(x & and) ^ xor` (ABS clears the
+/// sign bit, then NEG flips it), so the lane loop applies them without a branch.
+#[inline]
+pub fn modifier_masks(v: &Vop, i: usize, ty: Ty) -> (u64, u64) {
     if v.is_sdwa() && !ty.is_float() {
-        return x;
+        return (u64::MAX, 0);
     }
-    let mut x = x;
-    if v.abs >> i & 1 != 0 {
-        x &= !ty.sign_bit();
-    }
-    if v.neg >> i & 1 != 0 {
-        x ^= ty.sign_bit();
-    }
-    x
+    let and = if v.abs >> i & 1 != 0 {
+        !ty.sign_bit()
+    } else {
+        u64::MAX
+    };
+    let xor = if v.neg >> i & 1 != 0 {
+        ty.sign_bit()
+    } else {
+        0
+    };
+    (and, xor)
 }
