@@ -80,64 +80,104 @@ impl Cx<'_, '_> {
     pub fn plan(&self) -> [Act; LANES] {
         let exec = self.ctx.wave.exec;
         let mut acts = [Act::Off; LANES];
-        for (lane, a) in acts.iter_mut().enumerate() {
-            if exec >> lane & 1 == 0 {
-                continue;
-            }
-            *a = match self.v.dpp {
-                None => Act::Run { src0: Some(lane) },
-                Some(d) => {
-                    if !dpp::lane_enabled(d.row_mask, d.bank_mask, lane) {
-                        Act::Keep
-                    } else {
-                        match dpp::lane_reads(d.ctrl, d.bound_ctrl, exec, lane) {
-                            Some(src0) => Act::Run { src0 },
-                            None => Act::Keep,
-                        }
-                    }
+        let Some(d) = self.v.dpp else {
+            for (lane, a) in acts.iter_mut().enumerate() {
+                if exec >> lane & 1 != 0 {
+                    *a = Act::Run { src0: Some(lane) };
                 }
+            }
+            return acts;
+        };
+        // `dpp::lane_enabled` and `dpp::lane_reads`, from their tables.
+        let enabled = dpp::enabled_lanes(d.row_mask, d.bank_mask);
+        let map = dpp::src_lanes(d.ctrl);
+        let mut m = exec;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let src = map[lane] as usize;
+            acts[lane] = if enabled >> lane & 1 == 0 {
+                Act::Keep
+            } else if src < LANES && exec >> src & 1 != 0 {
+                Act::Run { src0: Some(src) }
+            } else if d.bound_ctrl {
+                Act::Run { src0: None }
+            } else {
+                Act::Keep
             };
         }
         acts
     }
 
-    /// The sources of `lane` for an operation with source types `ins`, resolved operands
-    /// `ops`: DPP lane choice for SRC0, SDWA selection for SRC0/SRC1, then ABS/NEG.
-    fn sources(
+    /// The sources of DPP and SDWA forms as rows of 32-bit lane values, and the lanes
+    /// that run and keep their lane-mask bit. DPP: SRC0 of each running lane read from its
+    /// source lane (0 where BOUND_CTRL zeroes it), lanes masked off by ROW_MASK/BANK_MASK
+    /// or without a source lane kept. SDWA: SRC0 (and SRC1 outside VOP1) of at most 32
+    /// bits selected from the whole dword. `rows` are the low and high words of DPP's SRC0,
+    /// or SDWA's selected SRC0 and SRC1; the answer says which sources were prepared (the
+    /// others are read from their registers as in the plain forms). The selection is the
+    /// same for every lane, so a reserved one is an error as soon as one lane runs.
+    fn special_rows(
         &self,
         ins: &[Ty],
         ops: &[Operand],
-        lane: usize,
-        src0: Option<usize>,
-        out: &mut [u64],
-    ) -> R {
+        rows: &mut [[u32; LANES]; 2],
+    ) -> Result<([bool; 3], u64, u64), ExecErrorKind> {
         let w = &*self.ctx.wave;
-        for (i, (&ty, &o)) in ins.iter().zip(ops).enumerate() {
-            // SDWA selects from the whole dword; the operation then reads its width.
-            let sel = match &self.v.sdwa {
-                Some(s)
-                    if (i == 0 || (i == 1 && self.v.form != Form::Sdwa(VopBase::Vop1)))
-                        && ty.bits() <= 32 =>
-                {
-                    Some(s)
+        let mut from_rows = [false; 3];
+        let exec = w.exec;
+        if self.v.dpp.is_some() {
+            let (mut run, mut keep) = (0u64, 0u64);
+            let wide = ins.first().is_some_and(|t| t.bits() == 64);
+            for (lane, act) in self.plan().into_iter().enumerate() {
+                let src0 = match act {
+                    Act::Off => continue,
+                    Act::Keep => {
+                        keep |= 1 << lane;
+                        continue;
+                    }
+                    Act::Run { src0 } => src0,
+                };
+                run |= 1 << lane;
+                if let (Some(l), Some(&o)) = (src0, ops.first()) {
+                    let x = operands::lane_value(w, o, if wide { Ty::B64 } else { Ty::B32 }, l);
+                    rows[0][lane] = x as u32;
+                    rows[1][lane] = (x >> 32) as u32;
                 }
-                _ => None,
-            };
-            let read_ty = if sel.is_some() { Ty::B32 } else { ty };
-            let mut x = if i == 0 {
-                match src0 {
-                    Some(l) => operands::lane_value(w, o, read_ty, l),
-                    None => 0,
-                }
-            } else {
-                operands::lane_value(w, o, read_ty, lane)
-            };
-            if let Some(sel) = sel {
-                x = operands::sdwa_select(sel, self.v.sext, i, x)? & ty.mask();
             }
-            out[i] = operands::modifiers(&self.v, i, ty, x);
+            from_rows[0] = !ops.is_empty();
+            return Ok((from_rows, run, keep));
         }
-        Ok(())
+        if let Some(sel) = &self.v.sdwa {
+            for (i, (&ty, &o)) in ins.iter().zip(ops).enumerate().take(2) {
+                if !(i == 0 || self.v.form != Form::Sdwa(VopBase::Vop1)) || ty.bits() > 32 {
+                    continue;
+                }
+                if exec == 0 {
+                    // No lane runs: nothing is read, so nothing is refused.
+                    continue;
+                }
+                // `sdwa::src_sel` of the source's dword, decided once for the row.
+                let (s, e) = if i == 0 {
+                    (sel.src0_sel, self.v.sext & 1 != 0)
+                } else {
+                    (sel.src1_sel, self.v.sext >> 1 & 1 != 0)
+                };
+                let Some(c) = sdwa::SrcSel::new(s, e) else {
+                    return Err(ExecErrorKind::BadOperand(format!("SDWA src{i}_sel {s}")));
+                };
+                match o {
+                    Operand::Vgpr(n) => {
+                        for (d, &x) in rows[i].iter_mut().zip(&w.vgpr[n as usize]) {
+                            *d = c.apply(x);
+                        }
+                    }
+                    Operand::Uniform(x) => rows[i] = [c.apply(x as u32); LANES],
+                }
+                from_rows[i] = true;
+            }
+        }
+        Ok((from_rows, exec, 0))
     }
 
     /// OMOD (VOP3) then CLAMP (VOP3, SDWA) of a float result.
@@ -190,9 +230,10 @@ impl Cx<'_, '_> {
     /// Run the operation over the wave and write its results.
     ///
     /// Generic in the lane function so that each operation gets its own lane loop with the
-    /// operation inlined. Without DPP and SDWA every source of a lane comes from the lane
-    /// itself: the sources of all 64 lanes are read first (with ABS/NEG as masks), then the
-    /// lanes of EXEC run. DPP and SDWA go through `run_lanes`, lane by lane.
+    /// operation inlined. Each source is read lane by lane without a branch (`Lanes`: a
+    /// register row or a uniform value, the width and ABS/NEG as masks); the DPP and SDWA
+    /// forms first prepare the sources they change as rows (`special_rows`). Every
+    /// running lane is computed before anything is written.
     pub fn run<const N: usize, F>(
         &mut self,
         ins: [Ty; N],
@@ -225,13 +266,22 @@ impl Cx<'_, '_> {
             *o = resolve(self.ctx.wave, &self.v, self.v.src[i], ins[i])?;
         }
         let bits_in = self.bits_in(bit_in)?;
-        if self.v.dpp.is_some() || self.v.sdwa.is_some() {
-            return self.run_lanes(shape, &ops, bits_in, &|l, s: &[u64], b| f(l, arr(s), b));
-        }
         let w = &*self.ctx.wave;
+        let mut rows = [[0u32; LANES]; 2];
+        let (from_rows, run, keep) = if self.v.dpp.is_none() && self.v.sdwa.is_none() {
+            ([false; 3], w.exec, 0)
+        } else {
+            self.special_rows(&ins, &ops, &mut rows)?
+        };
         let srcs: [Lanes; N] = std::array::from_fn(|i| {
             let (and, xor) = operands::modifier_masks(&self.v, i, ins[i]);
-            Lanes::new(w, ops[i], ins[i], and, xor)
+            match (from_rows[i], self.v.dpp.is_some()) {
+                // DPP: SRC0's low and high words.
+                (true, true) => Lanes::rows(&rows[0], &rows[1], ins[i], and, xor),
+                // SDWA: the selected dword of SRC0 or SRC1.
+                (true, false) => Lanes::rows(&rows[i & 1], &ZERO_ROW, ins[i], and, xor),
+                _ => Lanes::new(w, ops[i], ins[i], and, xor),
+            }
         });
         let out_mask = out.map_or(0, |t| t.mask());
         let post = self.post(out);
@@ -247,56 +297,15 @@ impl Cx<'_, '_> {
             results[lane] = r;
             mask |= (bit as u64) << lane;
         };
-        let exec = w.exec;
-        if exec == u64::MAX {
+        if run == u64::MAX {
             (0..LANES).for_each(&mut lane_step);
         } else {
-            let mut m = exec;
+            let mut m = run;
             while m != 0 {
                 let lane = m.trailing_zeros() as usize;
                 m &= m - 1;
                 lane_step(lane);
             }
-        }
-        self.write_back(shape, exec, 0, &results, mask)
-    }
-
-    /// `run` with DPP or SDWA: what each lane does (`plan`), its sources (`sources`), then
-    /// the write-back. Not generic: these forms are rarer, and one copy serves them all.
-    fn run_lanes(
-        &mut self,
-        shape: Shape<'_>,
-        ops: &[Operand],
-        bits_in: u64,
-        f: &dyn Fn(usize, &[u64], bool) -> (u64, bool),
-    ) -> R {
-        let n = ops.len();
-        let post = self.post(shape.out);
-        let mut results = [0u64; LANES];
-        let mut mask = 0u64;
-        let mut srcs = [0u64; 3];
-        let acts = self.plan();
-        let (mut run, mut keep) = (0u64, 0u64);
-        for (lane, act) in acts.into_iter().enumerate() {
-            let src0 = match act {
-                Act::Off => continue,
-                Act::Keep => {
-                    keep |= 1 << lane;
-                    continue;
-                }
-                Act::Run { src0 } => src0,
-            };
-            run |= 1 << lane;
-            self.sources(shape.ins, ops, lane, src0, &mut srcs[..n])?;
-            let (mut r, bit) = f(lane, &srcs[..n], bits_in >> lane & 1 != 0);
-            if let Some(ty) = shape.out {
-                r &= ty.mask();
-            }
-            if let Some(ty) = post {
-                r = self.float_post(ty, r);
-            }
-            results[lane] = r;
-            mask |= (bit as u64) << lane;
         }
         self.write_back(shape, run, keep, &results, mask)
     }
@@ -335,19 +344,22 @@ impl Cx<'_, '_> {
                     }
                 }
                 (_, Some(sel)) => {
-                    for lane in 0..LANES {
-                        if run >> lane & 1 == 0 {
-                            continue;
+                    // `sdwa::dst_sel`, decided once for the row.
+                    match sdwa::DstSel::new(sel.dst_sel, sel.dst_unused) {
+                        Some(d) => {
+                            let row = &mut vg[vdst];
+                            for (lane, (o, &r)) in row.iter_mut().zip(results).enumerate() {
+                                *o = pick(lane, d.apply(r as u32, *o), *o);
+                            }
                         }
-                        let old = vg[vdst][lane];
-                        vg[vdst][lane] =
-                            sdwa::dst_sel(results[lane] as u32, old, sel.dst_sel, sel.dst_unused)
-                                .ok_or_else(|| {
-                                ExecErrorKind::BadOperand(format!(
-                                    "SDWA dst_sel {} dst_unused {}",
-                                    sel.dst_sel, sel.dst_unused
-                                ))
-                            })?;
+                        // Refused only when a lane writes.
+                        None if run == 0 => {}
+                        None => {
+                            return Err(ExecErrorKind::BadOperand(format!(
+                                "SDWA dst_sel {} dst_unused {}",
+                                sel.dst_sel, sel.dst_unused
+                            )))
+                        }
                     }
                 }
                 _ => {
@@ -460,15 +472,20 @@ impl<'w> Lanes<'w> {
         }
     }
 
+    /// A source prepared lane by lane (`special_rows`): its low and high words.
+    fn rows(lo: &'w [u32; LANES], hi: &'w [u32; LANES], ty: Ty, and: u64, xor: u64) -> Lanes<'w> {
+        Lanes {
+            lo,
+            hi: if ty.bits() == 64 { hi } else { &ZERO_ROW },
+            base: 0,
+            and: and & ty.mask(),
+            xor,
+        }
+    }
+
     #[inline(always)]
     fn get(&self, lane: usize) -> u64 {
         let l = lane & (LANES - 1);
         ((self.lo[l] as u64 | (self.hi[l] as u64) << 32 | self.base) & self.and) ^ self.xor
     }
-}
-
-/// The sources as an array (`run` passes exactly `N`). Indexing element by element keeps
-/// this a few register moves; a slice copy of a length unknown here calls `memcpy`.
-fn arr<const N: usize>(s: &[u64]) -> [u64; N] {
-    std::array::from_fn(|i| s.get(i).copied().unwrap_or(0))
 }

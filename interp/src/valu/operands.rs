@@ -9,7 +9,6 @@ use wavejit_isa::gcn::{valu, Enc, Fields, Inst, Op, Src, ValuKind, VopBase};
 use wavejit_isa::state::Wave;
 use wavejit_isa::Gen;
 
-use super::sdwa;
 use crate::error::ExecErrorKind;
 
 /// The type of an operand slot or result: its width, and whether it holds a float (float
@@ -248,19 +247,6 @@ pub fn lane_value(w: &Wave, o: Operand, ty: Ty, lane: usize) -> u64 {
             }
         }
     }
-}
-
-/// SDWA source selection of source `i` (0 or 1) of a 16/32-bit operand.
-pub fn sdwa_select(sel: &SdwaCtl, sext: u8, i: usize, x: u64) -> Result<u64, ExecErrorKind> {
-    let s = if i & 1 == 0 {
-        sel.src0_sel
-    } else {
-        sel.src1_sel
-    };
-    let e = sext >> (i & 1) & 1 != 0;
-    sdwa::src_sel(x as u32, s, e)
-        .map(|r| r as u64)
-        .ok_or_else(|| bad(format!("SDWA src{i}_sel {s}")))
 }
 
 /// ABS then NEG of source `i` as sign-bit operations on the operand's width (ERRATA VOP3
