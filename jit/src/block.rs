@@ -115,6 +115,8 @@ pub struct Cx<'a> {
     splat_cache: HashMap<(Value, Type), Value>,
     const_cache: HashMap<(u128, Type), Value>,
     pub tail_sig: Option<cranelift_codegen::ir::SigRef>,
+    /// The signature of `ctx::helper_step`, imported once per function.
+    helper_sig: Option<cranelift_codegen::ir::SigRef>,
     /// Test only (`JitConfig::plant_xor_bug`).
     pub plant_xor_bug: bool,
     /// Vector values known to hold no float denormals (results of flushed float
@@ -208,6 +210,7 @@ impl<'a> Cx<'a> {
             splat_cache: HashMap::default(),
             const_cache: HashMap::default(),
             tail_sig: None,
+            helper_sig: None,
             plant_xor_bug: false,
             noden: HashSet::default(),
             flushed: HashMap::default(),
@@ -1100,6 +1103,22 @@ impl<'a> Cx<'a> {
         self.b.switch_to_block(go);
         self.b.seal_block(go);
         self.b.ins().store(mflags(), nb, self.jctx, OFF_BUDGET);
+    }
+
+    /// The signature of `ctx::helper_step` (`(wave, ctx, i64) -> i32`, C convention),
+    /// imported once per function.
+    pub fn helper_sig(&mut self) -> cranelift_codegen::ir::SigRef {
+        if let Some(s) = self.helper_sig {
+            return s;
+        }
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params.push(AbiParam::new(types::I64));
+        sig.returns.push(AbiParam::new(types::I32));
+        let s = self.b.import_signature(sig);
+        self.helper_sig = Some(s);
+        s
     }
 
     /// The tail-call signature of compiled blocks, imported once per function.
