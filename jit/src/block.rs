@@ -170,7 +170,13 @@ pub struct Cx<'a> {
     /// Store only the last write of a VGPR in a segment (`WAVEJIT_NO_DSE` turns it off,
     /// for measurements).
     pub dse: bool,
+    /// The quick tier's chunk loops (`JitConfig::chunk_loops`): `for_chunks` emits its
+    /// body once, as a loop over the 16 chunks, instead of 16 times.
+    pub loops: bool,
 }
+
+/// `WAVEJIT_NO_DSE`, read once (every unit's compile asked the environment before).
+static NO_DSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 
 /// Which pair (first slot) contains `slot`, given a pair starting at `lo`.
 fn pair_has(lo: u8, slot: u8) -> bool {
@@ -229,7 +235,8 @@ impl<'a> Cx<'a> {
             loop_exec: None,
             loop_chunk: None,
             loop_lanes: Vec::new(),
-            dse: std::env::var_os("WAVEJIT_NO_DSE").is_none(),
+            dse: !*NO_DSE.get_or_init(|| std::env::var_os("WAVEJIT_NO_DSE").is_some()),
+            loops: false,
         }
     }
 
@@ -758,6 +765,69 @@ impl<'a> Cx<'a> {
         let and = self.b.ins().band(s, k);
         let zero = self.splat32(0);
         self.b.ins().icmp(IntCC::NotEqual, and, zero)
+    }
+
+    /// Emit `body(cx, c)` for the 16 chunks `c` of a vector operation whose only lane
+    /// mask is EXEC (memory accesses): unrolled, each chunk ended after its body, or —
+    /// with `loops` (the quick tier) — once, as the body of a loop over the chunks
+    /// (emitted as chunk 0: VGPR chunks at `wave + 16 × chunk`, EXEC's lanes from its
+    /// bits of the chunk, `loop_chunk` the chunk's number), for a sixteenth of the IR.
+    /// Registers cached before are stored and forgotten first (the body reads them at
+    /// its chunk's address). `body` must not read or write other lane masks, nor depend
+    /// on `c` other than through the register cache.
+    pub fn for_chunks(&mut self, mut body: impl FnMut(&mut Cx<'a>, usize)) {
+        if !self.loops || self.vbase.is_some() {
+            for c in 0..CHUNKS {
+                body(self, c);
+                self.end_chunk(c);
+            }
+            return;
+        }
+        for c in 0..CHUNKS {
+            self.end_chunk(c);
+        }
+        let exec = (!self.exec_known_ones()).then(|| self.sreg64(EXEC_LO));
+        let lp = self.b.create_block();
+        let done = self.b.create_block();
+        let off = self.b.append_block_param(lp, self.ptr);
+        let zero = self.b.ins().iconst(self.ptr, 0);
+        self.b
+            .ins()
+            .jump(lp, &[cranelift_codegen::ir::BlockArg::Value(zero)]);
+        self.b.switch_to_block(lp);
+        self.vbase = Some(self.b.ins().iadd(self.wave, off));
+        // Chunk k's lanes are bits 4k..4k+3 of EXEC; `off` is 16k.
+        if let Some(e) = exec {
+            let sh = self.b.ins().ushr_imm_u(off, 2);
+            let sh = if self.ptr == types::I64 {
+                sh
+            } else {
+                self.b.ins().uextend(types::I64, sh)
+            };
+            let bits = self.b.ins().ushr(e, sh);
+            let bits = self.b.ins().ireduce(types::I32, bits);
+            self.loop_exec = Some(self.nibble_lanes(bits));
+        }
+        let k = self.b.ins().ushr_imm_u(off, 4);
+        self.loop_chunk = Some(self.b.ins().ireduce(types::I32, k));
+        body(self, 0);
+        self.end_chunk(0);
+        self.vbase = None;
+        self.loop_exec = None;
+        self.loop_chunk = None;
+        let next = self.b.ins().iadd_imm_u(off, 16);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, next, (16 * CHUNKS) as i64);
+        self.b.ins().brif(
+            more,
+            lp,
+            &[cranelift_codegen::ir::BlockArg::Value(next)],
+            done,
+            &[],
+        );
+        self.b.switch_to_block(done);
     }
 
     /// EXEC's lane mask for chunk `c` (`None`: all lanes active).
