@@ -23,6 +23,19 @@ fn builds(src: &str, cpus: &[&str], extra: &[&str]) -> Vec<(String, CodeObject)>
         .collect()
 }
 
+/// Every CPU's build at clang's default -O2 and at -O0, labelled `gfx803 -O0`: unoptimised
+/// code keeps every value in scratch (MUBUF through the private segment) and its calls as
+/// calls, so the same kernel exercises other instructions and other memory.
+fn builds_o2_and_o0(src: &str) -> Vec<(String, CodeObject)> {
+    let mut objs = builds(src, &CPUS, &[]);
+    objs.extend(
+        builds(src, &CPUS, &["-O0"])
+            .into_iter()
+            .map(|(cpu, code)| (cpu + " -O0", code)),
+    );
+    objs
+}
+
 #[test]
 fn vadd_partial_groups() {
     let n = 1000u32;
@@ -80,7 +93,7 @@ fn saxpy_float() {
     let a = 1.75f32;
     let x: Vec<f32> = (0..n).map(|_| r.random_range(-1000.0f32..1000.0)).collect();
     let y: Vec<f32> = (0..n).map(|_| r.random_range(-1000.0f32..1000.0)).collect();
-    for (cpu, code) in builds("saxpy.cl", &CPUS, &[]) {
+    for (cpu, code) in builds_o2_and_o0("saxpy.cl") {
         for engine in engines() {
             let mut dev = device(engine);
             let bx = dev.alloc_slice(&x).unwrap();
@@ -182,7 +195,7 @@ fn byte_and_short_arithmetic() {
         .zip(&q)
         .map(|(s, t)| s.wrapping_mul(*t).wrapping_sub(s >> 2))
         .collect();
-    for (cpu, code) in builds("bytes.cl", &CPUS, &[]) {
+    for (cpu, code) in builds_o2_and_o0("bytes.cl") {
         for engine in engines() {
             let mut dev = device(engine);
             let (ba, bb) = (dev.alloc(&a).unwrap(), dev.alloc(&b).unwrap());
@@ -222,7 +235,7 @@ fn tiled_matmul_in_local_memory() {
             want[i * n as usize + j] = acc;
         }
     }
-    for (cpu, code) in builds("matmul.cl", &CPUS, &[]) {
+    for (cpu, code) in builds_o2_and_o0("matmul.cl") {
         assert_eq!(
             code.kernel("matmul").unwrap().kd.group_segment_fixed_size,
             2 * 16 * 16 * 4
@@ -270,7 +283,7 @@ fn prefix_sum_with_barriers() {
             }
             *total = acc;
         }
-        for (cpu, code) in builds("prefix_sum.cl", &CPUS, &[]) {
+        for (cpu, code) in builds_o2_and_o0("prefix_sum.cl") {
             for engine in engines() {
                 let mut dev = device(engine);
                 let bi = dev.alloc_slice(&input).unwrap();
@@ -315,7 +328,7 @@ fn private_arrays_in_scratch() {
             want[i * 32 + (keys[i * 64 + k] % 32) as usize] += 1;
         }
     }
-    for (cpu, code) in builds("private_hist.cl", &CPUS, &[]) {
+    for (cpu, code) in builds_o2_and_o0("private_hist.cl") {
         let kd = code.kernel("private_hist").unwrap().kd;
         assert!(
             kd.private_segment() && kd.private_segment_fixed_size >= 128,
@@ -547,7 +560,7 @@ fn jit_engines_compile_blocks() {
 /// The diff engine runs a grid with the interpreter and the JIT compared block by block.
 #[test]
 fn diff_engine_on_a_grid() {
-    for (cpu, code) in builds("prefix_sum.cl", &CPUS, &[]) {
+    for (cpu, code) in builds_o2_and_o0("prefix_sum.cl") {
         let mut dev = device("diff");
         let n = 256u32;
         let input: Vec<u32> = (0..n).map(|i| i * 3 + 1).collect();
