@@ -178,7 +178,7 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
                 return Item::V(p);
             }
         }
-        Enc::Smrd | Enc::Smem | Enc::Ds | Enc::Flat => {
+        Enc::Smrd | Enc::Smem | Enc::Ds | Enc::Flat | Enc::Mubuf => {
             if let Some(p) = crate::mem::plan(gen, inst) {
                 return Item::M(p);
             }
