@@ -261,7 +261,7 @@ fn swizzled_by_hand() {
         idxen: true,
         ..off()
     };
-    let insts = vec![
+    let insts = [
         mubuf(Op::BufferLoadDword, 10, 8, both(0), false),
         mubuf(Op::BufferLoadDwordx2, 11, 8, both(0), false),
         mubuf(Op::BufferLoadSshort, 13, 8, both(1), false),
@@ -538,7 +538,7 @@ fn random_wave(gen: Gen, rng: &mut rand::rngs::StdRng) -> Box<Wave> {
 
 #[test]
 fn random_buffer_programs_match_the_interpreter() {
-    let mut rng = rng(0x6d75_6275_66);
+    let mut rng = rng(0x006d_7562_7566);
     let jits = jits();
     let mut inline = 0;
     for (i, gen) in [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8]

@@ -34,23 +34,12 @@ use super::access::{
     gather, host_flags, load_lane, settle, side_exit_if, sink_ptr, store_lane, vreg_stored, At,
 };
 use super::global::{host_atomic, region_delta, FlatAtomic, FlatPlan};
-use super::MPlan;
+use super::rsrc::{base_soffset, check_format, field, resource, Bias};
 use crate::block::{mflags, Cx, CHUNKS};
-use crate::gcn::sopnd::{src32, SOpnd};
+use crate::gcn::sopnd::src32;
 
 /// SGPRs below this are plain registers on every generation (GCN 1.2 has 102).
 const PLAIN_SGPRS: u32 = 102;
-
-/// The wave-uniform part of a MUBUF address: the resource, SOFFSET and the instruction's
-/// offset, and the format a `format` instruction needs.
-#[derive(Clone, Copy, Debug)]
-pub struct Bias {
-    pub srsrc: u8,
-    pub soffset: SOpnd,
-    pub offset: u32,
-    /// A `format` instruction: its component count and whether it loads.
-    pub format: Option<(u32, bool)>,
-}
 
 /// What a non-ADDR64 MUBUF instruction does.
 #[derive(Clone, Copy, Debug)]
@@ -114,9 +103,16 @@ fn kind(op: Op) -> Option<(BufKind, bool)> {
     })
 }
 
-/// Plan a MUBUF load, store or 32-bit atomic: ADDR64 as a biased FLAT access
-/// (`MPlan::Flat`), the others as `MPlan::Buf`.
-pub fn plan(gen: Gen, inst: &Inst) -> Option<MPlan> {
+/// A planned MUBUF instruction.
+#[derive(Clone, Copy, Debug)]
+pub enum Planned {
+    /// ADDR64: a FLAT access with a bias.
+    Addr64(FlatPlan),
+    Buf(BufPlan),
+}
+
+/// Plan a MUBUF load, store or 32-bit atomic.
+pub fn plan(gen: Gen, inst: &Inst) -> Option<Planned> {
     let Fields::Mubuf {
         vdata,
         vaddr,
@@ -166,7 +162,7 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<MPlan> {
             BufKind::Store { .. } => (false, true, None),
             BufKind::Atomic { op, ret } => (false, true, Some((op, ret.then_some(vdata)))),
         };
-        return Some(MPlan::Flat(FlatPlan {
+        return Some(Planned::Addr64(FlatPlan {
             size,
             sext,
             store,
@@ -179,7 +175,7 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<MPlan> {
     if vaddr as u32 + idxen as u32 + offen as u32 > 256 {
         return None;
     }
-    Some(MPlan::Buf(BufPlan {
+    Some(Planned::Buf(BufPlan {
         kind: k,
         vdata,
         vaddr,
@@ -187,70 +183,6 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<MPlan> {
         offen,
         bias,
     }))
-}
-
-/// The four resource dwords.
-fn resource(cx: &mut Cx, srsrc: u8) -> [Value; 4] {
-    [0, 1, 2, 3].map(|i| cx.sreg(srsrc + i))
-}
-
-/// `(x >> sh) & mask` of an `i32`.
-fn field(cx: &mut Cx, x: Value, sh: i64, mask: i64) -> Value {
-    let v = cx.b.ins().ushr_imm_u(x, sh);
-    cx.b.ins().band_imm_u(v, mask)
-}
-
-/// Leave through the side exit of `at` unless the resource's format lets a `format`
-/// instruction moving `count` components run as dword accesses
-/// (`wavejit_interp::mem::mubuf`'s check).
-fn check_format(cx: &mut Cx, d3: Value, count: u32, load: bool, at: At) {
-    // DATA_FORMAT 32 (4), 32_32 (11), 32_32_32 (13), 32_32_32_32 (14): 1-4 components.
-    let dfmt = field(cx, d3, 15, 0xf);
-    let mut ok = cx.b.ins().iconst(types::I8, 0);
-    for (code, comps) in [(4, 1), (11, 2), (13, 3), (14, 4)] {
-        if comps >= count {
-            let is = cx.b.ins().icmp_imm_s(IntCC::Equal, dfmt, code);
-            ok = cx.b.ins().bor(ok, is);
-        }
-    }
-    // NUM_FORMAT UINT (4), SINT (5) or FLOAT (7).
-    let nfmt = field(cx, d3, 12, 7);
-    let mut raw = cx.b.ins().iconst(types::I8, 0);
-    for code in [4, 5, 7] {
-        let is = cx.b.ins().icmp_imm_s(IntCC::Equal, nfmt, code);
-        raw = cx.b.ins().bor(raw, is);
-    }
-    ok = cx.b.ins().band(ok, raw);
-    if load {
-        // DST_SEL of component k is 4 + k (X, Y, Z, W).
-        for k in 0..count {
-            let sel = field(cx, d3, 3 * k as i64, 7);
-            let is = cx.b.ins().icmp_imm_s(IntCC::Equal, sel, 4 + k as i64);
-            ok = cx.b.ins().band(ok, is);
-        }
-    }
-    let fail = cx.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
-    side_exit_if(cx, fail, at);
-}
-
-/// `BASE + SOFFSET` of the resource (wrapping), as an `i64`.
-fn base_soffset(cx: &mut Cx, b: &Bias, d: &[Value; 4]) -> Value {
-    let hi = cx.b.ins().band_imm_u(d[1], 0xffff);
-    let base = cx.concat64(d[0], hi);
-    let so = cx.read_s32(b.soffset);
-    let so = cx.b.ins().uextend(types::I64, so);
-    cx.b.ins().iadd(base, so)
-}
-
-/// The bias of an ADDR64 access, `BASE + SOFFSET + OFFSET` (wrapping), after the format
-/// check of a `format` instruction.
-pub fn bias(cx: &mut Cx, b: &Bias, at: At) -> Value {
-    let d = resource(cx, b.srsrc);
-    if let Some((count, load)) = b.format {
-        check_format(cx, d[3], count, load, at);
-    }
-    let k = base_soffset(cx, b, &d);
-    cx.b.ins().iadd_imm_s(k, b.offset as i64)
 }
 
 /// The resource's addressing parameters for the lanes' `i64x2` arithmetic. With
@@ -530,10 +462,11 @@ pub fn emit(cx: &mut Cx, p: &BufPlan, at: At) {
             }
             BufKind::Store { size } => {
                 let data: Vec<Value> = (0..n).map(|e| cx.vreg(p.vdata + e as u8, c)).collect();
-                for l in 0..4 {
-                    for (e, v) in data.iter().enumerate() {
-                        let x = cx.b.ins().extractlane(*v, l as u8);
-                        store_lane(cx, ptrs[e][l], x, size.min(4), 0);
+                // Lane by lane, each lane's elements in order, as the interpreter.
+                for l in 0..4u8 {
+                    for (v, lp) in data.iter().zip(&ptrs) {
+                        let x = cx.b.ins().extractlane(*v, l);
+                        store_lane(cx, lp[l as usize], x, size.min(4), 0);
                     }
                 }
             }
@@ -600,14 +533,14 @@ mod tests {
         let ld = Op::BufferLoadDword;
         assert!(matches!(
             plan(Gen::Gfx6, &mubuf(ld, false, false, true, 0)),
-            Some(MPlan::Flat(FlatPlan { bias: Some(_), .. }))
+            Some(Planned::Addr64(FlatPlan { bias: Some(_), .. }))
         ));
         // ADDR64 does not exist on GCN 1.2, nor with OFFEN.
         assert!(plan(Gen::Gfx8, &mubuf(ld, false, false, true, 0)).is_none());
         assert!(plan(Gen::Gfx7, &mubuf(ld, true, false, true, 0)).is_none());
         assert!(matches!(
             plan(Gen::Gfx8, &mubuf(ld, true, true, false, 254)),
-            Some(MPlan::Buf(_))
+            Some(Planned::Buf(_))
         ));
         // Index and offset registers v255, v256: past the register file.
         assert!(plan(Gen::Gfx8, &mubuf(ld, true, true, false, 255)).is_none());

@@ -113,7 +113,7 @@ pub struct FlatPlan {
     pub atomic: Option<(FlatAtomic, Option<u8>)>,
     /// A wave-uniform 64-bit amount added to every lane's address (MUBUF ADDR64:
     /// `super::buffer`); `None` for FLAT.
-    pub bias: Option<super::buffer::Bias>,
+    pub bias: Option<super::rsrc::Bias>,
 }
 
 /// The host read-modify-write of a 32-bit vector memory atomic (FLAT or MUBUF), if it
@@ -223,7 +223,7 @@ pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
 /// access minus its address pair (the region's delta plus `p.bias`).
 pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
     // The bias (and its own checks) first: a failing format check leaves before anything.
-    let bias = p.bias.map(|b| super::buffer::bias(cx, &b, at));
+    let bias = p.bias.map(|b| super::rsrc::bias(cx, &b, at));
     // The span of the active lanes' addresses (inactive lanes neutral).
     let ones = cx.splat32(u32::MAX);
     let zero = cx.splat32(0);

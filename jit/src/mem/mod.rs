@@ -28,6 +28,7 @@ pub mod buffer;
 pub mod global;
 pub mod lds;
 mod rmw;
+pub mod rsrc;
 pub mod scalar;
 
 use wavejit_isa::arch::Gen;
@@ -51,8 +52,10 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<MPlan> {
     if let Some(p) = global::plan(inst) {
         return Some(MPlan::Flat(p));
     }
-    if let Some(p) = buffer::plan(gen, inst) {
-        return Some(p);
+    match buffer::plan(gen, inst) {
+        Some(buffer::Planned::Addr64(p)) => return Some(MPlan::Flat(p)),
+        Some(buffer::Planned::Buf(p)) => return Some(MPlan::Buf(p)),
+        None => {}
     }
     if let Some(p) = lds::plan(inst) {
         return Some(MPlan::Ds(p));
