@@ -353,19 +353,20 @@ mod tests {
             Ok(ArgSpec::Scalar(Arg::F32(1.0)))
         );
         assert_eq!(parse_arg("f64:-0.25"), Ok(ArgSpec::Scalar(Arg::F64(-0.25))));
-        for bad in [
-            "u32:-1",
-            "u32:4294967296",
-            "i32:2147483648",
-            "out:x",
-            "out::4",
-            "inout:a",
-            "in:",
-            "f32:one",
-            "x:1",
-            "nocolon",
+        for (bad, why) in [
+            ("u32:-1", "`-1` does not fit u32"),
+            ("u32:4294967296", "`4294967296` does not fit u32"),
+            ("i32:2147483648", "`2147483648` does not fit i32"),
+            ("out:x", "expected out:PATH:BYTES"),
+            ("out::4", "expected out:PATH:BYTES"),
+            ("inout:a", "expected inout:IN_PATH:OUT_PATH"),
+            ("in:", "expected in:PATH"),
+            ("f32:one", "`one` is not a number"),
+            ("x:1", "unknown kind"),
+            ("nocolon", "expected KIND:VALUE"),
         ] {
-            assert!(parse_arg(bad).is_err(), "{bad}");
+            let e = parse_arg(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
         }
     }
 
@@ -374,8 +375,16 @@ mod tests {
         assert_eq!(parse_dims("100", "grid"), Ok([100, 1, 1]));
         assert_eq!(parse_dims("16,8", "grid"), Ok([16, 8, 1]));
         assert_eq!(parse_dims("2,3,4", "grid"), Ok([2, 3, 4]));
-        for bad in ["", "0", "1,2,3,4", "a", "1,,2", "-1"] {
-            assert!(parse_dims(bad, "grid").is_err(), "{bad}");
+        for (bad, why) in [
+            ("", "`` is not an integer"),
+            ("0", "every dimension must be at least 1"),
+            ("1,2,3,4", "expected X[,Y[,Z]]"),
+            ("a", "`a` is not an integer"),
+            ("1,,2", "`` is not an integer"),
+            ("-1", "`-1` does not fit u32"),
+        ] {
+            let e = parse_dims(bad, "grid").unwrap_err();
+            assert!(e.starts_with("--grid") && e.contains(why), "{bad}: {e}");
         }
     }
 }

@@ -9,10 +9,10 @@ mod common;
 
 use common::*;
 use rand::Rng;
-use wavejit_interp::Ctx;
+use wavejit_interp::{Ctx, ExecErrorKind};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
-use wavejit_isa::state::{Lds, Wave};
+use wavejit_isa::state::{Lds, Space, Wave};
 
 const A: u64 = 0x10000;
 const A_LEN: usize = 1024;
@@ -256,7 +256,20 @@ fn contiguous_dwords_by_hand() {
         set_addr(&mut w2, 0, l, A + A_LEN as u64 - 128 + 4 * l as u64);
     }
     let out = check_with(&jit(), &prog, &w2, &lds(), &memory(), 1000, "past the end");
-    assert!(out.result.is_err(), "lane 32 reads past A");
+    // The first load (pc 0) faults at lane 32, the first lane past A's end.
+    assert_eq!(
+        out.result.map(|_| ()).map_err(|e| (e.pc, e.kind)),
+        Err((
+            0,
+            ExecErrorKind::OutOfBounds {
+                space: Space::Global,
+                addr: A + A_LEN as u64,
+                size: 4,
+                lane: Some(32)
+            }
+        )),
+        "lane 32 reads past A"
+    );
 }
 
 #[test]

@@ -214,8 +214,12 @@ mod tests {
         assert_eq!(e.col, 1);
         let e = assemble("??? [unknown instruction]").expect_err("???");
         assert!(e.msg.contains(".word"), "{e}");
-        assert!(assemble("mov $c1 $r2").is_err(), "$c is read only");
-        assert!(assemble(".word 0x100000000").is_err());
-        assert!(assemble("add $r1 $r2").is_err());
+        let e = assemble("mov $c1 $r2").expect_err("$c is read only");
+        assert_eq!((e.line, e.col), (1, 5), "{e}");
+        let e = assemble(".word 0x100000000").expect_err("33 bits");
+        assert_eq!((e.line, e.col), (1, 7), "{e}");
+        let e = assemble("add $r1 $r2").expect_err("SRC2 missing");
+        assert_eq!((e.line, e.col), (1, 12), "{e}");
+        assert!(e.msg.contains("found end of line"), "{e}");
     }
 }
