@@ -293,10 +293,10 @@ fn random_interpolation_against_the_interpreter() {
         .into_iter()
         .chain([(
             "no-chain",
-            wavejit_jit::Jit::new(JitConfig {
+            up(wavejit_jit::Jit::new(JitConfig {
                 chain: false,
                 ..JitConfig::default()
-            }),
+            })),
         )])
         .collect();
     let (mut ok, mut failed) = (0, 0);

@@ -402,6 +402,7 @@ pub(crate) fn compile(
     }
     // The quick tier loops over the chunks of the segments that allow it.
     let loops = hot.is_some() && cfg.chunk_loops;
+    cx.loops = loops;
     let em = Emitter {
         cfg,
         code,

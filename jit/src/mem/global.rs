@@ -212,10 +212,7 @@ pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
     settle(cx);
     let delta = check(cx, p, at);
     let sink = sink_ptr(cx);
-    for c in 0..CHUNKS {
-        chunk(cx, p, delta, sink, c);
-        cx.end_chunk(c);
-    }
+    cx.for_chunks(|cx, c| chunk(cx, p, delta, sink, c));
 }
 
 /// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`),

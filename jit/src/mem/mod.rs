@@ -34,7 +34,7 @@ pub mod scalar;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::Inst;
 
-use crate::block::{Cx, CHUNKS};
+use crate::block::Cx;
 pub use access::At;
 use access::{settle, sink_ptr};
 
@@ -155,7 +155,7 @@ pub fn emit_run(cx: &mut Cx, run: &[(MPlan, At)]) {
     }
     let lbase = lds::lds_base(cx);
     let sink = sink_ptr(cx);
-    for c in 0..CHUNKS {
+    cx.for_chunks(|cx, c| {
         let mut reads = lds::ReadPtrs::new();
         for ((p, _), delta) in run.iter().zip(&deltas) {
             match (p, delta) {
@@ -164,6 +164,5 @@ pub fn emit_run(cx: &mut Cx, run: &[(MPlan, At)]) {
                 _ => {}
             }
         }
-        cx.end_chunk(c);
-    }
+    });
 }
