@@ -115,6 +115,8 @@ pub struct Cx<'a> {
     splat_cache: HashMap<(Value, Type), Value>,
     const_cache: HashMap<(u128, Type), Value>,
     pub tail_sig: Option<cranelift_codegen::ir::SigRef>,
+    /// The signature of `ctx::helper_step`, imported once per function.
+    helper_sig: Option<cranelift_codegen::ir::SigRef>,
     /// Test only (`JitConfig::plant_xor_bug`).
     pub plant_xor_bug: bool,
     /// Vector values known to hold no float denormals (results of flushed float
@@ -168,7 +170,13 @@ pub struct Cx<'a> {
     /// Store only the last write of a VGPR in a segment (`WAVEJIT_NO_DSE` turns it off,
     /// for measurements).
     pub dse: bool,
+    /// The quick tier's chunk loops (`JitConfig::chunk_loops`): `for_chunks` emits its
+    /// body once, as a loop over the 16 chunks, instead of 16 times.
+    pub loops: bool,
 }
+
+/// `WAVEJIT_NO_DSE`, read once (every unit's compile asked the environment before).
+static NO_DSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 
 /// Which pair (first slot) contains `slot`, given a pair starting at `lo`.
 fn pair_has(lo: u8, slot: u8) -> bool {
@@ -208,6 +216,7 @@ impl<'a> Cx<'a> {
             splat_cache: HashMap::default(),
             const_cache: HashMap::default(),
             tail_sig: None,
+            helper_sig: None,
             plant_xor_bug: false,
             noden: HashSet::default(),
             flushed: HashMap::default(),
@@ -226,7 +235,8 @@ impl<'a> Cx<'a> {
             loop_exec: None,
             loop_chunk: None,
             loop_lanes: Vec::new(),
-            dse: std::env::var_os("WAVEJIT_NO_DSE").is_none(),
+            dse: !*NO_DSE.get_or_init(|| std::env::var_os("WAVEJIT_NO_DSE").is_some()),
+            loops: false,
         }
     }
 
@@ -757,6 +767,69 @@ impl<'a> Cx<'a> {
         self.b.ins().icmp(IntCC::NotEqual, and, zero)
     }
 
+    /// Emit `body(cx, c)` for the 16 chunks `c` of a vector operation whose only lane
+    /// mask is EXEC (memory accesses): unrolled, each chunk ended after its body, or —
+    /// with `loops` (the quick tier) — once, as the body of a loop over the chunks
+    /// (emitted as chunk 0: VGPR chunks at `wave + 16 × chunk`, EXEC's lanes from its
+    /// bits of the chunk, `loop_chunk` the chunk's number), for a sixteenth of the IR.
+    /// Registers cached before are stored and forgotten first (the body reads them at
+    /// its chunk's address). `body` must not read or write other lane masks, nor depend
+    /// on `c` other than through the register cache.
+    pub fn for_chunks(&mut self, mut body: impl FnMut(&mut Cx<'a>, usize)) {
+        if !self.loops || self.vbase.is_some() {
+            for c in 0..CHUNKS {
+                body(self, c);
+                self.end_chunk(c);
+            }
+            return;
+        }
+        for c in 0..CHUNKS {
+            self.end_chunk(c);
+        }
+        let exec = (!self.exec_known_ones()).then(|| self.sreg64(EXEC_LO));
+        let lp = self.b.create_block();
+        let done = self.b.create_block();
+        let off = self.b.append_block_param(lp, self.ptr);
+        let zero = self.b.ins().iconst(self.ptr, 0);
+        self.b
+            .ins()
+            .jump(lp, &[cranelift_codegen::ir::BlockArg::Value(zero)]);
+        self.b.switch_to_block(lp);
+        self.vbase = Some(self.b.ins().iadd(self.wave, off));
+        // Chunk k's lanes are bits 4k..4k+3 of EXEC; `off` is 16k.
+        if let Some(e) = exec {
+            let sh = self.b.ins().ushr_imm_u(off, 2);
+            let sh = if self.ptr == types::I64 {
+                sh
+            } else {
+                self.b.ins().uextend(types::I64, sh)
+            };
+            let bits = self.b.ins().ushr(e, sh);
+            let bits = self.b.ins().ireduce(types::I32, bits);
+            self.loop_exec = Some(self.nibble_lanes(bits));
+        }
+        let k = self.b.ins().ushr_imm_u(off, 4);
+        self.loop_chunk = Some(self.b.ins().ireduce(types::I32, k));
+        body(self, 0);
+        self.end_chunk(0);
+        self.vbase = None;
+        self.loop_exec = None;
+        self.loop_chunk = None;
+        let next = self.b.ins().iadd_imm_u(off, 16);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, next, (16 * CHUNKS) as i64);
+        self.b.ins().brif(
+            more,
+            lp,
+            &[cranelift_codegen::ir::BlockArg::Value(next)],
+            done,
+            &[],
+        );
+        self.b.switch_to_block(done);
+    }
+
     /// EXEC's lane mask for chunk `c` (`None`: all lanes active).
     pub fn exec_lanes(&mut self, c: usize) -> Option<Value> {
         self.lanes(EXEC_LO, c)
@@ -1100,6 +1173,22 @@ impl<'a> Cx<'a> {
         self.b.switch_to_block(go);
         self.b.seal_block(go);
         self.b.ins().store(mflags(), nb, self.jctx, OFF_BUDGET);
+    }
+
+    /// The signature of `ctx::helper_step` (`(wave, ctx, i64) -> i32`, C convention),
+    /// imported once per function.
+    pub fn helper_sig(&mut self) -> cranelift_codegen::ir::SigRef {
+        if let Some(s) = self.helper_sig {
+            return s;
+        }
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params.push(AbiParam::new(types::I64));
+        sig.returns.push(AbiParam::new(types::I32));
+        let s = self.b.import_signature(sig);
+        self.helper_sig = Some(s);
+        s
     }
 
     /// The tail-call signature of compiled blocks, imported once per function.

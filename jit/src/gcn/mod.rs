@@ -172,7 +172,7 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
                 return Item::V(p);
             }
         }
-        Enc::Smrd | Enc::Smem | Enc::Ds | Enc::Flat => {
+        Enc::Smrd | Enc::Smem | Enc::Ds | Enc::Flat | Enc::Mubuf => {
             if let Some(p) = crate::mem::plan(gen, inst) {
                 return Item::M(p);
             }
@@ -388,6 +388,7 @@ pub(crate) fn compile(
     }
     // The quick tier loops over the chunks of the segments that allow it.
     let loops = hot.is_some() && cfg.chunk_loops;
+    cx.loops = loops;
     let em = Emitter {
         cfg,
         code,
