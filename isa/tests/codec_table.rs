@@ -169,3 +169,35 @@ fn errata_corrections_hold() {
         Some(Op::VMacLegacyF32)
     );
 }
+
+#[test]
+fn the_sopp_branches_test_what_their_names_say() {
+    use wavejit_isa::gcn::BranchIf::*;
+    // AMD's GCN3 manual, SOPP: s_branch always; s_cbranch_scc0 if SCC == 0, _scc1 if
+    // SCC == 1; _vccz if VCC == 0, _vccnz if VCC != 0; _execz/_execnz likewise on EXEC;
+    // s_cbranch_cdbg* on the debugger's state.
+    let want = [
+        (Op::SBranch, Always),
+        (Op::SCbranchScc0, Scc(false)),
+        (Op::SCbranchScc1, Scc(true)),
+        (Op::SCbranchVccz, Vccz(true)),
+        (Op::SCbranchVccnz, Vccz(false)),
+        (Op::SCbranchExecz, Execz(true)),
+        (Op::SCbranchExecnz, Execz(false)),
+        (Op::SCbranchCdbgsys, Debugger),
+        (Op::SCbranchCdbguser, Debugger),
+        (Op::SCbranchCdbgsysOrUser, Debugger),
+        (Op::SCbranchCdbgsysAndUser, Debugger),
+    ];
+    for (op, b) in want {
+        assert_eq!(op.branch(), Some(b), "{op:?}");
+    }
+    // No other operation of the table is a SOPP branch (the fork/join family and
+    // s_setpc_b64 jump to computed addresses).
+    let branches: Vec<Op> = ROWS
+        .iter()
+        .map(|r| r.op)
+        .filter(|op| op.branch().is_some())
+        .collect();
+    assert_eq!(branches.len(), want.len(), "{branches:?}");
+}

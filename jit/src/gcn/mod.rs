@@ -62,26 +62,6 @@ pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
         sem::lowering(op),
         sem::Lowering::Other | sem::Lowering::Helper
     ) || salu::known(op)
-        || matches!(
-            op,
-            Op::SEndpgm
-                | Op::SBarrier
-                | Op::SBranch
-                | Op::SCbranchScc0
-                | Op::SCbranchScc1
-                | Op::SCbranchVccz
-                | Op::SCbranchVccnz
-                | Op::SCbranchExecz
-                | Op::SCbranchExecnz
-                | Op::SNop
-                | Op::SWaitcnt
-                | Op::SSleep
-                | Op::SSetprio
-                | Op::SWakeup
-                | Op::SIcacheInv
-                | Op::SIncperflevel
-                | Op::SDecperflevel
-        )
 }
 
 /// Most instructions in one unit: a longer basic block is compiled as several units that
@@ -121,13 +101,27 @@ pub enum NoUnit {
     Failed(JitError),
 }
 
-/// Conditional branch kinds lowered inline.
+/// Conditional branch kinds lowered inline: the table's SOPP branches whose condition is
+/// the wave's state (`isa::gcn::desc::BranchIf` without the debugger's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BranchIf {
     Always,
     Scc(bool),
     Vccz(bool),
     Execz(bool),
+}
+
+impl BranchIf {
+    fn inline(b: wavejit_isa::gcn::desc::BranchIf) -> Option<BranchIf> {
+        use wavejit_isa::gcn::desc::BranchIf as T;
+        Some(match b {
+            T::Always => BranchIf::Always,
+            T::Scc(one) => BranchIf::Scc(one),
+            T::Vccz(z) => BranchIf::Vccz(z),
+            T::Execz(z) => BranchIf::Execz(z),
+            T::Debugger => return None,
+        })
+    }
 }
 
 /// One planned instruction.
@@ -191,27 +185,19 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
         Enc::Sopp => {
             if let Fields::Sopp { simm16 } = inst.fields {
                 let target = (pc as i64 + 4 + (simm16 as i16 as i64) * 4) as u32;
-                let b = |k| Item::Branch(k, target);
-                match inst.op {
-                    Op::SEndpgm => return Item::End,
-                    Op::SBarrier => return Item::Barrier,
-                    Op::SBranch => return b(BranchIf::Always),
-                    Op::SCbranchScc0 => return b(BranchIf::Scc(false)),
-                    Op::SCbranchScc1 => return b(BranchIf::Scc(true)),
-                    Op::SCbranchVccz => return b(BranchIf::Vccz(true)),
-                    Op::SCbranchVccnz => return b(BranchIf::Vccz(false)),
-                    Op::SCbranchExecz => return b(BranchIf::Execz(true)),
-                    Op::SCbranchExecnz => return b(BranchIf::Execz(false)),
-                    // Timing-only instructions (interp::salu::sopp explains each).
-                    Op::SNop
-                    | Op::SWaitcnt
-                    | Op::SSleep
-                    | Op::SSetprio
-                    | Op::SWakeup
-                    | Op::SIcacheInv
-                    | Op::SIncperflevel
-                    | Op::SDecperflevel => return Item::Nop,
-                    Op::SSethalt if simm16 & 1 == 0 => return Item::Nop,
+                // The table's jit cell says what each SOPP row is; timing-only rows are
+                // `nop` (interp::salu::sopp explains each).
+                match sem::lowering(inst.op) {
+                    sem::Lowering::End => return Item::End,
+                    sem::Lowering::Barrier => return Item::Barrier,
+                    sem::Lowering::Branch(b) => {
+                        if let Some(k) = BranchIf::inline(b) {
+                            return Item::Branch(k, target);
+                        }
+                    }
+                    sem::Lowering::Nop => return Item::Nop,
+                    // Clearing the halt bit changes nothing a wave can see.
+                    _ if inst.op == Op::SSethalt && simm16 & 1 == 0 => return Item::Nop,
                     _ => {}
                 }
             }
