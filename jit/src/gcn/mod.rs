@@ -850,6 +850,24 @@ impl Emitter<'_> {
             }
         }
         cx.flush();
+        // The quick tier leaves through one chained exit for both outcomes (the pc
+        // selected, its slot found at run time): half the exit code to compile. A branch
+        // to the unit's own start keeps its jump back to the header.
+        let chained =
+            |pc: u32| self.cfg.chain && pc != self.spec.pc && self.code.slot(pc).is_some();
+        if let (Some(c), true) = (cond, cx.loops && chained(target) && chained(next)) {
+            let t = cx.iconst32(target);
+            let n = cx.iconst32(next);
+            let pc = cx.b.ins().select(c, t, n);
+            cx.b.ins().store(mflags(), pc, cx.wave, wave_off::PC);
+            let pc = cx.b.ins().uextend(cx.ptr, pc);
+            let idx = cx.b.ins().ushr_imm_u(pc, 2);
+            let off =
+                cx.b.ins()
+                    .imul_imm_u(idx, std::mem::size_of::<crate::cache::EntrySlot>() as i64);
+            self.chain_to(cx, off);
+            return;
+        }
         match cond {
             None => self.exit_to(cx, target),
             Some(c) => {
@@ -884,11 +902,19 @@ impl Emitter<'_> {
             cx.ret(ctx::EXIT_NEXT);
             return;
         }
+        let off = (target / 4) as usize * std::mem::size_of::<crate::cache::EntrySlot>();
+        let off = cx.b.ins().iconst(cx.ptr, off as i64);
+        self.chain_to(cx, off);
+    }
+
+    /// Tail-call the code in the slot at byte offset `off` of the slot table if it has
+    /// a variant for this MODE and EXEC, else return `EXIT_NEXT` (`wave.pc` is stored).
+    fn chain_to(&self, cx: &mut Cx, off: Value) {
+        let exec_ones = cx.exec_known_ones();
         // The slot's address from the run's slot table (not a constant in the code: see
         // `JitCtx::slots`).
         let slots = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_SLOTS);
-        let off = (target / 4) as usize * std::mem::size_of::<crate::cache::EntrySlot>();
-        let sa = cx.b.ins().iadd_imm_s(slots, off as i64);
+        let sa = cx.b.ins().iadd(slots, off);
         let m = cx.b.ins().load(types::I32, mflags(), sa, SLOT_OFF_MODE);
         let mode_ok =
             cx.b.ins()
