@@ -221,6 +221,11 @@ pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
 pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
     // The bias (and its own checks) first: a failing format check leaves before anything.
     let bias = p.bias.map(|b| super::rsrc::bias(cx, &b, at));
+    check_biased(cx, p, bias, at)
+}
+
+/// `check` with `p`'s bias already computed.
+fn check_biased(cx: &mut Cx, p: &FlatPlan, bias: Option<Value>, at: At) -> Value {
     // The span of the active lanes' addresses (inactive lanes neutral).
     let ones = cx.splat32(u32::MAX);
     let zero = cx.splat32(0);
@@ -376,16 +381,16 @@ pub fn dword_plan(cx: &Cx, p: &FlatPlan) -> bool {
 /// checked as one) with a fast path for the common streaming case: when every lane's
 /// address is the lane 0 address plus 4 × lane (the same high half, no carry), each chunk
 /// of four lanes is one 16-byte host access. Otherwise lane by lane, in lane order, as
-/// `chunk` does. Both paths read and write the wave's registers in memory and emit only
-/// uncached instructions, so the register cache (empty after `settle`) is valid after
-/// the join.
+/// `chunk` does, after the span check of `check`. Both paths read and write the wave's
+/// registers in memory, so the register cache (empty after `settle`) is valid after the
+/// join.
 pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     settle(cx);
     let flags = mflags();
-    let mut deltas = Vec::with_capacity(run.len());
-    for p in run {
-        deltas.push(check(cx, p, at));
-    }
+    let biases: Vec<Option<Value>> = run
+        .iter()
+        .map(|p| p.bias.map(|b| super::rsrc::bias(cx, &b, at)))
+        .collect();
     // Contiguity of every instruction's addresses.
     let iota = [0u32, 4, 8, 12];
     let mut firsts = Vec::with_capacity(run.len());
@@ -442,11 +447,19 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     cx.b.switch_to_block(fast);
     cx.b.seal_block(fast);
     let hf = host_flags();
-    let bases: Vec<Value> = firsts
-        .iter()
-        .zip(&deltas)
-        .map(|(a, d)| cx.b.ins().iadd(*a, *d))
-        .collect();
+    // Contiguous: lane l's access is at `first + bias + 4l` (modulo 2^64, as the biased
+    // address wraps), so the span is the 256 bytes from lane 0's — no reductions. A span
+    // running past 2^64 has `end < lo` and fails.
+    let mut bases = Vec::with_capacity(run.len());
+    for (first, bias) in firsts.iter().zip(&biases) {
+        let lo = match bias {
+            Some(k) => cx.b.ins().iadd(*first, *k),
+            None => *first,
+        };
+        let end = cx.b.ins().iadd_imm_s(lo, 4 * 64);
+        let delta = region_delta(cx, lo, end, at);
+        bases.push(cx.b.ins().iadd(lo, delta));
+    }
     for c in 0..CHUNKS {
         for (p, base) in run.iter().zip(&bases) {
             let off = crate::ctx::wave_off::vgpr_chunk(p.reg, c);
@@ -464,6 +477,11 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
 
     cx.b.switch_to_block(slow);
     cx.b.seal_block(slow);
+    let deltas: Vec<Value> = run
+        .iter()
+        .zip(&biases)
+        .map(|(p, b)| check_biased(cx, p, *b, at))
+        .collect();
     for c in 0..CHUNKS {
         for (p, delta) in run.iter().zip(&deltas) {
             let lo = vreg_stored(cx, p.addr, c);
@@ -500,4 +518,7 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
 
     cx.b.switch_to_block(join);
     cx.b.seal_block(join);
+    // The slow path's check made vector constants there (cached): forget them (no
+    // splats were cached: these plans are not atomics).
+    settle(cx);
 }
