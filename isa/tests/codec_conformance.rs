@@ -153,55 +153,23 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
             bad.push(format!("{what}: text says {want}, decoded {got}"));
         }
     }
+    // MUBUF and MTBUF through their shared view (MTBUF has no LDS bit, nor its text `lds`).
+    if let Some(f) = inst.fields.buffer() {
+        let offset = kv(&toks, "offset").unwrap_or(0);
+        eq(&mut bad, "offset", f.offset as u32, offset);
+        for (name, bit) in [
+            ("offen", f.offen),
+            ("idxen", f.idxen),
+            ("glc", f.glc),
+            ("slc", f.slc),
+            ("tfe", f.tfe),
+            ("lds", f.lds),
+            ("addr64", f.addr64),
+        ] {
+            eq(&mut bad, name, bit as u32, has(name) as u32);
+        }
+    }
     match inst.fields {
-        Fields::Mubuf {
-            offset,
-            offen,
-            idxen,
-            glc,
-            slc,
-            tfe,
-            lds,
-            addr64,
-            ..
-        } => {
-            eq(
-                &mut bad,
-                "offset",
-                offset as u32,
-                kv(&toks, "offset").unwrap_or(0),
-            );
-            eq(&mut bad, "offen", offen as u32, has("offen") as u32);
-            eq(&mut bad, "idxen", idxen as u32, has("idxen") as u32);
-            eq(&mut bad, "glc", glc as u32, has("glc") as u32);
-            eq(&mut bad, "slc", slc as u32, has("slc") as u32);
-            eq(&mut bad, "tfe", tfe as u32, has("tfe") as u32);
-            eq(&mut bad, "lds", lds as u32, has("lds") as u32);
-            eq(&mut bad, "addr64", addr64 as u32, has("addr64") as u32);
-        }
-        Fields::Mtbuf {
-            offset,
-            offen,
-            idxen,
-            glc,
-            slc,
-            tfe,
-            addr64,
-            ..
-        } => {
-            eq(
-                &mut bad,
-                "offset",
-                offset as u32,
-                kv(&toks, "offset").unwrap_or(0),
-            );
-            eq(&mut bad, "offen", offen as u32, has("offen") as u32);
-            eq(&mut bad, "idxen", idxen as u32, has("idxen") as u32);
-            eq(&mut bad, "glc", glc as u32, has("glc") as u32);
-            eq(&mut bad, "slc", slc as u32, has("slc") as u32);
-            eq(&mut bad, "tfe", tfe as u32, has("tfe") as u32);
-            eq(&mut bad, "addr64", addr64 as u32, has("addr64") as u32);
-        }
         Fields::Flat { glc, slc, tfe, .. } => {
             eq(&mut bad, "glc", glc as u32, has("glc") as u32);
             eq(&mut bad, "slc", slc as u32, has("slc") as u32);
