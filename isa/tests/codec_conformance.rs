@@ -153,10 +153,13 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
             bad.push(format!("{what}: text says {want}, decoded {got}"));
         }
     }
+    // `name:N` in the text (`default` without one) against the decoded field.
+    fn eq_kv(bad: &mut Vec<String>, toks: &[&str], name: &str, got: u32, default: u32) {
+        eq(bad, name, got, kv(toks, name).unwrap_or(default));
+    }
     // MUBUF and MTBUF through their shared view (MTBUF has no LDS bit, nor its text `lds`).
     if let Some(f) = inst.fields.buffer() {
-        let offset = kv(&toks, "offset").unwrap_or(0);
-        eq(&mut bad, "offset", f.offset as u32, offset);
+        eq_kv(&mut bad, &toks, "offset", f.offset as u32, 0);
         for (name, bit) in [
             ("offen", f.offen),
             ("idxen", f.idxen),
@@ -192,18 +195,8 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
                     o,
                 );
             } else {
-                eq(
-                    &mut bad,
-                    "offset0",
-                    offset0 as u32,
-                    kv(&toks, "offset0").unwrap_or(0),
-                );
-                eq(
-                    &mut bad,
-                    "offset1",
-                    offset1 as u32,
-                    kv(&toks, "offset1").unwrap_or(0),
-                );
+                eq_kv(&mut bad, &toks, "offset0", offset0 as u32, 0);
+                eq_kv(&mut bad, &toks, "offset1", offset1 as u32, 0);
             }
         }
         Fields::Smem { glc, .. } => eq(&mut bad, "glc", glc as u32, has("glc") as u32),
@@ -265,18 +258,8 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
                 bound_ctrl as u32,
                 toks.iter().any(|t| t.starts_with("bound_ctrl")) as u32,
             );
-            eq(
-                &mut bad,
-                "row_mask",
-                row_mask as u32,
-                kv(&toks, "row_mask").unwrap_or(0xf),
-            );
-            eq(
-                &mut bad,
-                "bank_mask",
-                bank_mask as u32,
-                kv(&toks, "bank_mask").unwrap_or(0xf),
-            );
+            eq_kv(&mut bad, &toks, "row_mask", row_mask as u32, 0xf);
+            eq_kv(&mut bad, &toks, "bank_mask", bank_mask as u32, 0xf);
         }
         Fields::Vintrp { attr, chan, .. } => {
             // `attrN.c`
