@@ -149,3 +149,15 @@ pub fn have_mc() -> bool {
     );
     ok
 }
+
+/// The rows of a tab-separated table of `tests/data/gcn/<name>` (`#` comments and blank
+/// lines skipped): the 0-based line index and the cells.
+pub fn table(name: &str) -> Vec<(usize, Vec<String>)> {
+    let path = data_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| (i, l.split('\t').map(String::from).collect()))
+        .collect()
+}
