@@ -245,6 +245,8 @@ struct Sem {
     interp: String,
     /// The `jit` cell as macro tokens (build/jit_cell.rs).
     jit: String,
+    /// A SOPP branch's `BranchIf` expression (the `branch(COND)` jit cells).
+    branch: Option<&'static str>,
 }
 
 /// Check the semantic columns of a row against the closed vocabularies and each other.
@@ -355,6 +357,7 @@ fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
             "Sopk" => Some("sopk"),
             "Sop1" => Some("sop1"),
             "Sopc" => Some("sopc"),
+            "Sopp" => Some("sopp"),
             _ => None,
         },
         shape: shape.map(|(_, w)| w),
@@ -364,7 +367,13 @@ fn semantics(line: usize, enc: &str, c: &[&str]) -> Sem {
         interp: c[4],
     };
     let jit = jit_cell::jit_cell(&facts, c[5]).unwrap_or_else(|e| fail(line, &e));
+    // A SOPP branch's condition (checked by jit_cell above).
+    let branch = c[5]
+        .strip_prefix("branch(")
+        .and_then(|b| b.strip_suffix(')'))
+        .and_then(jit_cell::branch_value);
     Sem {
+        branch,
         shape,
         srcs,
         sdwa,
@@ -682,11 +691,14 @@ fn main() {
         let r = desc[m];
         writeln!(
             out,
-            "    OpDesc {{ cmp: {} }},",
+            "    OpDesc {{ cmp: {}, branch: {} }},",
             r.sem
                 .cmp
                 .as_ref()
-                .map_or("None".to_string(), |c| format!("Some({c})"))
+                .map_or("None".to_string(), |c| format!("Some({c})")),
+            r.sem
+                .branch
+                .map_or("None".to_string(), |b| format!("Some({b})"))
         )
         .ok();
     }

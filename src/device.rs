@@ -1314,15 +1314,23 @@ mod tests {
         );
         assert_eq!(word(&img.bytes, 16, 4), 2.0f32.to_bits() as u64);
         assert_eq!(img.bytes.len(), 24);
-        assert!(kernarg_image(
+        // Four u64 take 32 bytes; the descriptor gives 24.
+        let Err(e) = kernarg_image(
             &k,
             &[Arg::U64(1), Arg::U64(2), Arg::U64(3), Arg::U64(4)],
             [1; 3],
             [1; 3],
             1,
-            0
-        )
-        .is_err());
+            0,
+        ) else {
+            panic!("32 bytes of arguments in 24");
+        };
+        assert!(
+            e.starts_with(
+                "the arguments take 32 bytes, but the kernel descriptor's kernarg segment has 24"
+            ),
+            "{e}"
+        );
     }
 
     #[test]

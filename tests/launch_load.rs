@@ -205,7 +205,8 @@ fn wrong_formats_are_named() {
     b[48..52].copy_from_slice(&0x2cu32.to_le_bytes());
     assert!(err(&b).contains("0x2c"), "{}", err(&b));
     // Truncated in the section headers.
-    assert!(CodeObject::parse(&good[..good.len() - 100]).is_err());
+    let e = CodeObject::parse(&good[..good.len() - 100]).unwrap_err();
+    assert!(matches!(e, LoadError::Malformed(_)), "{e}");
     // Corrupt the metadata note's msgpack (the note starts at file offset 0x200; its
     // descriptor after the 12-byte header and the 8-byte padded name "AMDGPU\0").
     let mut b = good.clone();

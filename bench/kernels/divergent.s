@@ -1,4 +1,4 @@
-; divergent — kernel 5 of the benchmark suite (issue 6): a loop whose trip count differs
+; divergent — kernel 5 of the benchmark suite: a loop whose trip count differs
 ; per lane. Each pass of the inner loop compares, narrows EXEC with s_and_saveexec_b64 and
 ; leaves through s_cbranch_execz when no lane is left; EXEC is restored after the loop.
 ; A scalar-counted outer loop repeats it.

@@ -1,4 +1,4 @@
-; dpp — kernel 2 of the benchmark suite (issue 6): a wave-wide inclusive prefix sum and
+; dpp — kernel 2 of the benchmark suite: a wave-wide inclusive prefix sum and
 ; reduction with DPP (row_shr:1/2/4/8, row_bcast:15, row_bcast:31 — the gfx8 scan
 ; LLVM's atomic optimizer emits), a quad maximum with quad_perm and an exclusive scan
 ; with wave_shr:1, over a new 64-value batch every iteration of a scalar-counted loop.

@@ -1,4 +1,4 @@
-; f64 — kernel 7 of the benchmark suite (issue 6): four interleaved chains of v_fma_f64
+; f64 — kernel 7 of the benchmark suite: four interleaved chains of v_fma_f64
 ; (32 per iteration, with NEG modifiers) in a scalar-counted loop.
 ;
 ; In:  v0 = lane id, s0 = iterations (>= 1), MODE = 0xF0 (round to nearest even,

@@ -1,4 +1,4 @@
-; lds_matmul — kernel 6 of the benchmark suite (issue 6): C = A x B for N x N f32
+; lds_matmul — kernel 6 of the benchmark suite: C = A x B for N x N f32
 ; matrices (N a multiple of 16), tiled through LDS: a workgroup of 16 x 16 work-items
 ; (four waves) computes one 16 x 16 tile of C; for each of the N/16 tiles along k it
 ; loads one element of A and one of B per work-item (flat_load_dword), stores them in LDS

@@ -1,4 +1,4 @@
-; sdwa — kernel 3 of the benchmark suite (issue 6): SDWA byte/word unpacking, operations
+; sdwa — kernel 3 of the benchmark suite: SDWA byte/word unpacking, operations
 ; on selected bytes and words (zero- and sign-extended), and packing back with
 ; dst_sel/dst_unused, in a scalar-counted loop.
 ;

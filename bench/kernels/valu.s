@@ -1,4 +1,4 @@
-; valu — kernel 1 of the benchmark suite (issue 6): a block of 32 VALU instructions
+; valu — kernel 1 of the benchmark suite: a block of 32 VALU instructions
 ; (f32 add/mul/fma/mad/min/max/med3/cvt, integer xor/shifts/add/bfe/bfi/alignbit/mul/
 ; mad_u24/min/max/med3) in a scalar-counted loop.
 ;

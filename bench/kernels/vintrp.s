@@ -1,4 +1,4 @@
-; vintrp — kernel 4 of the benchmark suite (issue 6): barycentric interpolation of four
+; vintrp — kernel 4 of the benchmark suite: barycentric interpolation of four
 ; attributes (x, y, z, w each) with v_interp_p1_f32/v_interp_p2_f32, plus a flat
 ; attribute with v_interp_mov_f32, for a new batch of 64 pixels every iteration of a
 ; scalar-counted loop. The parameters live in LDS at M0 = 0 (one primitive); the state

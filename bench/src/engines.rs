@@ -34,6 +34,16 @@ pub fn eager_jit() -> Jit {
     })
 }
 
+/// A JIT that compiles every block on first use by the quick tier alone (its code never
+/// asks for the optimising tier): what the first compile costs and gives.
+pub fn quick_jit() -> Jit {
+    Jit::with_config(JitConfig {
+        tier_threshold: 1,
+        hot_threshold: u32::MAX,
+        ..JitConfig::default()
+    })
+}
+
 /// A tiered engine with the given threshold (`wavejit_jit::DEFAULT_TIER_THRESHOLD` by
 /// default).
 pub fn tiered_jit(threshold: u32) -> Jit {

@@ -246,6 +246,21 @@ fn measure_wave_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Error
         |(_, st): &(_, WaveState)| check("tiered", size)(st),
     )?;
 
+    // The quick tier alone: its code warm, and from a cold cache (what the first compile
+    // costs and what a run of its code gains over the interpreter).
+    opts.say(|| format!("{}: quick tier alone", k.name));
+    let qjit = engines::quick_jit();
+    let t_quick_first = best(
+        first,
+        || k.wave_state(size),
+        run(&qjit),
+        check("quick", size),
+    )?;
+    let quick_stats = qjit.compile_stats();
+    let t_quick = best(opts.fast(), || k.wave_state(size), run(&qjit), no_check)?;
+    let t_quick_cold =
+        best(opts.fast(), cold(engines::quick_jit), run_cold, no_check)?.min(t_quick_first);
+
     // The native baselines, 256-bit and 128-bit builds alternating (same disturbances).
     let (mut t_native, mut t_native128) = (None, None);
     if let (Some(f), Some(f128)) = (native_fn(k.name, false), native_fn(k.name, true)) {
@@ -284,6 +299,7 @@ fn measure_wave_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Error
         profiled: t_profiled,
         native: t_native,
         native128: t_native128,
+        quick: Some((t_quick, t_quick_cold, quick_stats.insts)),
     };
     Ok(KernelResult::new(k, size, isize, counts, icounts, t, cs))
 }
@@ -357,6 +373,18 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
         |j| run(j),
         |_| check(&mm, "tiered"),
     )?;
+    opts.say(|| format!("{}: quick tier alone", k.name));
+    let qjit = engines::quick_jit();
+    let t_quick_first = best(first, || Ok(()), |_| run(&qjit), |_| check(&mm, "quick"))?;
+    let quick_stats = qjit.compile_stats();
+    let t_quick = best(opts.fast(), || Ok(()), |_| run(&qjit), no_check)?;
+    let t_quick_cold = best(
+        opts.fast(),
+        || Ok(engines::quick_jit()),
+        |j| run(j),
+        no_check,
+    )?
+    .min(t_quick_first);
     let t = Times {
         interp: t_interp,
         jit: t_jit,
@@ -365,6 +393,7 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
         profiled: t_profiled,
         native: None,
         native128: None,
+        quick: Some((t_quick, t_quick_cold, quick_stats.insts)),
     };
     Ok(KernelResult::new(k, size, isize, counts, icounts, t, cs))
 }

@@ -56,6 +56,12 @@ fn every_wave_kernel_matches_its_reference_on_every_engine() {
                 // result checks the JIT too.
                 if let (Some(j), "tiered", false) = (&j, name, size == 1) {
                     let blocks = j.compile_stats().blocks;
+                    let required = std::env::var_os("WAVEJIT_REQUIRE_ORACLES").is_some();
+                    if let (Some(e), true) = (j.inner().broken(), required) {
+                        failures.push(format!(
+                            "no JIT back end ({e}) under WAVEJIT_REQUIRE_ORACLES"
+                        ));
+                    }
                     if j.inner().broken().is_none() && blocks == 0 {
                         failures.push(format!(
                             "{} x{size} on tiered: {blocks} blocks compiled",

@@ -63,11 +63,8 @@ pub struct Args {
     /// instruction) as JSON here; `wavejit profile-report` reads it.
     #[arg(long, value_name = "FILE.json")]
     profile: Option<PathBuf>,
-    /// Neither load nor store compiled code in the disk cache (also: WAVEJIT_CACHE=off;
-    /// WAVEJIT_CACHE_DIR sets its directory, default $XDG_CACHE_HOME/wavejit or
-    /// ~/.cache/wavejit).
-    #[arg(long)]
-    no_cache: bool,
+    #[command(flatten)]
+    cache: super::flags::Cache,
     /// Also print each output buffer of at most `SHOWN_OUTPUT_BYTES` bytes as words in this
     /// view (u32, i32, hex, f32 or f16x2) on standard output; the files stay as written.
     #[arg(long, value_parser = clap::value_parser!(super::view::Format))]
@@ -220,12 +217,7 @@ pub fn run(a: Args) -> CmdResult {
         .map(|s| parse_arg(s))
         .collect::<Result<Vec<_>, _>>()?;
     let engine: wavejit::Engine = a.engine.parse()?;
-    let disk = if a.no_cache {
-        None
-    } else {
-        wavejit::engine::DiskCache::from_env()
-    };
-    let exec = wavejit::engine::for_engine_cached(engine, disk);
+    let exec = wavejit::engine::for_engine_cached(engine, a.cache.disk());
     let mut dev = Device::with_exec(exec);
     if let Some(t) = a.threads {
         dev.set_threads(t);
@@ -353,19 +345,20 @@ mod tests {
             Ok(ArgSpec::Scalar(Arg::F32(1.0)))
         );
         assert_eq!(parse_arg("f64:-0.25"), Ok(ArgSpec::Scalar(Arg::F64(-0.25))));
-        for bad in [
-            "u32:-1",
-            "u32:4294967296",
-            "i32:2147483648",
-            "out:x",
-            "out::4",
-            "inout:a",
-            "in:",
-            "f32:one",
-            "x:1",
-            "nocolon",
+        for (bad, why) in [
+            ("u32:-1", "`-1` does not fit u32"),
+            ("u32:4294967296", "`4294967296` does not fit u32"),
+            ("i32:2147483648", "`2147483648` does not fit i32"),
+            ("out:x", "expected out:PATH:BYTES"),
+            ("out::4", "expected out:PATH:BYTES"),
+            ("inout:a", "expected inout:IN_PATH:OUT_PATH"),
+            ("in:", "expected in:PATH"),
+            ("f32:one", "`one` is not a number"),
+            ("x:1", "unknown kind"),
+            ("nocolon", "expected KIND:VALUE"),
         ] {
-            assert!(parse_arg(bad).is_err(), "{bad}");
+            let e = parse_arg(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
         }
     }
 
@@ -374,8 +367,16 @@ mod tests {
         assert_eq!(parse_dims("100", "grid"), Ok([100, 1, 1]));
         assert_eq!(parse_dims("16,8", "grid"), Ok([16, 8, 1]));
         assert_eq!(parse_dims("2,3,4", "grid"), Ok([2, 3, 4]));
-        for bad in ["", "0", "1,2,3,4", "a", "1,,2", "-1"] {
-            assert!(parse_dims(bad, "grid").is_err(), "{bad}");
+        for (bad, why) in [
+            ("", "`` is not an integer"),
+            ("0", "every dimension must be at least 1"),
+            ("1,2,3,4", "expected X[,Y[,Z]]"),
+            ("a", "`a` is not an integer"),
+            ("1,,2", "`` is not an integer"),
+            ("-1", "`-1` does not fit u32"),
+        ] {
+            let e = parse_dims(bad, "grid").unwrap_err();
+            assert!(e.starts_with("--grid") && e.contains(why), "{bad}: {e}");
         }
     }
 }

@@ -134,6 +134,9 @@ mod tests {
         assert_eq!(Format::Hex.word(0x3f80_0000), "0x3f800000");
         assert_eq!(Format::F16x2.word(0xc000_3c00), "(1.0, -2.0)");
         assert_eq!(Format::F16x2.word(0x7e01_0000), "(0.0, nan(0x7e01))");
-        assert!("f64".parse::<Format>().is_err());
+        assert_eq!(
+            "f64".parse::<Format>(),
+            Err("`f64`: expected u32, i32, hex, f32 or f16x2".to_string())
+        );
     }
 }

@@ -8,6 +8,7 @@ use std::process::Command;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wavejit::isa::ir::Program;
+use wavejit::isa::state::{MemFault, Space};
 use wavejit::isa::{Arch, Gen};
 use wavejit::statefile::StateFile;
 use wavejit::{run_wave, Engine};
@@ -230,19 +231,33 @@ fn absurd_state_files_are_refused_quickly() {
         vec!["1"; 100_000].join(",")
     );
     assert_eq!(StateFile::parse(&long).unwrap_err().at, "lds.65532");
-    // Memory at the top of the address space, overlapping regions, unaligned addresses.
-    for text in [
-        r#"{"memory": [{"addr": "0xfffffffffffffffc", "dwords": [1, 2]}]}"#,
-        r#"{"memory": [{"addr": 4096, "dwords": [1, 2]}, {"addr": 4100, "dwords": [1]}]}"#,
-        r#"{"memory": [{"addr": 4097, "dwords": [1]}]}"#,
-        r#"{"exec": 1e300}"#,
-        r#"{"sgpr": {"99999999999999999999": 1}}"#,
-        r#"{"vgpr": {"1": {"2": 3}}}"#,
-        "",
-        "{",
-        "[]",
+    // Memory at the top of the address space, overlapping regions, unaligned addresses,
+    // numbers out of range, wrong shapes: each refused at the value at fault (the JSON
+    // path, or the line and column where the JSON itself is broken).
+    for (text, at) in [
+        (
+            r#"{"memory": [{"addr": "0xfffffffffffffffc", "dwords": [1, 2]}]}"#,
+            "memory[0].addr",
+        ),
+        (
+            r#"{"memory": [{"addr": 4096, "dwords": [1, 2]}, {"addr": 4100, "dwords": [1]}]}"#,
+            "memory",
+        ),
+        (
+            r#"{"memory": [{"addr": 4097, "dwords": [1]}]}"#,
+            "memory[0].addr",
+        ),
+        (r#"{"exec": 1e300}"#, "exec"),
+        (
+            r#"{"sgpr": {"99999999999999999999": 1}}"#,
+            "sgpr.99999999999999999999",
+        ),
+        (r#"{"vgpr": {"1": {"2": 3}}}"#, "vgpr.1"),
+        ("", "line 1, column 0"),
+        ("{", "line 1, column 1"),
+        ("[]", "-"),
     ] {
-        assert!(StateFile::parse(text).is_err(), "{text}");
+        assert_eq!(StateFile::parse(text).unwrap_err().at, at, "{text}");
     }
     // High addresses are fine while the region's last byte is at most 2^64 - 1.
     let sf = StateFile::parse(r#"{"memory": [{"addr": "0xfffffffffffffff0", "dwords": [1, 2]}]}"#)
@@ -254,16 +269,24 @@ fn absurd_state_files_are_refused_quickly() {
         .unwrap();
     let m = sf.build(Gen::Gfx7).unwrap();
     assert_eq!(m.mem.read_u32(0xffff_ffff_ffff_fffc).unwrap(), 2);
-    assert!(m.mem.read_u32(0).is_err());
+    let fault = |addr, size| MemFault {
+        space: Space::Global,
+        addr,
+        size,
+    };
+    assert_eq!(m.mem.read_u32(0), Err(fault(0, 4)));
     let mut b = [0u8; 8];
-    assert!(
-        m.mem.read(0xffff_ffff_ffff_fffc, &mut b).is_err(),
+    assert_eq!(
+        m.mem.read(0xffff_ffff_ffff_fffc, &mut b),
+        Err(fault(0xffff_ffff_ffff_fffc, 8)),
         "a read past 2^64"
     );
     // One dword further wraps.
-    assert!(
+    assert_eq!(
         StateFile::parse(r#"{"memory": [{"addr": "0xfffffffffffffffc", "dwords": [1, 2]}]}"#)
-            .is_err()
+            .unwrap_err()
+            .at,
+        "memory[0].addr"
     );
 }
 

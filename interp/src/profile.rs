@@ -15,7 +15,7 @@
 //! Everything else a report shows (bytes fetched and written, instruction mix, VALU
 //! utilisation) follows from these and the instruction itself (`crate::mem::traffic`).
 
-use wavejit_isa::gcn::{self, Fields, Op};
+use wavejit_isa::gcn::{self, BranchIf, Fields, Op};
 use wavejit_isa::ir::{Inst, Program};
 use wavejit_isa::state::{Wave, LANES};
 
@@ -88,24 +88,16 @@ pub enum BranchKind {
     Conditional,
 }
 
+/// The SOPP branches come from the table (`Op::branch`); the jumps to a computed address
+/// are the scalar instructions that write the PC.
 pub fn branch_kind(op: Op) -> BranchKind {
     use Op::*;
-    match op {
-        SBranch | SSetpcB64 | SSwappcB64 => BranchKind::Always,
-        SCbranchScc0
-        | SCbranchScc1
-        | SCbranchVccz
-        | SCbranchVccnz
-        | SCbranchExecz
-        | SCbranchExecnz
-        | SCbranchCdbgsys
-        | SCbranchCdbguser
-        | SCbranchCdbgsysOrUser
-        | SCbranchCdbgsysAndUser
-        | SCbranchGFork
-        | SCbranchIFork
-        | SCbranchJoin => BranchKind::Conditional,
-        _ => BranchKind::NotABranch,
+    match (op.branch(), op) {
+        (Some(BranchIf::Always), _) | (None, SSetpcB64 | SSwappcB64) => BranchKind::Always,
+        (Some(_), _) | (None, SCbranchGFork | SCbranchIFork | SCbranchJoin) => {
+            BranchKind::Conditional
+        }
+        (None, _) => BranchKind::NotABranch,
     }
 }
 

@@ -18,7 +18,11 @@
 //!   the scalar `Logic`, e.g. `sop1(saveexec(and,false))`);
 //! - for scalar ALU rows (SOP2, SOPK, SOP1, SOPC): `ENC(op)` with the row's own encoding as
 //!   the family (`jit/src/gcn/svocab.rs`: `sop2(add_u)`), `sopc(cmp)` / `sopk(cmp)` for a
-//!   compare (the `cmp` column says what), or `helper`.
+//!   compare (the `cmp` column says what), or `helper`;
+//! - for SOPP rows: `nop`, `end`, `barrier` (each with the same interp cell), `helper`, or
+//!   `branch(COND)` for a branch to PC + 4 + SIMM16 × 4 taken when COND holds (`BRANCHES`;
+//!   the interp cell must be `branch(sopp::COND)`, or `unsupported` for `debugger`). The
+//!   table's branch list (`Op::branch`) is generated from these cells.
 
 /// Families that name an operation of a vocabulary.
 const FAMILIES: &[&str] = &[
@@ -30,9 +34,31 @@ const WORDS: &[&str] = &[
     "helper", "nop", "lanes", "vintrp", "cmp", "class", "cndmask", "ldexp",
 ];
 
+/// The conditions of SOPP branches: `always`, SCC set or clear, VCC or EXEC zero or not,
+/// and `debugger` (the s_cbranch_cdbg* family, which tests the debugger's state: not
+/// modelled, so the interpreter answers Unsupported and the JIT calls it).
+pub const BRANCHES: &[&str] = &[
+    "always", "scc0", "scc1", "vccz", "vccnz", "execz", "execnz", "debugger",
+];
+
+/// The `isa::gcn::desc::BranchIf` value of a branch condition of `BRANCHES`.
+pub fn branch_value(cond: &str) -> Option<&'static str> {
+    Some(match cond {
+        "always" => "BranchIf::Always",
+        "scc0" => "BranchIf::Scc(false)",
+        "scc1" => "BranchIf::Scc(true)",
+        "vccz" => "BranchIf::Vccz(true)",
+        "vccnz" => "BranchIf::Vccz(false)",
+        "execz" => "BranchIf::Execz(true)",
+        "execnz" => "BranchIf::Execz(false)",
+        "debugger" => "BranchIf::Debugger",
+        _ => return None,
+    })
+}
+
 /// What the checks need to know about the row.
 pub struct RowFacts<'a> {
-    /// The scalar ALU encoding (`sop2`, `sopk`, `sop1`, `sopc`), if the row is one.
+    /// The scalar encoding (`sop2`, `sopk`, `sop1`, `sopc`, `sopp`), if the row is one.
     pub scalar: Option<&'a str>,
     /// The `shape` cell (`None`: not a vector ALU row).
     pub shape: Option<&'a str>,
@@ -99,6 +125,9 @@ fn operation(arg: &str) -> Result<String, String> {
 
 /// Check a `jit` cell; returns it as tokens for `for_each_gcn_op!`.
 pub fn jit_cell(row: &RowFacts, cell: &str) -> Result<String, String> {
+    if row.scalar == Some("sopp") {
+        return sopp_cell(row, cell);
+    }
     if let Some(enc) = row.scalar {
         return scalar_cell(row, enc, cell);
     }
@@ -145,6 +174,46 @@ pub fn jit_cell(row: &RowFacts, cell: &str) -> Result<String, String> {
         Some(a) => format!("{family}({})", operation(a)?),
         None => family.to_string(),
     })
+}
+
+/// A SOPP row's cell: `nop`, `end`, `barrier`, `branch(COND)` or `helper`, in agreement
+/// with its interp cell (a branch the interpreter takes is one the JIT takes).
+fn sopp_cell(row: &RowFacts, cell: &str) -> Result<String, String> {
+    match cell {
+        "-" => Err(
+            "the row needs its lowering in the jit column: nop, end, barrier, \
+                    branch(COND) or helper"
+                .into(),
+        ),
+        "helper" => Ok(cell.into()),
+        "nop" | "end" | "barrier" if row.interp == cell => Ok(cell.into()),
+        "nop" | "end" | "barrier" => Err(format!("{cell} needs the interp cell {cell}")),
+        _ => {
+            let cond = cell
+                .strip_prefix("branch(")
+                .and_then(|c| c.strip_suffix(')'))
+                .ok_or_else(|| {
+                    format!(
+                        "a SOPP row's lowering is nop, end, barrier, branch(COND) or helper, \
+                         not `{cell}`"
+                    )
+                })?;
+            if branch_value(cond).is_none() {
+                return Err(format!(
+                    "unknown branch condition `{cond}` ({})",
+                    BRANCHES.join(", ")
+                ));
+            }
+            let want = match cond {
+                "debugger" => "unsupported".to_string(),
+                c => format!("branch(sopp::{c})"),
+            };
+            if row.interp != want {
+                return Err(format!("branch({cond}) needs the interp cell {want}"));
+            }
+            Ok(format!("branch({})", camel(cond)))
+        }
+    }
 }
 
 /// A scalar ALU row's cell: `ENC(op)`, `ENC(cmp)` (a compare) or `helper`.

@@ -495,6 +495,15 @@ impl Memory {
 mod tests {
     use super::*;
 
+    /// The fault of a global access of `size` bytes at `addr`.
+    fn glob(addr: u64, size: u32) -> MemFault {
+        MemFault {
+            space: Space::Global,
+            addr,
+            size,
+        }
+    }
+
     #[test]
     fn unaligned_reads_and_writes_match_a_byte_array() {
         // Every (start, length) within a 37-byte region against a plain byte array.
@@ -520,7 +529,11 @@ mod tests {
                 assert_eq!(part, model[start..start + len]);
             }
         }
-        assert!(m.read(0x100 + 30, &mut [0u8; 8]).is_err(), "past the end");
+        assert_eq!(
+            m.read(0x100 + 30, &mut [0u8; 8]),
+            Err(glob(0x100 + 30, 8)),
+            "past the end"
+        );
     }
 
     #[test]
@@ -541,24 +554,41 @@ mod tests {
     fn memory_bounds_and_bytes() {
         let mut m = Memory::new();
         m.map(0x1000, 10).unwrap();
-        assert!(m.map(0x1008, 8).is_err(), "overlap refused");
+        assert_eq!(
+            m.map(0x1008, 8),
+            Err(MapError::Overlap {
+                base: 0x1008,
+                len: 8,
+                other: 0x1000
+            }),
+            "overlap refused"
+        );
         m.write(0x1001, &[1, 2, 3, 4, 5]).unwrap();
         assert_eq!(m.read_u32(0x1000).unwrap(), 0x0403_0201 << 8);
         // Bytes 0x1001..0x1006 hold 1..5, so the dword at 0x1004 is bytes [4, 5, 0, 0].
         assert_eq!(m.read_u32(0x1004).unwrap(), 0x0504);
-        assert!(
-            m.read_u32(0x1008).is_err(),
+        assert_eq!(
+            m.read_u32(0x1008),
+            Err(glob(0x1008, 4)),
             "bytes 10 and 11 are past the end"
         );
-        assert!(m.read_u32(0xfff).is_err());
-        assert!(m.write(u64::MAX - 1, &[0, 0, 0, 0]).is_err());
+        assert_eq!(m.read_u32(0xfff), Err(glob(0xfff, 4)));
+        assert_eq!(
+            m.write(u64::MAX - 1, &[0, 0, 0, 0]),
+            Err(glob(u64::MAX - 1, 4))
+        );
         assert_eq!(m.rmw_u32(0x1004, |o| o + 7).unwrap(), 0x0504);
         assert_eq!(m.read_u32(0x1004).unwrap(), 0x050b);
         let mut l = Lds::new(16);
         l.write_u32(12, 9).unwrap();
         assert_eq!(l.read_u32(12).unwrap(), 9);
-        assert!(l.read_u32(13).is_err());
-        assert!(l.read_u32(u32::MAX).is_err());
+        let lds = |addr: u32| MemFault {
+            space: Space::Lds,
+            addr: addr as u64,
+            size: 4,
+        };
+        assert_eq!(l.read_u32(13), Err(lds(13)));
+        assert_eq!(l.read_u32(u32::MAX), Err(lds(u32::MAX)));
     }
 
     #[test]
@@ -581,8 +611,9 @@ mod tests {
         }
         // Past the end: 0x1040 is the first byte after region A.
         assert_eq!(m.rmw_u64(0x1040, |v| v).unwrap_err().addr, 0x1040);
-        assert!(
-            m.rmw_u64(0x2040, |v| v).is_err(),
+        assert_eq!(
+            m.rmw_u64(0x2040, |v| v),
+            Err(glob(0x2040, 8)),
             "0x2040..0x2048 ends past 0x2044"
         );
         // Four threads, 20000 adds each whose low half carries into the high half.

@@ -54,8 +54,16 @@ fn used_fields_and_unknown_opcodes_stay_errors() {
     // An unknown SOPP opcode (OP 0x7F) is not made runnable by tolerance.
     let bad = le(&[0xBFFF_0000]);
     for gen in Gen::ALL {
-        assert!(decode_tolerant(gen, &bad, 0).is_err());
+        let unknown = DecodeErrorKind::UnknownOpcode {
+            enc: "SOPP",
+            op: 0x7f,
+            gen,
+        };
+        assert_eq!(
+            decode_tolerant(gen, &bad, 0).map_err(|e| e.kind),
+            Err(unknown.clone())
+        );
         let p = Program::new(Arch::Gcn(gen), &bad);
-        assert!(p.slots[0].inst.is_err());
+        assert_eq!(p.slots[0].inst.clone().map_err(|e| e.kind), Err(unknown));
     }
 }

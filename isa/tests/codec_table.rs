@@ -10,7 +10,7 @@ use codec_util::data_path;
 use wavejit_isa::gcn::decode;
 use wavejit_isa::gcn::operand::{is_vop3_interp, vop3_is_b};
 use wavejit_isa::gcn::table::{lookup, Op, TableEnc, ROWS};
-use wavejit_isa::Gen;
+use wavejit_isa::{DecodeErrorKind, Gen};
 
 struct SpecRow {
     line: usize,
@@ -132,7 +132,16 @@ fn table_has_no_vop3_only_opcode_the_spec_lacks() {
 fn errata_corrections_hold() {
     // ERRATA VOP3 13: 627 is not an instruction on GCN 1.2.
     assert!(lookup(Gen::Gfx8, TableEnc::Vop3, 627).is_none());
-    assert!(decode(Gen::Gfx8, &vop3_words(Gen::Gfx8, 627), 0).is_err());
+    assert_eq!(
+        decode(Gen::Gfx8, &vop3_words(Gen::Gfx8, 627), 0)
+            .map(|_| ())
+            .map_err(|e| e.kind),
+        Err(DecodeErrorKind::UnknownOpcode {
+            enc: "VOP3",
+            op: 627,
+            gen: Gen::Gfx8
+        })
+    );
     // ERRATA VOP3 14: GCN 1.2 has V_MIN3_F32 at 464, V_MIN3_I32 at 465, no V_MULLIT_F32.
     assert_eq!(
         lookup(Gen::Gfx8, TableEnc::Vop3, 465).map(|r| r.op),
@@ -159,4 +168,36 @@ fn errata_corrections_hold() {
         lookup(Gen::Gfx8, TableEnc::Vop3, 654).map(|r| r.op),
         Some(Op::VMacLegacyF32)
     );
+}
+
+#[test]
+fn the_sopp_branches_test_what_their_names_say() {
+    use wavejit_isa::gcn::BranchIf::*;
+    // AMD's GCN3 manual, SOPP: s_branch always; s_cbranch_scc0 if SCC == 0, _scc1 if
+    // SCC == 1; _vccz if VCC == 0, _vccnz if VCC != 0; _execz/_execnz likewise on EXEC;
+    // s_cbranch_cdbg* on the debugger's state.
+    let want = [
+        (Op::SBranch, Always),
+        (Op::SCbranchScc0, Scc(false)),
+        (Op::SCbranchScc1, Scc(true)),
+        (Op::SCbranchVccz, Vccz(true)),
+        (Op::SCbranchVccnz, Vccz(false)),
+        (Op::SCbranchExecz, Execz(true)),
+        (Op::SCbranchExecnz, Execz(false)),
+        (Op::SCbranchCdbgsys, Debugger),
+        (Op::SCbranchCdbguser, Debugger),
+        (Op::SCbranchCdbgsysOrUser, Debugger),
+        (Op::SCbranchCdbgsysAndUser, Debugger),
+    ];
+    for (op, b) in want {
+        assert_eq!(op.branch(), Some(b), "{op:?}");
+    }
+    // No other operation of the table is a SOPP branch (the fork/join family and
+    // s_setpc_b64 jump to computed addresses).
+    let branches: Vec<Op> = ROWS
+        .iter()
+        .map(|r| r.op)
+        .filter(|op| op.branch().is_some())
+        .collect();
+    assert_eq!(branches.len(), want.len(), "{branches:?}");
 }

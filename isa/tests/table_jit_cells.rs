@@ -180,3 +180,37 @@ fn a_scalar_compare_needs_its_condition() {
     );
     assert!(err(&scalar("sopc", None), "sopc(cmp)").contains("needs the cmp column"));
 }
+
+/// A SOPP row with the interp cell `interp`.
+fn sopp(interp: &'static str) -> RowFacts<'static> {
+    RowFacts {
+        interp,
+        ..scalar("sopp", None)
+    }
+}
+
+#[test]
+fn sopp_rows_say_what_they_are_and_agree_with_the_interpreter() {
+    assert!(err(&sopp("nop"), "-").contains("needs its lowering in the jit column"));
+    assert_eq!(jit_cell(&sopp("nop"), "nop").as_deref(), Ok("nop"));
+    assert_eq!(jit_cell(&sopp("end"), "end").as_deref(), Ok("end"));
+    assert_eq!(
+        jit_cell(&sopp("barrier"), "barrier").as_deref(),
+        Ok("barrier")
+    );
+    assert!(err(&sopp("nop"), "end").contains("end needs the interp cell end"));
+    assert_eq!(
+        jit_cell(&sopp("branch(sopp::vccnz)"), "branch(vccnz)").as_deref(),
+        Ok("branch(Vccnz)")
+    );
+    // A branch the interpreter takes on another condition, or does not take, is refused.
+    assert!(err(&sopp("branch(sopp::vccz)"), "branch(vccnz)")
+        .contains("needs the interp cell branch(sopp::vccnz)"));
+    assert!(err(&sopp("nop"), "branch(always)").contains("needs the interp cell"));
+    assert_eq!(
+        jit_cell(&sopp("unsupported"), "branch(debugger)").as_deref(),
+        Ok("branch(Debugger)")
+    );
+    assert!(err(&sopp("branch(sopp::scc2)"), "branch(scc2)").contains("unknown branch condition"));
+    assert!(err(&sopp("nop"), "sopp(nop)").contains("a SOPP row's lowering is"));
+}

@@ -45,19 +45,6 @@ fn a_flag_with_zero_is_off_and_with_one_is_on() {
 }
 
 #[test]
-fn other_values_and_repeated_modifiers_are_errors() {
-    for bad in [
-        "v_add_f32 v154, v21, v107 mul:2 clamp:5",
-        "buffer_load_dword v1, off, s[4:7], s1 glc:2",
-        "buffer_load_dword v1, off, s[4:7], s1 glc glc",
-        "ds_write2_b32 v2, v4, v6 offset0:4 offset0:8",
-        "v_add_f32_e64 v1, v2, v3 clamp clamp",
-    ] {
-        assert!(assemble(Gen::Gfx8, bad).is_err(), "`{bad}` assembles");
-    }
-}
-
-#[test]
 fn clrx_names_formats_and_export_targets() {
     // llvm-mc: ... format:[BUF_DATA_FORMAT_8_8,BUF_NUM_FORMAT_UINT] → 00 00 18 ea 00 01 01 01.
     let uint88 = vec![0xea18_0000, 0x0101_0100];
@@ -147,12 +134,7 @@ fn at_sign_gives_a_raw_value() {
         words("tbuffer_load_format_x v1, off, s[4:7], s1 format:[@3,@4]"),
         vec![0xea18_0000, 0x0101_0100]
     );
-    assert!(assemble(Gen::Gfx8, "v_mov_b32 v1, @v2").is_err());
-    assert!(assemble(
-        Gen::Gfx8,
-        "tbuffer_load_format_x v1, off, s[4:7], s1 format:[@16,uint]"
-    )
-    .is_err());
+    // `@v2` and `format:[@16,..]` are refused: rows of asm_errors.txt.
 }
 
 #[test]
@@ -172,14 +154,8 @@ fn e64_on_scalar_instructions_is_the_literal_form() {
         words("s_cmp_eq_u32_e64 s1, -3"),
         vec![0xbf06_ff01, 0xffff_fffd]
     );
-    // Without a constant there is no two-dword form; SOPP/SOPK/SMEM take no `_e64`.
-    for bad in [
-        "s_mov_b32_e64 s1, s2",
-        "s_nop_e64 0",
-        "s_movk_i32_e64 s1, 5",
-    ] {
-        assert!(assemble(Gen::Gfx8, bad).is_err(), "`{bad}` assembles");
-    }
+    // Without a constant there is no two-dword form; SOPP/SOPK/SMEM take no `_e64`
+    // (rows of asm_errors.txt).
 }
 
 #[test]
@@ -214,12 +190,5 @@ fn llvm_structured_hwreg() {
         vec![0xb882_f833]
     );
     assert_eq!(words("s_getreg_b32 s2, {}"), vec![0xb882_f800]);
-    for bad in [
-        "s_getreg_b32 s2, {id: 3, offset: 32, size: 32}",
-        "s_getreg_b32 s2, {id: 3, id: 4}",
-        "s_getreg_b32 s2, {width: 3}",
-        "s_getreg_b32 s2, {id: 3",
-    ] {
-        assert!(assemble(Gen::Gfx8, bad).is_err(), "`{bad}` assembles");
-    }
+    // Bad fields, repeats and an unclosed brace: rows of asm_errors.txt.
 }

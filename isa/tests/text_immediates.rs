@@ -14,7 +14,7 @@
 use wavejit_isa::error::DecodeErrorKind;
 use wavejit_isa::gcn::asm::{assemble, assemble_inst};
 use wavejit_isa::gcn::fmt::{format, Syntax};
-use wavejit_isa::gcn::{decode, encode, Fields, Src};
+use wavejit_isa::gcn::{decode, encode, EncodeError, Fields, Src};
 use wavejit_isa::Gen;
 
 fn bytes(w: &[u32]) -> Vec<u8> {
@@ -99,7 +99,17 @@ fn the_gpr_index_mode_is_an_immediate_not_a_source() {
         ssrc0: Src(2),
         ssrc1: Src(16),
     };
-    assert!(encode(g, &inst).is_err(), "mode 16 encodes");
+    assert_eq!(
+        encode(g, &inst),
+        Err(EncodeError::Invalid {
+            mnemonic: "s_set_gpr_idx_on",
+            kind: DecodeErrorKind::BadField {
+                field: "gpr_idx",
+                value: 16
+            }
+        }),
+        "mode 16 encodes"
+    );
 }
 
 #[test]

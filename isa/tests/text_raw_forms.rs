@@ -184,7 +184,11 @@ fn savewave_is_gcn_1_2s_message() {
         vec![0xBF90_0004]
     );
     for gen in [Gen::Gfx6, Gen::Gfx7] {
-        assert!(assemble(gen, "s_sendmsg sendmsg(MSG_SAVEWAVE)").is_err());
+        let e = assemble(gen, "s_sendmsg sendmsg(MSG_SAVEWAVE)").unwrap_err();
+        assert_eq!(
+            (e.col, e.msg),
+            (11, format!("MSG_SAVEWAVE does not exist on {gen}"))
+        );
         assert_eq!(
             assemble(gen, "s_sendmsg 4").expect("raw").words(),
             vec![0xBF90_0004]

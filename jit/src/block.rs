@@ -104,6 +104,9 @@ pub struct Cx<'a> {
     pub mode: u32,
     pub has_fma: bool,
     vregs: Vec<VReg>,
+    /// The VGPRs that may have a cached chunk (bit r of word r / 64): what the flushes
+    /// and chunk ends walk, instead of all 256 registers every time.
+    vlive: [u64; 4],
     sregs: [Option<Value>; 128],
     sdirty: u128,
     pending: Vec<Pending>,
@@ -114,7 +117,13 @@ pub struct Cx<'a> {
     lane_cache: HashMap<(Value, u8), Value>,
     splat_cache: HashMap<(Value, Type), Value>,
     const_cache: HashMap<(u128, Type), Value>,
+    /// `i64` values by their (low, high) `i32` halves (`concat64`, `split64`).
+    pairs64: HashMap<(Value, Value), Value>,
+    /// An M0 value and its parts the interpolations read (`gcn::vintrp`).
+    pub vintrp_m0: Option<(Value, (Value, Value, Value))>,
     pub tail_sig: Option<cranelift_codegen::ir::SigRef>,
+    /// The signature of `ctx::helper_step`, imported once per function.
+    helper_sig: Option<cranelift_codegen::ir::SigRef>,
     /// Test only (`JitConfig::plant_xor_bug`).
     pub plant_xor_bug: bool,
     /// Vector values known to hold no float denormals (results of flushed float
@@ -168,6 +177,26 @@ pub struct Cx<'a> {
     /// Store only the last write of a VGPR in a segment (`WAVEJIT_NO_DSE` turns it off,
     /// for measurements).
     pub dse: bool,
+    /// The quick tier's chunk loops (`JitConfig::chunk_loops`): `for_chunks` emits its
+    /// body once, as a loop over the 16 chunks, instead of 16 times.
+    pub loops: bool,
+}
+
+/// `WAVEJIT_NO_DSE`, read once (every unit's compile asked the environment before).
+static NO_DSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+/// The registers whose bits are set in `live` (a copy: the caller may change the set).
+fn live_regs(live: [u64; 4]) -> impl Iterator<Item = usize> {
+    (0..4).flat_map(move |w| {
+        let mut b = live[w];
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let t = b.trailing_zeros() as usize;
+                b &= b - 1;
+                64 * w + t
+            })
+        })
+    })
 }
 
 /// Which pair (first slot) contains `slot`, given a pair starting at `lo`.
@@ -198,6 +227,7 @@ impl<'a> Cx<'a> {
             mode,
             has_fma,
             vregs: vec![VReg::default(); 256],
+            vlive: [0; 4],
             sregs: [None; 128],
             sdirty: 0,
             pending: Vec::new(),
@@ -207,7 +237,10 @@ impl<'a> Cx<'a> {
             lane_cache: HashMap::default(),
             splat_cache: HashMap::default(),
             const_cache: HashMap::default(),
+            pairs64: HashMap::default(),
+            vintrp_m0: None,
             tail_sig: None,
+            helper_sig: None,
             plant_xor_bug: false,
             noden: HashSet::default(),
             flushed: HashMap::default(),
@@ -226,7 +259,8 @@ impl<'a> Cx<'a> {
             loop_exec: None,
             loop_chunk: None,
             loop_lanes: Vec::new(),
-            dse: std::env::var_os("WAVEJIT_NO_DSE").is_none(),
+            dse: !*NO_DSE.get_or_init(|| std::env::var_os("WAVEJIT_NO_DSE").is_some()),
+            loops: false,
         }
     }
 
@@ -406,6 +440,7 @@ impl<'a> Cx<'a> {
         let v = self.b.ins().load(I32X4, mflags(), base, off);
         self.vregs[reg as usize].val[c] = Some(v);
         self.vregs[reg as usize].raw[c] = Raw::No;
+        self.vlive[reg as usize / 64] |= 1 << (reg % 64);
         v
     }
 
@@ -565,6 +600,7 @@ impl<'a> Cx<'a> {
         r.val[c] = Some(v);
         r.raw[c] = raw;
         r.dirty |= 1 << c;
+        self.vlive[reg as usize / 64] |= 1 << (reg % 64);
     }
 
     /// Write chunk `c` of `v[reg]` under the EXEC mask of that chunk.
@@ -632,20 +668,53 @@ impl<'a> Cx<'a> {
         self.concat64(lo, hi)
     }
 
-    /// `hi:lo` as an `i64` (Cranelift's `iconcat` is only for `i128` on x64).
+    /// `hi:lo` as an `i64` (Cranelift's `iconcat` is only for `i128` on x64). The halves
+    /// of a split `i64` give that `i64` back, constant halves a constant (no code: a
+    /// 64-bit mask written and read back as a pair costs nothing).
     pub fn concat64(&mut self, lo: Value, hi: Value) -> Value {
-        let l = self.b.ins().uextend(types::I64, lo);
-        let h = self.b.ins().uextend(types::I64, hi);
-        let h = self.b.ins().ishl_imm_u(h, 32);
-        self.b.ins().bor(l, h)
+        if let Some(&v) = self.pairs64.get(&(lo, hi)) {
+            return v;
+        }
+        let v = match (self.const_of(lo), self.const_of(hi)) {
+            (Some(l), Some(h)) => self.iconst64((h as u32 as u64) << 32 | l as u32 as u64),
+            _ => {
+                let l = self.b.ins().uextend(types::I64, lo);
+                let h = self.b.ins().uextend(types::I64, hi);
+                let h = self.b.ins().ishl_imm_u(h, 32);
+                self.b.ins().bor(l, h)
+            }
+        };
+        self.pairs64.insert((lo, hi), v);
+        v
     }
 
     /// (low, high) halves of an `i64`.
     pub fn split64(&mut self, v: Value) -> (Value, Value) {
-        let lo = self.b.ins().ireduce(types::I32, v);
-        let h = self.b.ins().ushr_imm_u(v, 32);
-        let hi = self.b.ins().ireduce(types::I32, h);
+        let (lo, hi) = match self.const_of(v) {
+            Some(k) => (self.iconst32(k as u32), self.iconst32((k >> 32) as u32)),
+            None => {
+                let lo = self.b.ins().ireduce(types::I32, v);
+                let h = self.b.ins().ushr_imm_u(v, 32);
+                (lo, self.b.ins().ireduce(types::I32, h))
+            }
+        };
+        self.pairs64.insert((lo, hi), v);
         (lo, hi)
+    }
+
+    /// The value of an integer constant (`iconst`), if `v` is one.
+    pub fn const_of(&self, v: Value) -> Option<i64> {
+        use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
+        match self.b.func.dfg.value_def(v) {
+            ValueDef::Result(inst, 0) => match self.b.func.dfg.insts[inst] {
+                InstructionData::UnaryImm {
+                    opcode: Opcode::Iconst,
+                    imm,
+                } => Some(imm.bits()),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     pub fn set_sreg64(&mut self, slot: u8, v: Value) {
@@ -755,6 +824,69 @@ impl<'a> Cx<'a> {
         let and = self.b.ins().band(s, k);
         let zero = self.splat32(0);
         self.b.ins().icmp(IntCC::NotEqual, and, zero)
+    }
+
+    /// Emit `body(cx, c)` for the 16 chunks `c` of a vector operation whose only lane
+    /// mask is EXEC (memory accesses): unrolled, each chunk ended after its body, or —
+    /// with `loops` (the quick tier) — once, as the body of a loop over the chunks
+    /// (emitted as chunk 0: VGPR chunks at `wave + 16 × chunk`, EXEC's lanes from its
+    /// bits of the chunk, `loop_chunk` the chunk's number), for a sixteenth of the IR.
+    /// Registers cached before are stored and forgotten first (the body reads them at
+    /// its chunk's address). `body` must not read or write other lane masks, nor depend
+    /// on `c` other than through the register cache.
+    pub fn for_chunks(&mut self, mut body: impl FnMut(&mut Cx<'a>, usize)) {
+        if !self.loops || self.vbase.is_some() {
+            for c in 0..CHUNKS {
+                body(self, c);
+                self.end_chunk(c);
+            }
+            return;
+        }
+        for c in 0..CHUNKS {
+            self.end_chunk(c);
+        }
+        let exec = (!self.exec_known_ones()).then(|| self.sreg64(EXEC_LO));
+        let lp = self.b.create_block();
+        let done = self.b.create_block();
+        let off = self.b.append_block_param(lp, self.ptr);
+        let zero = self.b.ins().iconst(self.ptr, 0);
+        self.b
+            .ins()
+            .jump(lp, &[cranelift_codegen::ir::BlockArg::Value(zero)]);
+        self.b.switch_to_block(lp);
+        self.vbase = Some(self.b.ins().iadd(self.wave, off));
+        // Chunk k's lanes are bits 4k..4k+3 of EXEC; `off` is 16k.
+        if let Some(e) = exec {
+            let sh = self.b.ins().ushr_imm_u(off, 2);
+            let sh = if self.ptr == types::I64 {
+                sh
+            } else {
+                self.b.ins().uextend(types::I64, sh)
+            };
+            let bits = self.b.ins().ushr(e, sh);
+            let bits = self.b.ins().ireduce(types::I32, bits);
+            self.loop_exec = Some(self.nibble_lanes(bits));
+        }
+        let k = self.b.ins().ushr_imm_u(off, 4);
+        self.loop_chunk = Some(self.b.ins().ireduce(types::I32, k));
+        body(self, 0);
+        self.end_chunk(0);
+        self.vbase = None;
+        self.loop_exec = None;
+        self.loop_chunk = None;
+        let next = self.b.ins().iadd_imm_u(off, 16);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, next, (16 * CHUNKS) as i64);
+        self.b.ins().brif(
+            more,
+            lp,
+            &[cranelift_codegen::ir::BlockArg::Value(next)],
+            done,
+            &[],
+        );
+        self.b.switch_to_block(done);
     }
 
     /// EXEC's lane mask for chunk `c` (`None`: all lanes active).
@@ -930,7 +1062,7 @@ impl<'a> Cx<'a> {
     /// (values stay valid: memory now equals them).
     pub fn flush(&mut self) {
         self.materialize_all();
-        for r in 0..256usize {
+        for r in live_regs(self.vlive) {
             let d = self.vregs[r].dirty;
             if d == 0 {
                 continue;
@@ -985,13 +1117,16 @@ impl<'a> Cx<'a> {
     /// values kept across all 16 chunks do not fit the 16 XMM registers and were spilled
     /// to the stack and reloaded — a store and a load more than this store and reload.
     pub fn end_chunk(&mut self, c: usize) {
-        for r in 0..256usize {
+        for r in live_regs(self.vlive) {
             if self.vregs[r].val[c].is_none() {
                 continue;
             }
             self.store_chunk(r as u8, c);
             self.vregs[r].val[c] = None;
             self.vregs[r].raw[c] = Raw::No;
+            if self.vregs[r].val.iter().all(Option::is_none) {
+                self.vlive[r / 64] &= !(1 << (r % 64));
+            }
         }
         self.fold_pending(c);
         self.const_cache.clear();
@@ -1012,7 +1147,7 @@ impl<'a> Cx<'a> {
                 .ins()
                 .store(mflags(), hi, self.wave, wave_off::sreg(hi_slot));
         }
-        for r in 0..256usize {
+        for r in live_regs(self.vlive) {
             let d = self.vregs[r].dirty;
             for c in 0..CHUNKS {
                 if d & (1 << c) != 0 {
@@ -1043,9 +1178,10 @@ impl<'a> Cx<'a> {
     /// Must follow a `flush`.
     pub fn invalidate(&mut self, keep_exec: bool) {
         debug_assert!(self.pending.is_empty() && self.sdirty == 0);
-        for r in self.vregs.iter_mut() {
-            *r = VReg::default();
+        for r in live_regs(self.vlive) {
+            self.vregs[r] = VReg::default();
         }
+        self.vlive = [0; 4];
         let exec = (self.sregs[EXEC_LO as usize], self.sregs[EXEC_HI as usize]);
         self.sregs = [None; 128];
         if keep_exec {
@@ -1100,6 +1236,22 @@ impl<'a> Cx<'a> {
         self.b.switch_to_block(go);
         self.b.seal_block(go);
         self.b.ins().store(mflags(), nb, self.jctx, OFF_BUDGET);
+    }
+
+    /// The signature of `ctx::helper_step` (`(wave, ctx, i64) -> i32`, C convention),
+    /// imported once per function.
+    pub fn helper_sig(&mut self) -> cranelift_codegen::ir::SigRef {
+        if let Some(s) = self.helper_sig {
+            return s;
+        }
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params.push(AbiParam::new(self.ptr));
+        sig.params.push(AbiParam::new(types::I64));
+        sig.returns.push(AbiParam::new(types::I32));
+        let s = self.b.import_signature(sig);
+        self.helper_sig = Some(s);
+        s
     }
 
     /// The tail-call signature of compiled blocks, imported once per function.

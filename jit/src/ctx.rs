@@ -207,18 +207,34 @@ pub unsafe extern "C" fn profile_ds(wave: *const Wave, ctx: *mut JitCtx, pc: u64
     }
 }
 
-/// Run one instruction (the one at `pc`) through the reference interpreter. Compiled
-/// code calls this for instructions it does not lower inline (memory accesses with their
-/// bounds checks, rare complex operations): registers are flushed to `wave` before and
-/// reloaded after. Returns an `EXIT_*` code; `EXIT_NEXT` means the instruction completed
-/// and `wave.pc` holds its successor.
+/// Run one instruction (the one at `pc`'s low 32 bits) through the reference
+/// interpreter, or `n` = `pc >> 32` (> 1) instructions from there in program order (a cold
+/// side exit replaying a run of instructions up to the one whose inline check failed: one
+/// call, however long the run). Compiled code calls this for instructions it does not
+/// lower inline (memory accesses with their bounds checks, rare complex operations):
+/// registers are flushed to `wave` before and reloaded after. Returns an `EXIT_*` code;
+/// `EXIT_NEXT` means the instructions completed and `wave.pc` holds the successor of the
+/// last.
 ///
 /// # Safety
 /// `wave` and `ctx` are the pointers the dispatcher passed to the block, valid and not
 /// otherwise borrowed for the duration of the call.
 pub unsafe extern "C" fn helper_step(wave: *mut Wave, ctx: *mut JitCtx, pc: u64) -> u32 {
     let (wave, ctx) = unsafe { (&mut *wave, &mut *ctx) };
+    let n = (pc >> 32).max(1);
     wave.pc = pc as u32;
+    for _ in 0..n {
+        let r = step_one(wave, ctx);
+        if r != EXIT_NEXT {
+            return r;
+        }
+    }
+    EXIT_NEXT
+}
+
+/// `helper_step` of the one instruction at `wave.pc`.
+fn step_one(wave: &mut Wave, ctx: &mut JitCtx) -> u32 {
+    let pc = wave.pc as u64;
     ctx.helper_steps += 1;
     let r = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the dispatcher set these from live references for this run.

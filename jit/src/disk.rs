@@ -402,8 +402,16 @@ mod tests {
         for i in 0..f.len() {
             let mut g = f.clone();
             g[i] ^= 0x10;
-            assert!(decode(&g, &h).is_err(), "bit flip at {i}");
-            assert!(decode(&f[..i], &h).is_err(), "truncated to {i}");
+            let sum = Err("checksum mismatch (corrupted)".to_string());
+            assert_eq!(decode(&g, &h), sum, "bit flip at {i}");
+            let cut = decode(&f[..i], &h);
+            // Shorter than the magic and the checksum, or a checksum over other bytes.
+            let short = i < MAGIC.len() + 32;
+            assert_eq!(
+                cut,
+                if short { Err("too short".into()) } else { sum },
+                "truncated to {i}"
+            );
         }
         // Another program, setting or build: refused.
         let other = header(
@@ -411,13 +419,15 @@ mod tests {
             Arch::Gcn(wavejit_isa::arch::Gen::Gfx8),
             &[1, 2, 3, 5],
         );
-        assert!(decode(&f, &other).is_err());
+        let another =
+            Err("written by another build, for other settings or another program".to_string());
+        assert_eq!(decode(&f, &other), another);
         let other = header(
             "flags2",
             Arch::Gcn(wavejit_isa::arch::Gen::Gfx8),
             &[1, 2, 3, 4],
         );
-        assert!(decode(&f, &other).is_err());
+        assert_eq!(decode(&f, &other), another);
     }
 
     #[test]

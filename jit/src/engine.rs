@@ -382,6 +382,17 @@ impl Jit {
         }
     }
 
+    /// Compile the unit `spec` of `prog` as a first use would (the quick tier when there
+    /// is one) and publish it, without running anything; `None` if it stays interpreted.
+    /// Measurements of the compiler (`examples/compile_cost.rs`) go through this.
+    pub fn precompile(&self, prog: &Program, spec: Spec) -> Option<usize> {
+        if self.broken.is_some() {
+            return None;
+        }
+        let code = self.prog_code(prog);
+        self.compile_slot(&code, prog, spec)
+    }
+
     /// Compile the unit `spec` of `prog` without publishing it (diff engine: prefixes of a
     /// block). The code lives until the next flush.
     pub fn compile_detached(&self, prog: &Program, spec: Spec) -> Option<usize> {

@@ -2,8 +2,7 @@
 //! runs instructions with `ctx::helper_step` (which reports the interpreter's own error,
 //! with its pc, lane and address) and returns to the dispatcher.
 
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, Signature, Value};
-use cranelift_codegen::isa::CallConv;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 use crate::block::Cx;
 use crate::ctx;
@@ -13,16 +12,18 @@ use crate::ctx;
 /// that is `EXIT_NEXT` (the instruction completed). `cold`: the call sits on a cold path,
 /// so both continuations are cold too.
 pub fn call_helper(cx: &mut Cx, pc: u32, cold: bool) {
-    let mut sig = Signature::new(CallConv::SystemV);
-    sig.params.push(AbiParam::new(cx.ptr));
-    sig.params.push(AbiParam::new(cx.ptr));
-    sig.params.push(AbiParam::new(types::I64));
-    sig.returns.push(AbiParam::new(types::I32));
-    let sref = cx.b.import_signature(sig);
+    call_helper_n(cx, pc, 1, cold);
+}
+
+/// `call_helper` for the `n` instructions from `pc` on, in program order (one call).
+fn call_helper_n(cx: &mut Cx, pc: u32, n: u32, cold: bool) {
+    let sref = cx.helper_sig();
     let f =
         cx.b.ins()
             .load(cx.ptr, crate::block::mflags(), cx.jctx, ctx::OFF_HELPER);
-    let pcv = cx.b.ins().iconst(types::I64, pc as i64);
+    // `helper_step`'s argument: the count in the high half, the pc in the low one.
+    let arg = ((n.max(1) as u64) << 32 | pc as u64) as i64;
+    let pcv = cx.b.ins().iconst(types::I64, arg);
     let call = cx.b.ins().call_indirect(sref, f, &[cx.wave, cx.jctx, pcv]);
     let r = cx.b.inst_results(call)[0];
     let out = cx.b.create_block();
@@ -39,14 +40,15 @@ pub fn call_helper(cx: &mut Cx, pc: u32, cold: bool) {
     cx.b.seal_block(go);
 }
 
-/// A side exit (current block, state already stored): run the instructions at `pcs`
-/// through the interpreter one by one, returning the first exit code that is not
-/// `EXIT_NEXT` (the error an inline check predicted). Used before any chunk of the
-/// segment holding the last of them is emitted, so the state stored is the one before the
-/// first.
+/// A side exit (current block, state already stored): run the instructions at `pcs` —
+/// consecutive in program order, as a segment's are — through the interpreter, returning
+/// the first exit code that is not `EXIT_NEXT` (the error an inline check predicted). One
+/// helper call runs them all (a call per instruction made a run of n checked instructions
+/// cost n²/2 calls of IR). Used before any chunk of the segment holding the last of them
+/// is emitted, so the state stored is the one before the first.
 pub fn through_helper(cx: &mut Cx, pcs: &[u32]) {
-    for &pc in pcs {
-        call_helper(cx, pc, true);
+    if let Some(&first) = pcs.first() {
+        call_helper_n(cx, first, pcs.len() as u32, true);
     }
     // The interpreter ran them all without the predicted error (never expected): the
     // wave is at the next pc; let the dispatcher continue there.

@@ -22,7 +22,7 @@ fn engines() -> Vec<(&'static str, wavejit_jit::Jit)> {
     let mut v = jits();
     let mut cfg = wavejit_jit::JitConfig::default();
     cfg.backend.optimize = false;
-    v.push(("opt-none", wavejit_jit::Jit::new(cfg)));
+    v.push(("opt-none", up(wavejit_jit::Jit::new(cfg))));
     v
 }
 

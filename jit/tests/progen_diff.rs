@@ -124,10 +124,10 @@ fn random_programs_with_control_flow() {
 
 #[test]
 fn random_programs_tiered() {
-    let jit = Jit::new(wavejit_jit::JitConfig {
+    let jit = up(Jit::new(wavejit_jit::JitConfig {
         tier_threshold: 3,
         ..wavejit_jit::JitConfig::default()
-    });
+    }));
     for gen in [Gen::Gfx7, Gen::Gfx8] {
         let pool = Pool::new(gen, |_| true);
         let cfg = ShapeConfig {

@@ -394,19 +394,21 @@ mod tests {
             .unwrap_err()
             .2
             .contains("next_free_sgpr"));
-        assert!(build(
+        let e = build(
             &t,
             5,
             &[f("next_free_vgpr", 257), f("next_free_sgpr", 1)],
-            1
+            1,
         )
-        .is_err());
-        assert!(build(
+        .unwrap_err();
+        assert_eq!(e.2, "too many VGPRs: 257 (at most 256)");
+        let e = build(
             &t,
             5,
             &[f("next_free_vgpr", 1), f("next_free_sgpr", 103)],
-            1
+            1,
         )
-        .is_err());
+        .unwrap_err();
+        assert!(e.2.starts_with("too many SGPRs: 103"), "{}", e.2);
     }
 }

@@ -449,16 +449,19 @@ mod tests {
         // 0..8, 8..16, 16..20, 32..48, 48..52.
         assert_eq!(explicit_size(&a), 52);
         assert_eq!(parse_decl("k()", 1, 1).unwrap().1.len(), 0);
-        for bad in [
-            "k",
-            "k(uint)",
-            "k(global uint n)",
-            "k(uint n",
-            "k(foo x)",
-            "(uint n)",
-            "k(uint n) x",
+        // (declaration, column of the error, what its message says).
+        for (bad, col, why) in [
+            ("k", 1, "expected `NAME(arguments)`"),
+            ("k(uint)", 3, "argument `uint` has no name"),
+            ("k(global uint n)", 3, "an address space needs a pointer"),
+            ("k(uint n", 2, "missing `)`"),
+            ("k(foo x)", 3, "unexpected `foo` in `foo x`"),
+            ("(uint n)", 1, "`` is not a kernel name"),
+            ("k(uint n) x", 10, "text after `)`"),
         ] {
-            assert!(parse_decl(bad, 3, 1).is_err(), "{bad}");
+            let (l, c, msg) = parse_decl(bad, 3, 1).unwrap_err();
+            assert_eq!((l, c), (3, col), "{bad}: {msg}");
+            assert!(msg.contains(why), "{bad}: {msg}");
         }
         assert_eq!(parse_decl("k(uint n, bogus m)", 3, 5).unwrap_err().1, 14);
     }
@@ -472,8 +475,18 @@ mod tests {
             [0x82, 0xa1, b'a', 0x93, 0xc3, 0xfe, 0xa1, b'x', 0xa1, b'b', 0x01]
         );
         assert_eq!(parse_yaml("a: [b\n", 10).unwrap_err().0, 11);
-        assert!(parse_yaml(&"[".repeat(100), 1).is_err());
-        assert!(parse_yaml("- 1\n", 1).is_err());
-        assert!(parse_yaml("a: 1\n---\nb: 2\n", 1).is_err());
+        // The 65th `[` is one level too deep.
+        assert_eq!(
+            parse_yaml(&"[".repeat(100), 1).unwrap_err(),
+            (1, 65, "metadata nests deeper than 64 levels".into())
+        );
+        assert_eq!(
+            parse_yaml("- 1\n", 1).unwrap_err(),
+            (1, 1, "metadata must be one YAML map".into())
+        );
+        assert_eq!(
+            parse_yaml("a: 1\n---\nb: 2\n", 1).unwrap_err(),
+            (1, 1, "metadata must be one YAML document, found 2".into())
+        );
     }
 }

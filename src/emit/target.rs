@@ -138,10 +138,20 @@ mod tests {
         assert_eq!(t.e_flags(), 0x328);
         assert_eq!(t.id(), "amdgcn-amd-amdhsa--gfx801:xnack+");
         assert_eq!(Target::parse("gfx810").unwrap().e_flags(), 0x12b);
-        assert!(Target::parse("amdgcn-amd-amdhsa--gfx900").is_err());
-        assert!(Target::parse("amdgcn-amd-amdhsa--gfx803:xnack+").is_err());
-        assert!(Target::parse("amdgcn-amd-amdpal--gfx803").is_err());
-        assert!(Target::parse("amdgcn-amd-amdhsa-gfx803").is_err());
+        let err = |id: &str| Target::parse(id).unwrap_err();
+        assert!(err("amdgcn-amd-amdhsa--gfx900").starts_with("unknown processor `gfx900`"));
+        assert_eq!(
+            err("amdgcn-amd-amdhsa--gfx803:xnack+"),
+            "gfx803 does not support XNACK (`:xnack+`)"
+        );
+        assert_eq!(
+            err("amdgcn-amd-amdpal--gfx803"),
+            "target id `amdgcn-amd-amdpal--gfx803` is not for `amdgcn-amd-amdhsa`"
+        );
+        assert_eq!(
+            err("amdgcn-amd-amdhsa-gfx803"),
+            "target id `amdgcn-amd-amdhsa-gfx803`: expected `amdgcn-amd-amdhsa--PROCESSOR`"
+        );
         assert_eq!(Target::for_gen(Gen::Gfx6).processor, "gfx600");
     }
 }

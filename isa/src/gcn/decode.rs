@@ -17,6 +17,7 @@
 //! encoded: fields the specification says are ignored (ERRATA SDWA 4 and 8: VOP1's SDWA
 //! SRC1_*, VOPC's DST_SEL/DST_UNUSED), and OMOD/CLAMP on integer operations.
 
+use super::desc::BranchIf;
 use super::inst::{Enc, Fields, Inst, Src, VopBase};
 use super::operand::{
     is_vop3_interp, native_kind, operand_in, operands, src_kind, vop3_is_b, Kind as OpKind, SrcKind,
@@ -1060,8 +1061,9 @@ fn decode_vop3(d: &Dec, w: u32) -> Result<(Inst, u32), Kind> {
 
 /// How `inst` (at `pc`, `size` bytes) leaves the straight line.
 ///
-/// SOPP branches jump to `pc + 4 + sext(simm16) * 4` (computed with wrap-around, so a
-/// target before the code start lands far past its end); `s_endpgm` ends the program,
+/// SOPP branches (the table's `branch(COND)` cells, `Op::branch`) jump to
+/// `pc + 4 + sext(simm16) * 4` (computed with wrap-around, so a target before the code
+/// start lands far past its end); `s_endpgm` ends the program,
 /// `s_barrier` ends the block, and the instructions that jump to a computed address
 /// (`s_setpc_b64`, `s_swappc_b64`, the fork/join family, `s_rfe_*`, `s_trap`) are indirect.
 pub fn flow(inst: &Inst, pc: u32, _size: u32) -> Flow {
@@ -1072,24 +1074,13 @@ pub fn flow(inst: &Inst, pc: u32, _size: u32) -> Flow {
     let target = pc
         .wrapping_add(4)
         .wrapping_add((simm as u32).wrapping_mul(4));
+    if let Some(b) = inst.op.branch() {
+        return Flow::Branch {
+            target,
+            conditional: b != BranchIf::Always,
+        };
+    }
     match inst.op {
-        Op::SBranch => Flow::Branch {
-            target,
-            conditional: false,
-        },
-        Op::SCbranchScc0
-        | Op::SCbranchScc1
-        | Op::SCbranchVccz
-        | Op::SCbranchVccnz
-        | Op::SCbranchExecz
-        | Op::SCbranchExecnz
-        | Op::SCbranchCdbgsys
-        | Op::SCbranchCdbguser
-        | Op::SCbranchCdbgsysOrUser
-        | Op::SCbranchCdbgsysAndUser => Flow::Branch {
-            target,
-            conditional: true,
-        },
         Op::SEndpgm | Op::SEndpgmSaved => Flow::End,
         Op::SBarrier => Flow::Barrier,
         Op::SSetpcB64

@@ -188,6 +188,22 @@ pub struct CmpDesc {
 pub struct OpDesc {
     /// For a compare, what it computes.
     pub cmp: Option<CmpDesc>,
+    /// For a SOPP branch, what it tests.
+    pub branch: Option<BranchIf>,
+}
+
+/// When a SOPP branch jumps to PC + 4 + SIMM16 × 4 (the `branch(COND)` cells of the
+/// table's `jit` column): always, on SCC equal to the flag, or on VCC/EXEC being zero
+/// (`true`) or not zero (`false`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BranchIf {
+    Always,
+    Scc(bool),
+    Vccz(bool),
+    Execz(bool),
+    /// The s_cbranch_cdbg* family tests the debugger's state, which is not modelled: the
+    /// interpreter answers Unsupported, the JIT calls it.
+    Debugger,
 }
 
 /// Split a signature into its comma-separated words (`"v1,vcc,v1"`), `+` suffixes removed.

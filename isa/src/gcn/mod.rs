@@ -14,7 +14,7 @@ pub mod table;
 pub mod valu;
 
 pub use decode::{decode, flow};
-pub use desc::{CmpDesc, CmpTy, Cond, OpDesc, Ty, ValuKind};
+pub use desc::{BranchIf, CmpDesc, CmpTy, Cond, OpDesc, Ty, ValuKind};
 pub use encode::{encode, EncodeError};
 pub use export::{ExpFields, ExpTarget};
 pub use inst::{BufferFields, Enc, Fields, Inst, Src, VopBase};

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::arch::Gen;
-use crate::gcn::desc::{CmpDesc, CmpTy, Cond, OpDesc, Ty, ValuKind};
+use crate::gcn::desc::{BranchIf, CmpDesc, CmpTy, Cond, OpDesc, Ty, ValuKind};
 
 /// The native encoding of a table row (VOP3B is VOP3 with a scalar destination).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -163,6 +163,12 @@ impl Op {
     /// The compare this operation performs, if it is one.
     pub fn compare(self) -> Option<CmpDesc> {
         self.desc().cmp
+    }
+
+    /// What this SOPP branch tests, if it is one (the `branch(COND)` cells of the `jit`
+    /// column).
+    pub fn branch(self) -> Option<BranchIf> {
+        self.desc().branch
     }
 
     /// The rows of this operation (one per native encoding; usually one).

@@ -2,7 +2,8 @@
 //! edges (per lane, per register, or f64 pairs), EXEC/VCC patterns, M0, SCC, MODE
 //! variations, random LDS and memory contents, and the reserved address registers of
 //! `layout` — in range, except now and then one lane or one register deliberately out of
-//! range or misaligned, so that both engines' errors are compared too. One state in three
+//! range or misaligned, so that both engines' errors are compared too; the buffer
+//! resource raw or structured, now and then swizzled or adding the lane to the index. One state in three
 //! also gets a drawn pixel-shader wave's inputs (`drawn`).
 
 use rand::Rng;
@@ -132,12 +133,27 @@ pub fn gcn_state(gen: Gen, rng: &mut impl Rng) -> GcnState {
     } else {
         rng.random::<u32>() & 0x007F_FFFF
     };
-    let rsrc = [
+    let mut rsrc = [
         MEM_BASE as u32,
         (MEM_BASE >> 32) as u32 | stride << 16,
         num_records,
         word3,
     ];
+    // Now and then swizzled (as the scratch resource: ELEMENT_SIZE 4, INDEX_STRIDE 64 and
+    // ADD_TID_ENABLE, or any sizes) or with the lane number added to the index. Swizzled
+    // accesses stay in the region for small offsets without OFFEN.
+    match rng.random_range(0..10) {
+        0 => {
+            rsrc[1] |= 1 << 31;
+            rsrc[3] = (rsrc[3] & !(0xf << 19)) | 1 << 19 | 3 << 21 | 1 << 23;
+        }
+        1 => {
+            rsrc[1] |= 1 << 31;
+            rsrc[3] = (rsrc[3] & !(0x1f << 19)) | rng.random_range(0..32u32) << 19;
+        }
+        2 => rsrc[3] |= 1 << 23,
+        _ => {}
+    }
     for (i, d) in rsrc.iter().enumerate() {
         w.sgpr[S_RSRC as usize + i] = *d;
     }
@@ -194,6 +210,24 @@ mod tests {
         assert!(nan_payloads > 100, "{nan_payloads}");
         assert!(denormals > 100, "{denormals}");
         assert!(exec_full > 40 && exec_full < 150, "{exec_full}");
+    }
+
+    #[test]
+    fn resources_are_sometimes_swizzled_or_add_the_lane() {
+        let (mut swz, mut tid, mut scratch) = (0, 0, 0);
+        for i in 0..400 {
+            let st = gcn_state(Gen::Gfx6, &mut crate::progen::rng(7, i));
+            let r = &st.wave.sgpr[S_RSRC as usize..S_RSRC as usize + 4];
+            swz += r[1] >> 31;
+            tid += (r[3] >> 23) & 1;
+            // The scratch layout: ELEMENT_SIZE 4 (code 1), INDEX_STRIDE 64 (code 3).
+            scratch += (r[1] >> 31 == 1 && (r[3] >> 19) & 0xf == 1 | 3 << 2) as u32;
+        }
+        // 2 in 10 swizzled (1 in 10 the scratch layout, and 1 in 160 by chance), 1 in 4
+        // adding the lane (the scratch layout, 1 in 10 alone, half the random sizes).
+        assert!((40..120).contains(&swz), "{swz}");
+        assert!((25..100).contains(&scratch), "{scratch}");
+        assert!((60..150).contains(&tid), "{tid}");
     }
 
     #[test]

@@ -186,6 +186,9 @@ mod tests {
         s.normalize_c();
         assert_eq!(s.c[1], 0xa7ff);
         assert_eq!("G80".parse::<Variant>(), Ok(Variant::G80));
-        assert!("nv99".parse::<Variant>().is_err());
+        assert_eq!(
+            "nv99".parse::<Variant>(),
+            Err(UnknownVariant("nv99".into()))
+        );
     }
 }

@@ -62,26 +62,6 @@ pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
         sem::lowering(op),
         sem::Lowering::Other | sem::Lowering::Helper
     ) || salu::known(op)
-        || matches!(
-            op,
-            Op::SEndpgm
-                | Op::SBarrier
-                | Op::SBranch
-                | Op::SCbranchScc0
-                | Op::SCbranchScc1
-                | Op::SCbranchVccz
-                | Op::SCbranchVccnz
-                | Op::SCbranchExecz
-                | Op::SCbranchExecnz
-                | Op::SNop
-                | Op::SWaitcnt
-                | Op::SSleep
-                | Op::SSetprio
-                | Op::SWakeup
-                | Op::SIcacheInv
-                | Op::SIncperflevel
-                | Op::SDecperflevel
-        )
 }
 
 /// Most instructions in one unit: a longer basic block is compiled as several units that
@@ -121,13 +101,27 @@ pub enum NoUnit {
     Failed(JitError),
 }
 
-/// Conditional branch kinds lowered inline.
+/// Conditional branch kinds lowered inline: the table's SOPP branches whose condition is
+/// the wave's state (`isa::gcn::desc::BranchIf` without the debugger's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BranchIf {
     Always,
     Scc(bool),
     Vccz(bool),
     Execz(bool),
+}
+
+impl BranchIf {
+    fn inline(b: wavejit_isa::gcn::desc::BranchIf) -> Option<BranchIf> {
+        use wavejit_isa::gcn::desc::BranchIf as T;
+        Some(match b {
+            T::Always => BranchIf::Always,
+            T::Scc(one) => BranchIf::Scc(one),
+            T::Vccz(z) => BranchIf::Vccz(z),
+            T::Execz(z) => BranchIf::Execz(z),
+            T::Debugger => return None,
+        })
+    }
 }
 
 /// One planned instruction.
@@ -178,7 +172,7 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
                 return Item::V(p);
             }
         }
-        Enc::Smrd | Enc::Smem | Enc::Ds | Enc::Flat => {
+        Enc::Smrd | Enc::Smem | Enc::Ds | Enc::Flat | Enc::Mubuf => {
             if let Some(p) = crate::mem::plan(gen, inst) {
                 return Item::M(p);
             }
@@ -191,27 +185,19 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
         Enc::Sopp => {
             if let Fields::Sopp { simm16 } = inst.fields {
                 let target = (pc as i64 + 4 + (simm16 as i16 as i64) * 4) as u32;
-                let b = |k| Item::Branch(k, target);
-                match inst.op {
-                    Op::SEndpgm => return Item::End,
-                    Op::SBarrier => return Item::Barrier,
-                    Op::SBranch => return b(BranchIf::Always),
-                    Op::SCbranchScc0 => return b(BranchIf::Scc(false)),
-                    Op::SCbranchScc1 => return b(BranchIf::Scc(true)),
-                    Op::SCbranchVccz => return b(BranchIf::Vccz(true)),
-                    Op::SCbranchVccnz => return b(BranchIf::Vccz(false)),
-                    Op::SCbranchExecz => return b(BranchIf::Execz(true)),
-                    Op::SCbranchExecnz => return b(BranchIf::Execz(false)),
-                    // Timing-only instructions (interp::salu::sopp explains each).
-                    Op::SNop
-                    | Op::SWaitcnt
-                    | Op::SSleep
-                    | Op::SSetprio
-                    | Op::SWakeup
-                    | Op::SIcacheInv
-                    | Op::SIncperflevel
-                    | Op::SDecperflevel => return Item::Nop,
-                    Op::SSethalt if simm16 & 1 == 0 => return Item::Nop,
+                // The table's jit cell says what each SOPP row is; timing-only rows are
+                // `nop` (interp::salu::sopp explains each).
+                match sem::lowering(inst.op) {
+                    sem::Lowering::End => return Item::End,
+                    sem::Lowering::Barrier => return Item::Barrier,
+                    sem::Lowering::Branch(b) => {
+                        if let Some(k) = BranchIf::inline(b) {
+                            return Item::Branch(k, target);
+                        }
+                    }
+                    sem::Lowering::Nop => return Item::Nop,
+                    // Clearing the halt bit changes nothing a wave can see.
+                    _ if inst.op == Op::SSethalt && simm16 & 1 == 0 => return Item::Nop,
                     _ => {}
                 }
             }
@@ -402,6 +388,7 @@ pub(crate) fn compile(
     }
     // The quick tier loops over the chunks of the segments that allow it.
     let loops = hot.is_some() && cfg.chunk_loops;
+    cx.loops = loops;
     let em = Emitter {
         cfg,
         code,
@@ -609,10 +596,12 @@ fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], loops: bool) {
         return;
     }
     let pcs: Vec<u32> = seg.iter().map(|s| s.1).collect();
+    let plans: Vec<&vplan::VPlan> = seg.iter().map(|s| s.0).collect();
+    let cover = vintrp::covering(&plans);
     let unis: Vec<_> = seg
         .iter()
         .enumerate()
-        .map(|(i, s)| fetch::uniforms(cx, s.0, &pcs[..=i]))
+        .map(|(i, s)| fetch::uniforms(cx, s.0, &pcs[..=i], cover.is_none_or(|j| j == i)))
         .collect();
     if !loops {
         emit_run(cx, seg, &unis, false);
@@ -863,6 +852,24 @@ impl Emitter<'_> {
             }
         }
         cx.flush();
+        // The quick tier leaves through one chained exit for both outcomes (the pc
+        // selected, its slot found at run time): half the exit code to compile. A branch
+        // to the unit's own start keeps its jump back to the header.
+        let chained =
+            |pc: u32| self.cfg.chain && pc != self.spec.pc && self.code.slot(pc).is_some();
+        if let (Some(c), true) = (cond, cx.loops && chained(target) && chained(next)) {
+            let t = cx.iconst32(target);
+            let n = cx.iconst32(next);
+            let pc = cx.b.ins().select(c, t, n);
+            cx.b.ins().store(mflags(), pc, cx.wave, wave_off::PC);
+            let pc = cx.b.ins().uextend(cx.ptr, pc);
+            let idx = cx.b.ins().ushr_imm_u(pc, 2);
+            let off =
+                cx.b.ins()
+                    .imul_imm_u(idx, std::mem::size_of::<crate::cache::EntrySlot>() as i64);
+            self.chain_to(cx, off);
+            return;
+        }
         match cond {
             None => self.exit_to(cx, target),
             Some(c) => {
@@ -897,11 +904,19 @@ impl Emitter<'_> {
             cx.ret(ctx::EXIT_NEXT);
             return;
         }
+        let off = (target / 4) as usize * std::mem::size_of::<crate::cache::EntrySlot>();
+        let off = cx.b.ins().iconst(cx.ptr, off as i64);
+        self.chain_to(cx, off);
+    }
+
+    /// Tail-call the code in the slot at byte offset `off` of the slot table if it has
+    /// a variant for this MODE and EXEC, else return `EXIT_NEXT` (`wave.pc` is stored).
+    fn chain_to(&self, cx: &mut Cx, off: Value) {
+        let exec_ones = cx.exec_known_ones();
         // The slot's address from the run's slot table (not a constant in the code: see
         // `JitCtx::slots`).
         let slots = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, ctx::OFF_SLOTS);
-        let off = (target / 4) as usize * std::mem::size_of::<crate::cache::EntrySlot>();
-        let sa = cx.b.ins().iadd_imm_s(slots, off as i64);
+        let sa = cx.b.ins().iadd(slots, off);
         let m = cx.b.ins().load(types::I32, mflags(), sa, SLOT_OFF_MODE);
         let mode_ok =
             cx.b.ins()

@@ -4,7 +4,7 @@
 //! `isa/tables/gcn.tsv` through `for_each_gcn_op!`), and whether it is lowered under a MODE
 //! (`lowered_under`). Pure data: nothing here emits code.
 
-use wavejit_isa::gcn::desc::CmpDesc;
+use wavejit_isa::gcn::desc::{BranchIf, CmpDesc};
 use wavejit_isa::gcn::Op;
 
 use super::svocab::{int_cc, SOp, S1, S2, SC, SK};
@@ -238,6 +238,12 @@ pub enum Lowering {
     Sem(Sem),
     /// A scalar ALU lowering (`salu.rs`).
     Scalar(SOp),
+    /// The program ends (`s_endpgm`).
+    End,
+    /// The waves of a group meet (`s_barrier`).
+    Barrier,
+    /// A SOPP branch (`Op::branch` says what it tests).
+    Branch(BranchIf),
 }
 
 /// The float format named by a source type word of the table.
@@ -311,6 +317,9 @@ macro_rules! jit_lowering {
     (@ $o:ident $s:ident $t:tt -) => { Lowering::Other };
     (@ $o:ident $s:ident $t:tt helper) => { Lowering::Helper };
     (@ $o:ident $s:ident $t:tt nop) => { Lowering::Nop };
+    (@ $o:ident $s:ident $t:tt end) => { Lowering::End };
+    (@ $o:ident $s:ident $t:tt barrier) => { Lowering::Barrier };
+    (@ $o:ident $s:ident $t:tt branch($w:ident)) => { table_branch($o) };
     (@ $o:ident $s:ident $t:tt lanes) => { Lowering::Lanes };
     (@ $o:ident $s:ident $t:tt vintrp) => { Lowering::Vintrp };
     (@ $o:ident $s:ident $t:tt cmp) => { table_compare($o) };
@@ -474,6 +483,16 @@ pub fn lowered_under(sem: Sem, mode: u32) -> bool {
     // anything else the interpreter ignores them, except the integer CLAMP (saturation) of
     // add/sub with carry, lowered in `Sem::Carry`.
     true
+}
+
+/// A SOPP branch as the table describes it (its `branch(COND)` cell, `Op::branch`); the
+/// debugger's branches test state that is not modelled, so the interpreter runs them (and
+/// answers Unsupported).
+fn table_branch(op: Op) -> Lowering {
+    match op.branch() {
+        Some(BranchIf::Debugger) | None => Lowering::Helper,
+        Some(b) => Lowering::Branch(b),
+    }
 }
 
 /// A compare as the table describes it (`cmp` column): condition, operand type, and

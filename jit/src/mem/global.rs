@@ -111,24 +111,32 @@ pub struct FlatPlan {
     pub addr: u8,
     /// An atomic: its operation, and the VGPR that receives the old value (GLC=1).
     pub atomic: Option<(FlatAtomic, Option<u8>)>,
+    /// A wave-uniform 64-bit amount added to every lane's address (MUBUF ADDR64:
+    /// `super::buffer`); `None` for FLAT.
+    pub bias: Option<super::rsrc::Bias>,
 }
 
-fn atomic_kind(op: Op) -> Option<FlatAtomic> {
+/// The host read-modify-write of a 32-bit vector memory atomic (FLAT or MUBUF), if it
+/// has one (`inc`/`dec` have none and stay with the helper).
+pub fn host_atomic(op: Op) -> Option<FlatAtomic> {
     use AtomicRmwOp as R;
     use FlatAtomic::*;
-    use Op::*;
+    let (op, 4) = wavejit_interp::mem::atomic::vmem_atomic(op)? else {
+        return None;
+    };
+    use wavejit_interp::mem::atomic::AtomicOp as A;
     Some(match op {
-        FlatAtomicSwap => Rmw(R::Xchg),
-        FlatAtomicCmpswap => Cas,
-        FlatAtomicAdd => Rmw(R::Add),
-        FlatAtomicSub => Rmw(R::Sub),
-        FlatAtomicSmin => Rmw(R::Smin),
-        FlatAtomicUmin => Rmw(R::Umin),
-        FlatAtomicSmax => Rmw(R::Smax),
-        FlatAtomicUmax => Rmw(R::Umax),
-        FlatAtomicAnd => Rmw(R::And),
-        FlatAtomicOr => Rmw(R::Or),
-        FlatAtomicXor => Rmw(R::Xor),
+        A::Swap => Rmw(R::Xchg),
+        A::CmpSwap => Cas,
+        A::Add => Rmw(R::Add),
+        A::Sub => Rmw(R::Sub),
+        A::Smin => Rmw(R::Smin),
+        A::Umin => Rmw(R::Umin),
+        A::Smax => Rmw(R::Smax),
+        A::Umax => Rmw(R::Umax),
+        A::And => Rmw(R::And),
+        A::Or => Rmw(R::Or),
+        A::Xor => Rmw(R::Xor),
         _ => return None,
     })
 }
@@ -167,7 +175,7 @@ pub fn plan(inst: &Inst) -> Option<FlatPlan> {
     else {
         return None;
     };
-    if let Some(a) = atomic_kind(inst.op) {
+    if let Some(a) = host_atomic(inst.op) {
         let n = if matches!(a, FlatAtomic::Cas) { 2 } else { 1 };
         if addr as u32 + 1 > 255 || data as u32 + n > 256 {
             return None;
@@ -179,6 +187,7 @@ pub fn plan(inst: &Inst) -> Option<FlatPlan> {
             reg: data,
             addr,
             atomic: Some((a, glc.then_some(vdst))),
+            bias: None,
         });
     }
     let (size, sext, store) = kind(inst.op)?;
@@ -194,6 +203,7 @@ pub fn plan(inst: &Inst) -> Option<FlatPlan> {
         reg,
         addr,
         atomic: None,
+        bias: None,
     })
 }
 
@@ -202,18 +212,28 @@ pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
     settle(cx);
     let delta = check(cx, p, at);
     let sink = sink_ptr(cx);
-    for c in 0..CHUNKS {
-        chunk(cx, p, delta, sink, c);
-        cx.end_chunk(c);
-    }
+    cx.for_chunks(|cx, c| chunk(cx, p, delta, sink, c));
 }
 
 /// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`),
-/// leaving through the side exit of `at` when it fails; the region's host delta.
+/// leaving through the side exit of `at` when it fails; the host address of a lane's
+/// access minus its address pair (the region's delta plus `p.bias`).
 pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
+    // The bias (and its own checks) first: a failing format check leaves before anything.
+    let bias = p.bias.map(|b| super::rsrc::bias(cx, &b, at));
+    check_biased(cx, p, bias, at)
+}
+
+/// `check` with `p`'s bias already computed.
+fn check_biased(cx: &mut Cx, p: &FlatPlan, bias: Option<Value>, at: At) -> Value {
     // The span of the active lanes' addresses (inactive lanes neutral).
     let ones = cx.splat32(u32::MAX);
     let zero = cx.splat32(0);
+    // Atomics test the alignment of the biased address: its low half's low bits.
+    let bias_lo = bias.map(|k| {
+        let k = cx.b.ins().ireduce(types::I32, k);
+        cx.splat(types::I32X4, k)
+    });
     let mut acc: Option<[Value; 4]> = None;
     // Atomics need 4-byte aligned addresses (else the interpreter's error).
     let mut low: Option<Value> = None;
@@ -222,9 +242,13 @@ pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
         let hi = vreg_stored(cx, p.addr + 1, c);
         let m = cx.exec_lanes(c);
         if p.atomic.is_some() {
-            let l = match m {
+            let a = match bias_lo {
                 None => lo,
-                Some(m) => cx.b.ins().bitselect(m, lo, zero),
+                Some(k) => cx.b.ins().iadd(lo, k),
+            };
+            let l = match m {
+                None => a,
+                Some(m) => cx.b.ins().bitselect(m, a, zero),
             };
             low = Some(match low {
                 None => l,
@@ -257,8 +281,22 @@ pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
     let hmax = reduce(cx, vhmax, true);
     let lo = cx.concat64(lmin, hmin);
     let top = cx.concat64(lmax, hmax);
-    let end = cx.b.ins().iadd_imm_s(top, p.size as i64);
+    let mut end = cx.b.ins().iadd_imm_s(top, p.size as i64);
     let any = any_active(cx);
+    // An access running past 2^64 wraps `end` below `top`; the span would then miss that
+    // lane's bytes (and a bias could make it look like a valid span again).
+    let mut wrapped = cx.b.ins().icmp(IntCC::UnsignedLessThan, end, top);
+    if let Some(a) = any {
+        wrapped = cx.b.ins().band(wrapped, a);
+    }
+    side_exit_if(cx, wrapped, at);
+    let mut lo = lo;
+    if let Some(k) = bias {
+        // Adding the bias may wrap past 2^64: then `end < lo` (the span is below 2^64
+        // bytes), which no region holds, and the interpreter reports the lane.
+        lo = cx.b.ins().iadd(lo, k);
+        end = cx.b.ins().iadd(end, k);
+    }
     if let Some(o) = low {
         let o = reduce_or(cx, o);
         let mis = cx.b.ins().band_imm_u(o, 3);
@@ -278,7 +316,11 @@ pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
             )
         }
     };
-    region_delta(cx, lo, end, at)
+    let delta = region_delta(cx, lo, end, at);
+    match bias {
+        None => delta,
+        Some(k) => cx.b.ins().iadd(delta, k),
+    }
 }
 
 /// Chunk `c` of `p` after its check: each lane's bytes at its host address.
@@ -339,16 +381,16 @@ pub fn dword_plan(cx: &Cx, p: &FlatPlan) -> bool {
 /// checked as one) with a fast path for the common streaming case: when every lane's
 /// address is the lane 0 address plus 4 × lane (the same high half, no carry), each chunk
 /// of four lanes is one 16-byte host access. Otherwise lane by lane, in lane order, as
-/// `chunk` does. Both paths read and write the wave's registers in memory and emit only
-/// uncached instructions, so the register cache (empty after `settle`) is valid after
-/// the join.
+/// `chunk` does, after the span check of `check`. Both paths read and write the wave's
+/// registers in memory, so the register cache (empty after `settle`) is valid after the
+/// join.
 pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     settle(cx);
     let flags = mflags();
-    let mut deltas = Vec::with_capacity(run.len());
-    for p in run {
-        deltas.push(check(cx, p, at));
-    }
+    let biases: Vec<Option<Value>> = run
+        .iter()
+        .map(|p| p.bias.map(|b| super::rsrc::bias(cx, &b, at)))
+        .collect();
     // Contiguity of every instruction's addresses.
     let iota = [0u32, 4, 8, 12];
     let mut firsts = Vec::with_capacity(run.len());
@@ -405,11 +447,19 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     cx.b.switch_to_block(fast);
     cx.b.seal_block(fast);
     let hf = host_flags();
-    let bases: Vec<Value> = firsts
-        .iter()
-        .zip(&deltas)
-        .map(|(a, d)| cx.b.ins().iadd(*a, *d))
-        .collect();
+    // Contiguous: lane l's access is at `first + bias + 4l` (modulo 2^64, as the biased
+    // address wraps), so the span is the 256 bytes from lane 0's — no reductions. A span
+    // running past 2^64 has `end < lo` and fails.
+    let mut bases = Vec::with_capacity(run.len());
+    for (first, bias) in firsts.iter().zip(&biases) {
+        let lo = match bias {
+            Some(k) => cx.b.ins().iadd(*first, *k),
+            None => *first,
+        };
+        let end = cx.b.ins().iadd_imm_s(lo, 4 * 64);
+        let delta = region_delta(cx, lo, end, at);
+        bases.push(cx.b.ins().iadd(lo, delta));
+    }
     for c in 0..CHUNKS {
         for (p, base) in run.iter().zip(&bases) {
             let off = crate::ctx::wave_off::vgpr_chunk(p.reg, c);
@@ -427,6 +477,11 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
 
     cx.b.switch_to_block(slow);
     cx.b.seal_block(slow);
+    let deltas: Vec<Value> = run
+        .iter()
+        .zip(&biases)
+        .map(|(p, b)| check_biased(cx, p, *b, at))
+        .collect();
     for c in 0..CHUNKS {
         for (p, delta) in run.iter().zip(&deltas) {
             let lo = vreg_stored(cx, p.addr, c);
@@ -463,4 +518,7 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
 
     cx.b.switch_to_block(join);
     cx.b.seal_block(join);
+    // The slow path's check made vector constants there (cached): forget them (no
+    // splats were cached: these plans are not atomics).
+    settle(cx);
 }

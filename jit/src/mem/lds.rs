@@ -197,10 +197,7 @@ pub fn emit(cx: &mut Cx, p: &DsPlan, at: At) {
     check(cx, p, at);
     let lbase = lds_base(cx);
     let sink = sink_ptr(cx);
-    for c in 0..CHUNKS {
-        chunk(cx, p, lbase, sink, &mut ReadPtrs::new(), c);
-        cx.end_chunk(c);
-    }
+    cx.for_chunks(|cx, c| chunk(cx, p, lbase, sink, &mut ReadPtrs::new(), c));
 }
 
 /// Most distance between the lowest and highest active base address of a half-wave for

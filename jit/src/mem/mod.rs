@@ -1,6 +1,8 @@
 //! Memory instructions lowered inline: FLAT global loads, stores and 32-bit atomics
-//! (`global`), DS reads, writes and 32-bit atomics of the LDS (`lds`; the operations of
-//! the atomics in `rmw`) and scalar loads (`scalar`).
+//! (`global`), MUBUF loads, stores and 32-bit atomics (`buffer`: ADDR64 as a FLAT access
+//! with a wave-uniform bias, the other forms with their per-dword range check), DS
+//! reads, writes and 32-bit atomics of the LDS (`lds`; the operations of the atomics in
+//! `rmw`) and scalar loads (`scalar`).
 //!
 //! Every access is checked before any lane touches memory, once per instruction over all
 //! active lanes: the span from the lowest to the highest address must lie in one mapped
@@ -22,15 +24,17 @@
 //! the address (registers in range, no GDS/TFE); every other form stays with the helper.
 
 mod access;
+pub mod buffer;
 pub mod global;
 pub mod lds;
 mod rmw;
+pub mod rsrc;
 pub mod scalar;
 
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::Inst;
 
-use crate::block::{Cx, CHUNKS};
+use crate::block::Cx;
 pub use access::At;
 use access::{settle, sink_ptr};
 
@@ -38,6 +42,7 @@ use access::{settle, sink_ptr};
 #[derive(Clone, Copy, Debug)]
 pub enum MPlan {
     Flat(global::FlatPlan),
+    Buf(buffer::BufPlan),
     Ds(lds::DsPlan),
     Smem(scalar::SmemPlan),
 }
@@ -46,6 +51,11 @@ pub enum MPlan {
 pub fn plan(gen: Gen, inst: &Inst) -> Option<MPlan> {
     if let Some(p) = global::plan(inst) {
         return Some(MPlan::Flat(p));
+    }
+    match buffer::plan(gen, inst) {
+        Some(buffer::Planned::Addr64(p)) => return Some(MPlan::Flat(p)),
+        Some(buffer::Planned::Buf(p)) => return Some(MPlan::Buf(p)),
+        None => {}
     }
     if let Some(p) = lds::plan(inst) {
         return Some(MPlan::Ds(p));
@@ -59,6 +69,7 @@ pub fn emit(cx: &mut Cx, p: &MPlan, at: At) {
     match p {
         MPlan::Flat(f) if global::dword_plan(cx, f) => global::emit_dwords(cx, &[*f], at),
         MPlan::Flat(f) => global::emit(cx, f, at),
+        MPlan::Buf(b) => buffer::emit(cx, b, at),
         MPlan::Ds(d) => lds::emit(cx, d, at),
         MPlan::Smem(s) => scalar::emit(cx, s, at),
     }
@@ -87,7 +98,7 @@ impl MPlan {
                 let two = matches!(d.kind, lds::DsKind::Read2 { .. });
                 (d.vdst, if two { 2 * n } else { n })
             }
-            MPlan::Smem(_) => (0, 0),
+            MPlan::Buf(_) | MPlan::Smem(_) => (0, 0),
         }
     }
 }
@@ -139,12 +150,12 @@ pub fn emit_run(cx: &mut Cx, run: &[(MPlan, At)]) {
                 lds::check(cx, d, *at0);
                 None
             }
-            MPlan::Smem(_) => None,
+            MPlan::Buf(_) | MPlan::Smem(_) => None,
         });
     }
     let lbase = lds::lds_base(cx);
     let sink = sink_ptr(cx);
-    for c in 0..CHUNKS {
+    cx.for_chunks(|cx, c| {
         let mut reads = lds::ReadPtrs::new();
         for ((p, _), delta) in run.iter().zip(&deltas) {
             match (p, delta) {
@@ -153,6 +164,5 @@ pub fn emit_run(cx: &mut Cx, run: &[(MPlan, At)]) {
                 _ => {}
             }
         }
-        cx.end_chunk(c);
-    }
+    });
 }

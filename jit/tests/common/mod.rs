@@ -250,7 +250,16 @@ pub fn check_with(
 
 /// A JIT that compiles everything on first use (and verifies the CLIF in debug builds).
 pub fn jit() -> Jit {
-    Jit::new(JitConfig::default())
+    up(Jit::new(JitConfig::default()))
+}
+
+/// `j`, whose back end must be up: without one the JIT runs every instruction through the
+/// interpreter, and a comparison with the interpreter would compare it with itself.
+pub fn up(j: Jit) -> Jit {
+    if let Some(e) = j.broken() {
+        panic!("the JIT back end is unavailable: {e}");
+    }
+    j
 }
 
 /// The engines a test list runs through: JIT with chunk-major emission (the optimising
@@ -259,17 +268,17 @@ pub fn jits() -> Vec<(&'static str, Jit)> {
     vec![
         (
             "chunk-major",
-            Jit::new(JitConfig {
+            up(Jit::new(JitConfig {
                 hot_threshold: 0,
                 ..JitConfig::default()
-            }),
+            })),
         ),
         (
             "op-major",
-            Jit::new(JitConfig {
+            up(Jit::new(JitConfig {
                 chunk_major: false,
                 ..JitConfig::default()
-            }),
+            })),
         ),
     ]
 }

@@ -221,9 +221,9 @@ mod tests {
             kinds("0b101 .5 1e3"),
             vec![TokKind::Int(5), TokKind::Float(0.5), TokKind::Float(1000.0)]
         );
-        assert!(lex("v1 `").is_err());
+        assert_eq!(lex("v1 `").unwrap_err().0, 4);
         assert_eq!(lex("  !").unwrap_err().0, 3);
-        assert!(lex("0x").is_err());
-        assert!(lex("12ab").is_err());
+        assert_eq!(lex("0x").unwrap_err(), (1, "number has no digits".into()));
+        assert_eq!(lex("12ab").unwrap_err().0, 1);
     }
 }

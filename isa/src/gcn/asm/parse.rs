@@ -713,6 +713,8 @@ mod tests {
         let s = parse_line("s_waitcnt vmcnt(0) & lgkmcnt(1)").unwrap();
         assert_eq!(s.args.len(), 2);
         assert_eq!(parse_line("v_mov_b32 v1, v[2").unwrap_err().col, 18);
-        assert!(parse_line("v_mov_b32 v1, --v2").is_err());
+        // The outer minus (column 15) finds its operand already negated.
+        let e = parse_line("v_mov_b32 v1, --v2").unwrap_err();
+        assert_eq!((e.col, e.msg.as_str()), (15, "double negation"));
     }
 }
