@@ -130,9 +130,9 @@ mod tests {
     fn tables_match_the_functions() {
         for ctrl in 0..0x200u16 {
             let t = src_lanes(ctrl);
-            for lane in 0..LANES {
+            for (lane, &got) in t.iter().enumerate() {
                 let want = src_lane(ctrl, lane).map_or(u8::MAX, |l| l as u8);
-                assert_eq!(t[lane], want, "ctrl {ctrl:#x} lane {lane}");
+                assert_eq!(got, want, "ctrl {ctrl:#x} lane {lane}");
             }
         }
         // Rows 1 and 3, banks 0 and 2: lanes 16-19, 24-27, 48-51, 56-59.
