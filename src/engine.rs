@@ -458,7 +458,7 @@ impl WaveEngine for Diff {
         budget: u64,
     ) -> Result<(Step, u64), WaveError> {
         let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
-        let d = wavejit_jit::diff_run(&mut ctx, prog, budget)?;
+        let d = with_diff_jit(|jit| wavejit_jit::diff_run_on(jit, &mut ctx, prog, budget))?;
         if let Some(m) = d.mismatch {
             return Err(WaveError::Mismatch(m));
         }
@@ -475,7 +475,9 @@ impl WaveEngine for Diff {
         prof: &mut Profile,
     ) -> Result<(Step, u64), WaveError> {
         let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
-        let d = wavejit_jit::diff_run_profiled(&mut ctx, prog, budget, prof)?;
+        let d = with_diff_jit(|jit| {
+            wavejit_jit::diff_run_profiled_on(jit, &mut ctx, prog, budget, prof)
+        })?;
         if let Some(m) = d.mismatch {
             return Err(WaveError::Mismatch(m));
         }
@@ -489,6 +491,21 @@ impl WaveEngine for Diff {
     fn max_threads(&self) -> Option<usize> {
         Some(1)
     }
+}
+
+/// The process's JIT of the `diff` engine, for `f`: its code cache outlives a run, so
+/// the waves of a grid (and programs run again) compile each block once; emptied when it
+/// reaches its size bound, so that blocks are always compiled, never quietly interpreted
+/// on both sides. One run at a time (the engine is single-threaded).
+fn with_diff_jit<T>(f: impl FnOnce(&wavejit_jit::Jit) -> T) -> T {
+    static JIT: std::sync::Mutex<Option<wavejit_jit::Jit>> = std::sync::Mutex::new(None);
+    let mut guard = match JIT.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    };
+    let jit = guard.get_or_insert_with(|| wavejit_jit::diff_jit(wavejit_jit::JitConfig::default()));
+    jit.flush_if_full();
+    f(jit)
 }
 
 /// A new engine of kind `engine` (with a code cache of its own).

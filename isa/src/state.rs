@@ -280,6 +280,24 @@ impl Memory {
         Memory::default()
     }
 
+    /// A copy: the same regions with the same bytes, copied word by word.
+    pub fn duplicate(&self) -> Memory {
+        let regions = self
+            .regions
+            .iter()
+            .map(|r| Region {
+                base: r.base,
+                len: r.len,
+                words: r
+                    .words
+                    .iter()
+                    .map(|w| AtomicU32::new(w.load(Ordering::Relaxed)))
+                    .collect(),
+            })
+            .collect();
+        Memory { regions }
+    }
+
     /// Map `len` zero bytes at `base` (4-byte aligned). Overlapping maps are refused, and
     /// so is a map the host cannot allocate (an error, never an abort). Regions are kept
     /// sorted; a map above every region (the usual order) costs O(log n) besides its bytes.

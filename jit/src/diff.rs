@@ -144,7 +144,7 @@ impl Footprint {
         f
     }
 
-    /// Add what `g` can write; false: anything (memory instructions, exports, …).
+    /// Add what `g` can write; false: anything (exports, GDS, scalar stores, …).
     fn add(&mut self, g: &GcnInst) -> bool {
         match g.enc {
             // Scalar ALU, control and scalar loads write scalar state only.
@@ -166,15 +166,50 @@ impl Footprint {
                     _ => return false,
                 };
                 // A vector result is at most 64 bits; two more registers for margin.
-                if vdst + 3 > 255 {
-                    self.vgprs = [u64::MAX; 4];
-                }
-                for r in vdst..=(vdst + 3).min(255) {
-                    self.vgprs[r / 64] |= 1 << (r % 64);
-                }
+                self.regs(vdst, 4);
+                true
+            }
+            // LDS: the registers a read returns (at most four dwords: ds_read_b128,
+            // ds_read2_b64), and LDS itself for everything but a read. GDS: anything.
+            Enc::Ds => {
+                let Fields::Ds {
+                    vdst, gds: false, ..
+                } = g.fields
+                else {
+                    return false;
+                };
+                self.regs(vdst as usize, 4);
+                self.lds |= !g.op.mnemonic().starts_with("ds_read");
+                true
+            }
+            // Buffer and flat loads write their registers (at most four dwords, and the
+            // TFE status dword); a buffer load with LDS set writes LDS. Anything else
+            // (stores, atomics, cache controls) may write memory, and a flat one LDS too
+            // (an address in the LDS aperture).
+            Enc::Mubuf | Enc::Flat => {
+                let (v, lds_bit, flat) = match g.fields {
+                    Fields::Mubuf { vdata, lds, .. } => (vdata, lds, false),
+                    Fields::Flat { vdst, .. } => (vdst, false, true),
+                    _ => return false,
+                };
+                let m = g.op.mnemonic();
+                let load = m.starts_with("buffer_load_") || m.starts_with("flat_load_");
+                self.regs(v as usize, 5);
+                self.lds |= lds_bit || (flat && !load);
+                self.mem |= !load;
                 true
             }
             _ => false,
+        }
+    }
+
+    /// Registers `first..first + n` may be written (all of them past v255).
+    fn regs(&mut self, first: usize, n: usize) {
+        if first + n - 1 > 255 {
+            self.vgprs = [u64::MAX; 4];
+        }
+        for r in first..=(first + n - 1).min(255) {
+            self.vgprs[r / 64] |= 1 << (r % 64);
         }
     }
 }
@@ -217,14 +252,7 @@ struct Snap {
 
 /// A copy of `m` (same regions, same bytes).
 pub fn clone_memory(m: &Memory) -> Memory {
-    let mut n = Memory::new();
-    for r in m.regions() {
-        let mut b = vec![0u8; r.len as usize];
-        if m.read(r.base, &mut b).is_ok() && n.map(r.base, r.len).is_ok() {
-            let _ = n.write(r.base, &b);
-        }
-    }
-    n
+    m.duplicate()
 }
 
 impl Snap {
@@ -345,19 +373,63 @@ fn diff_run_inner(
     max_insts: u64,
     prof: Option<&mut Profile>,
 ) -> Result<DiffRun, ExecError> {
-    let jit = Jit::new(JitConfig {
+    diff_run_jit(&diff_jit(config), ctx, prog, max_insts, prof)
+}
+
+/// A JIT for `diff_run_on`: `config` with chaining turned off (blocks must return one at
+/// a time).
+pub fn diff_jit(config: JitConfig) -> Jit {
+    Jit::new(JitConfig {
         chain: false,
         ..config
-    });
+    })
+}
+
+/// `diff_run` on `jit` (made by `diff_jit`), which keeps its compiled code for the next
+/// run: the waves of a grid compile each block once, not once per wave. A JIT that
+/// chains blocks is not used (a fresh one is made).
+pub fn diff_run_on(
+    jit: &Jit,
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    max_insts: u64,
+) -> Result<DiffRun, ExecError> {
+    if jit.config().chain {
+        return diff_run_inner(*jit.config(), ctx, prog, max_insts, None);
+    }
+    diff_run_jit(jit, ctx, prog, max_insts, None)
+}
+
+/// `diff_run_profiled` on `jit` (see `diff_run_on`).
+pub fn diff_run_profiled_on(
+    jit: &Jit,
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    max_insts: u64,
+    prof: &mut Profile,
+) -> Result<DiffRun, ExecError> {
+    if jit.config().chain {
+        return diff_run_inner(*jit.config(), ctx, prog, max_insts, Some(prof));
+    }
+    diff_run_jit(jit, ctx, prog, max_insts, Some(prof))
+}
+
+fn diff_run_jit(
+    jit: &Jit,
+    ctx: &mut Ctx<'_>,
+    prog: &Program,
+    max_insts: u64,
+    prof: Option<&mut Profile>,
+) -> Result<DiffRun, ExecError> {
     let init = Snap::of(ctx.wave, ctx.lds, ctx.mem);
     // A profiled run counts as it goes: it cannot start again, so it compares whole
     // states throughout.
     let whole = prof.is_some();
-    match run_pass(&jit, ctx, prog, max_insts, prof, &init, whole) {
+    match run_pass(jit, ctx, prog, max_insts, prof, &init, whole) {
         Pass::Done(r) => r,
         Pass::Missed => {
             init.restore(ctx);
-            match run_pass(&jit, ctx, prog, max_insts, None, &init, true) {
+            match run_pass(jit, ctx, prog, max_insts, None, &init, true) {
                 Pass::Done(r) => r,
                 Pass::Missed => unreachable!("a pass comparing whole states misses nothing"),
             }

@@ -33,7 +33,10 @@ pub mod vp1;
 pub use cache::{
     CompileStats, Jit, JitConfig, ProgHandle, DEFAULT_HOT_THRESHOLD, DEFAULT_TIER_THRESHOLD,
 };
-pub use diff::{diff_run, diff_run_profiled, diff_run_with, DiffRun, Mismatch};
+pub use diff::{
+    diff_jit, diff_run, diff_run_on, diff_run_profiled, diff_run_profiled_on, diff_run_with,
+    DiffRun, Mismatch,
+};
 pub use disk::DiskCache;
 pub use engine::{JitRunStats, UnitStep};
 pub use error::JitError;
