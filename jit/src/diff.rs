@@ -667,3 +667,48 @@ fn locate(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wavejit_isa::{Arch, Gen};
+
+    /// The footprint of the one-instruction block `text` (then `s_endpgm`).
+    fn foot(text: &str) -> Footprint {
+        let a = wavejit_isa::gcn::asm::assemble(Gen::Gfx8, &format!("{text}\ns_endpgm"))
+            .expect("assembles");
+        Footprint::of(&Program::new(Arch::Gcn(Gen::Gfx8), &a.bytes), 0)
+    }
+
+    fn regs(f: &Footprint) -> Vec<usize> {
+        (0..256)
+            .filter(|r| f.vgprs[r / 64] >> (r % 64) & 1 != 0)
+            .collect()
+    }
+
+    #[test]
+    fn memory_instructions_write_what_they_name() {
+        // A DS read: the four registers from its destination, neither LDS nor memory.
+        let f = foot("ds_read_b32 v5, v1");
+        assert!(!f.is_all() && !f.lds && !f.mem);
+        assert_eq!(regs(&f), [5, 6, 7, 8]);
+        // A DS write or atomic: LDS.
+        let f = foot("ds_write_b32 v1, v2");
+        assert!(!f.is_all() && f.lds && !f.mem);
+        let f = foot("ds_add_u32 v1, v2");
+        assert!(f.lds && !f.mem);
+        // Buffer and flat loads: five registers (four dwords and TFE's), no memory.
+        let f = foot("buffer_load_dword v7, off, s[4:7], 0");
+        assert!(!f.is_all() && !f.lds && !f.mem);
+        assert_eq!(regs(&f), [7, 8, 9, 10, 11]);
+        let f = foot("flat_load_dword v3, v[0:1]");
+        assert!(!f.lds && !f.mem);
+        // Stores write memory; a flat one may write LDS as well.
+        let f = foot("buffer_store_dword v7, off, s[4:7], 0");
+        assert!(f.mem && !f.lds);
+        let f = foot("flat_store_dword v[0:1], v3");
+        assert!(f.mem && f.lds);
+        // Exports: everything is compared.
+        assert!(foot("exp mrt0 v0, v0, v0, v0").is_all());
+    }
+}
