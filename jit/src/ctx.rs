@@ -56,11 +56,14 @@ pub struct JitCtx {
     /// Readable zeros: where inline LDS reads point when no lane is active and the LDS
     /// address may be out of bounds (the values read are then never used).
     pub zeros: [u32; 16],
-    /// The global region inline memory accesses hit last (`mem::global`): guest
-    /// `g_lo..g_end` is at host address guest + `g_delta`. Empty until the first access.
-    pub g_lo: u64,
-    pub g_end: u64,
-    pub g_delta: u64,
+    /// The global regions inline memory accesses hit last (`mem::global`), one slot per
+    /// access by its place in the unit (so that accesses of different buffers do not
+    /// evict each other). Kept from one run to the next on the thread while the same
+    /// `Memory` is unchanged (`Memory::map_epoch`): `gkey` is the memory (its address and
+    /// its region list's, which another `Memory` moved to that address would not share)
+    /// and the epoch they were learned under.
+    pub gcache: [GRegion; G_SLOTS],
+    pub gkey: (usize, usize, u64),
     /// Where inline accesses of inactive lanes read and write (never read back).
     pub sink: [u32; 4],
     /// Addresses compiled code uses, read from here rather than built into the code, so
@@ -79,9 +82,42 @@ pub const OFF_BUDGET: i32 = offset_of!(JitCtx, budget) as i32;
 pub const OFF_LDS_BASE: i32 = offset_of!(JitCtx, lds_base) as i32;
 pub const OFF_LDS_LEN: i32 = offset_of!(JitCtx, lds_len) as i32;
 pub const OFF_ZEROS: i32 = offset_of!(JitCtx, zeros) as i32;
-pub const OFF_G_LO: i32 = offset_of!(JitCtx, g_lo) as i32;
-pub const OFF_G_END: i32 = offset_of!(JitCtx, g_end) as i32;
-pub const OFF_G_DELTA: i32 = offset_of!(JitCtx, g_delta) as i32;
+pub const OFF_GCACHE: i32 = offset_of!(JitCtx, gcache) as i32;
+
+/// Slots of `JitCtx::gcache`.
+pub const G_SLOTS: usize = 8;
+
+/// A cached global region: guest `lo..end` is at host address guest + `delta` (empty:
+/// `lo` above `end`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct GRegion {
+    pub lo: u64,
+    pub end: u64,
+    pub delta: u64,
+}
+
+pub const G_EMPTY: GRegion = GRegion {
+    lo: u64::MAX,
+    end: 0,
+    delta: 0,
+};
+pub const G_SIZE: i32 = std::mem::size_of::<GRegion>() as i32;
+pub const G_OFF_LO: i32 = offset_of!(GRegion, lo) as i32;
+pub const G_OFF_END: i32 = offset_of!(GRegion, end) as i32;
+pub const G_OFF_DELTA: i32 = offset_of!(GRegion, delta) as i32;
+
+thread_local! {
+    /// The region cache of the last run on this thread, with its `JitCtx::gkey`.
+    static SAVED_REGIONS: std::cell::Cell<((usize, usize, u64), [GRegion; G_SLOTS])> =
+        const { std::cell::Cell::new(((0, 0, u64::MAX), [G_EMPTY; G_SLOTS])) };
+}
+
+impl Drop for JitCtx {
+    fn drop(&mut self) {
+        SAVED_REGIONS.set((self.gkey, self.gcache));
+    }
+}
 pub const OFF_SINK: i32 = offset_of!(JitCtx, sink) as i32;
 pub const OFF_PROF: i32 = offset_of!(JitCtx, prof) as i32;
 pub const OFF_SLOTS: i32 = offset_of!(JitCtx, slots) as i32;
@@ -104,6 +140,17 @@ impl JitCtx {
     ) -> JitCtx {
         let lds_base = lds.bytes.as_ptr();
         let lds_len = lds.bytes.len() as u64;
+        let gkey = (
+            mem as *const Memory as usize,
+            mem.regions().as_ptr() as usize,
+            Memory::map_epoch(),
+        );
+        let (saved, regions) = SAVED_REGIONS.get();
+        let gcache = if saved == gkey {
+            regions
+        } else {
+            [G_EMPTY; G_SLOTS]
+        };
         JitCtx {
             budget,
             lds,
@@ -116,9 +163,8 @@ impl JitCtx {
             prof: std::ptr::null_mut(),
             prof_len: 0,
             zeros: [0; 16],
-            g_lo: u64::MAX,
-            g_end: 0,
-            g_delta: 0,
+            gcache,
+            gkey,
             sink: [0; 4],
             slots,
             helper: helper_step as *const () as usize,

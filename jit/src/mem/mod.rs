@@ -143,9 +143,9 @@ pub fn emit_run(cx: &mut Cx, run: &[(MPlan, At)]) {
     }
     settle(cx);
     let mut deltas = Vec::with_capacity(run.len());
-    for (p, _) in run {
+    for (k, (p, _)) in run.iter().enumerate() {
         deltas.push(match p {
-            MPlan::Flat(f) => Some(global::check(cx, f, *at0)),
+            MPlan::Flat(f) => Some(global::check(cx, f, *at0, k)),
             MPlan::Ds(d) => {
                 lds::check(cx, d, *at0);
                 None
