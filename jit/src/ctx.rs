@@ -56,14 +56,14 @@ pub struct JitCtx {
     /// Readable zeros: where inline LDS reads point when no lane is active and the LDS
     /// address may be out of bounds (the values read are then never used).
     pub zeros: [u32; 16],
-    /// The global regions inline memory accesses hit last (`mem::global`), one slot per
-    /// access by its place in the unit (so that accesses of different buffers do not
-    /// evict each other). Kept from one run to the next on the thread while the same
-    /// `Memory` is unchanged (`Memory::map_epoch`): `gkey` is the memory (its address and
-    /// its region list's, which another `Memory` moved to that address would not share)
-    /// and the epoch they were learned under.
-    pub gcache: [GRegion; G_SLOTS],
-    pub gkey: (usize, usize, u64),
+    /// The global regions inline memory accesses hit last (`mem::global`): `G_SLOTS`
+    /// slots, one per access by its place in the unit (so that accesses of different
+    /// buffers do not evict each other). They are the thread's (`RegionCache`), kept from
+    /// one run to the next while the same `Memory` is unchanged, or (a second context
+    /// live on the thread) this context's own.
+    pub gcache: *mut GRegion,
+    /// This context's own slots when it does not use the thread's.
+    own_gcache: Option<Box<[GRegion; G_SLOTS]>>,
     /// Where inline accesses of inactive lanes read and write (never read back).
     pub sink: [u32; 4],
     /// Addresses compiled code uses, read from here rather than built into the code, so
@@ -107,15 +107,51 @@ pub const G_OFF_LO: i32 = offset_of!(GRegion, lo) as i32;
 pub const G_OFF_END: i32 = offset_of!(GRegion, end) as i32;
 pub const G_OFF_DELTA: i32 = offset_of!(GRegion, delta) as i32;
 
+/// A thread's region cache: the slots and what they were learned under — the memory (its
+/// address and its region list's, which another `Memory` moved to that address would not
+/// share) and `Memory::map_epoch`.
+struct RegionCache {
+    in_use: std::cell::Cell<bool>,
+    key: std::cell::Cell<(usize, usize, u64)>,
+    slots: std::cell::UnsafeCell<[GRegion; G_SLOTS]>,
+}
+
 thread_local! {
-    /// The region cache of the last run on this thread, with its `JitCtx::gkey`.
-    static SAVED_REGIONS: std::cell::Cell<((usize, usize, u64), [GRegion; G_SLOTS])> =
-        const { std::cell::Cell::new(((0, 0, u64::MAX), [G_EMPTY; G_SLOTS])) };
+    static REGIONS: RegionCache = const {
+        RegionCache {
+            in_use: std::cell::Cell::new(false),
+            key: std::cell::Cell::new((0, 0, u64::MAX)),
+            slots: std::cell::UnsafeCell::new([G_EMPTY; G_SLOTS]),
+        }
+    };
+}
+
+/// The region slots for a run over `mem`: the thread's, emptied unless they were learned
+/// under this memory and epoch, or `None` when another context on this thread holds them.
+fn thread_regions(mem: &Memory) -> Option<*mut GRegion> {
+    let key = (
+        mem as *const Memory as usize,
+        mem.regions().as_ptr() as usize,
+        Memory::map_epoch(),
+    );
+    REGIONS.with(|r| {
+        if r.in_use.replace(true) {
+            return None;
+        }
+        let p = r.slots.get();
+        if r.key.replace(key) != key {
+            // SAFETY: `in_use` was false: no context points at the slots.
+            unsafe { *p = [G_EMPTY; G_SLOTS] };
+        }
+        Some(p.cast::<GRegion>())
+    })
 }
 
 impl Drop for JitCtx {
     fn drop(&mut self) {
-        SAVED_REGIONS.set((self.gkey, self.gcache));
+        if self.own_gcache.is_none() {
+            REGIONS.with(|r| r.in_use.set(false));
+        }
     }
 }
 pub const OFF_SINK: i32 = offset_of!(JitCtx, sink) as i32;
@@ -140,16 +176,12 @@ impl JitCtx {
     ) -> JitCtx {
         let lds_base = lds.bytes.as_ptr();
         let lds_len = lds.bytes.len() as u64;
-        let gkey = (
-            mem as *const Memory as usize,
-            mem.regions().as_ptr() as usize,
-            Memory::map_epoch(),
-        );
-        let (saved, regions) = SAVED_REGIONS.get();
-        let gcache = if saved == gkey {
-            regions
-        } else {
-            [G_EMPTY; G_SLOTS]
+        let (gcache, own_gcache) = match thread_regions(mem) {
+            Some(p) => (p, None),
+            None => {
+                let mut b = Box::new([G_EMPTY; G_SLOTS]);
+                (b.as_mut_ptr(), Some(b))
+            }
         };
         JitCtx {
             budget,
@@ -164,7 +196,7 @@ impl JitCtx {
             prof_len: 0,
             zeros: [0; 16],
             gcache,
-            gkey,
+            own_gcache,
             sink: [0; 4],
             slots,
             helper: helper_step as *const () as usize,
@@ -330,5 +362,53 @@ fn step_one(wave: &mut Wave, ctx: &mut JitCtx) -> u32 {
             });
             EXIT_ERROR
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wavejit_isa::arch::{Arch, Gen};
+
+    fn ctx_for(lds: &mut Lds, mem: &Memory, prog: &Program) -> JitCtx {
+        JitCtx::new(0, lds, mem, prog, std::ptr::null(), (0, std::ptr::null()))
+    }
+
+    /// The thread's region slots go to one context at a time (a second one live at the
+    /// same time gets its own), and keep what they learned only for the same memory
+    /// under the same epoch.
+    #[test]
+    fn region_slots_are_the_threads_one_context_at_a_time() {
+        let prog = Program::new(Arch::Gcn(Gen::Gfx8), &[]);
+        let mut lds = Lds::new(0);
+        let mut lds2 = Lds::new(0);
+        let mut mem = Memory::new();
+        mem.map(0x1000, 64).expect("maps");
+        let a = ctx_for(&mut lds, &mem, &prog);
+        assert!(a.own_gcache.is_none());
+        // SAFETY: `a` holds the slots; nothing else writes them.
+        unsafe { (*a.gcache.add(3)).lo = 0x1000 };
+        let b = ctx_for(&mut lds2, &mem, &prog);
+        assert!(b.own_gcache.is_some());
+        assert_ne!(a.gcache, b.gcache);
+        // SAFETY: `b`'s own slots.
+        assert_eq!(unsafe { (*b.gcache.add(3)).lo }, u64::MAX);
+        drop(b);
+        drop(a);
+        let c = ctx_for(&mut lds, &mem, &prog);
+        assert!(c.own_gcache.is_none());
+        // SAFETY: `c` holds the slots.
+        assert_eq!(
+            unsafe { (*c.gcache.add(3)).lo },
+            0x1000,
+            "kept for the same memory"
+        );
+        drop(c);
+        // Another memory maps a region: the epoch moves, the slots are emptied.
+        let mut other = Memory::new();
+        other.map(0x1000, 64).expect("maps");
+        let d = ctx_for(&mut lds, &mem, &prog);
+        // SAFETY: `d` holds the slots.
+        assert_eq!(unsafe { (*d.gcache.add(3)).lo }, u64::MAX, "emptied");
     }
 }

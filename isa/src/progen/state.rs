@@ -218,7 +218,7 @@ mod tests {
         for i in 0..400 {
             let st = gcn_state(Gen::Gfx6, &mut crate::progen::rng(7, i));
             let r = &st.wave.sgpr[S_RSRC as usize..S_RSRC as usize + 4];
-            swz += (r[1] >> 31) as u32;
+            swz += r[1] >> 31;
             tid += (r[3] >> 23) & 1;
             // The scratch layout: ELEMENT_SIZE 4 (code 1), INDEX_STRIDE 64 (code 3).
             scratch += (r[1] >> 31 == 1 && (r[3] >> 19) & 0xf == 1 | 3 << 2) as u32;

@@ -9,8 +9,10 @@
 //! access size): `hi_min:lo_min` is at or below every address and `hi_max:lo_max + size`
 //! at or above every end, so when one mapped region holds that span every lane's access
 //! is in bounds — the interpreter's check, made once. Most instructions address one
-//! buffer, so a one-entry cache of the last region (`JitCtx::g_*`) answers inline; a miss
-//! calls `mem_span`, which looks the span up and refills the cache.
+//! buffer, so a cache of regions answers inline — one slot per access by its place among
+//! the unit's memory instructions (scalar loads share slot 0), the thread's, kept from
+//! one run to the next while the same `Memory` is unchanged (`JitCtx::gcache`); a miss
+//! calls `mem_span`, which looks the span up and refills the slot.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
@@ -39,23 +41,32 @@ pub unsafe extern "C" fn mem_span(ctx: *mut JitCtx, lo: u64, end: u64, slot: u64
     let mem = unsafe { &*ctx.mem };
     match mem.region_spanning(lo, end) {
         Some(r) => {
-            ctx.gcache[slot as usize % G_SLOTS] = GRegion {
-                lo: r.base,
-                end: r.base + r.len,
-                delta: (r.host_ptr() as u64).wrapping_sub(r.base),
-            };
+            // SAFETY: `gcache` points at `G_SLOTS` slots only this context uses while it
+            // lives (`JitCtx::new`).
+            unsafe {
+                *ctx.gcache.add(slot as usize % G_SLOTS) = GRegion {
+                    lo: r.base,
+                    end: r.base + r.len,
+                    delta: (r.host_ptr() as u64).wrapping_sub(r.base),
+                };
+            }
             1
         }
         None => 0,
     }
 }
 
-/// The region cache slot of the `k`th access checked for the instruction at `at` (a run
-/// of loads checks several): by position, so that the accesses of a unit to different
-/// buffers keep their regions.
+/// The region cache slot of the `k`th vector access checked for the instruction at `at`
+/// (a run of loads checks several, the consecutive memory instructions from `at`): by
+/// its place among the unit's memory instructions, so that up to `G_SLOTS - 1` accesses
+/// of a unit to different buffers keep their regions. Slot 0 is the scalar loads' (they
+/// mostly read the kernel arguments, in every unit; `SCALAR_SLOT`).
 pub fn slot(at: At, k: usize) -> usize {
-    ((at.pc / 4) as usize + k) % G_SLOTS
+    1 + (at.nth as usize + k) % (G_SLOTS - 1)
 }
+
+/// The region cache slot of scalar loads.
+pub const SCALAR_SLOT: usize = 0;
 
 /// The host-minus-guest delta of the region holding `lo..end` (`i64`s; `lo == end` when
 /// no lane accesses anything), looked up in region cache slot `slot` first. A span no
@@ -63,9 +74,10 @@ pub fn slot(at: At, k: usize) -> usize {
 /// through the interpreter.
 pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At, slot: usize) -> Value {
     let flags = mflags();
-    let g = OFF_GCACHE + G_SIZE * (slot % G_SLOTS) as i32;
-    let c_lo = cx.b.ins().load(types::I64, flags, cx.jctx, g + G_OFF_LO);
-    let c_end = cx.b.ins().load(types::I64, flags, cx.jctx, g + G_OFF_END);
+    let g = G_SIZE * (slot % G_SLOTS) as i32;
+    let gp = cx.b.ins().load(cx.ptr, flags, cx.jctx, OFF_GCACHE);
+    let c_lo = cx.b.ins().load(types::I64, flags, gp, g + G_OFF_LO);
+    let c_end = cx.b.ins().load(types::I64, flags, gp, g + G_OFF_END);
     let a = cx.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, lo, c_lo);
     let b = cx.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, c_end);
     let c = cx.b.ins().icmp(IntCC::UnsignedLessThan, lo, end);
@@ -98,7 +110,7 @@ pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At, slot: usize) -> 
     side_exit(cx, at);
     cx.b.switch_to_block(join);
     cx.b.seal_block(join);
-    cx.b.ins().load(types::I64, flags, cx.jctx, g + G_OFF_DELTA)
+    cx.b.ins().load(types::I64, flags, gp, g + G_OFF_DELTA)
 }
 
 /// The read-modify-write of a FLAT atomic lowered inline (32-bit: Cranelift's atomics on
