@@ -328,6 +328,14 @@ pub struct Run<'a> {
 }
 
 impl KernelProfile {
+    /// The `n`-th instruction row whose text starts with `prefix`.
+    pub fn find(&self, prefix: &str, n: usize) -> Option<&InstRow> {
+        self.insts
+            .iter()
+            .filter(|r| r.text.starts_with(prefix))
+            .nth(n)
+    }
+
     pub fn build(r: Run<'_>) -> KernelProfile {
         let mut totals = Totals {
             waves: r.waves,

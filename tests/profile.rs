@@ -44,10 +44,7 @@ fn profile(
 
 /// The row of the instruction whose text starts with `prefix` (the `n`-th such).
 fn row<'a>(k: &'a KernelProfile, prefix: &str, n: usize) -> &'a wavejit::profile::InstRow {
-    k.insts
-        .iter()
-        .filter(|r| r.text.starts_with(prefix))
-        .nth(n)
+    k.find(prefix, n)
         .unwrap_or_else(|| panic!("no {prefix} #{n} in {:#?}", k.insts))
 }
 

@@ -197,6 +197,11 @@ pub struct KernelResult {
     /// time per instruction).
     #[serde(default)]
     pub quick_break_even_runs: Option<f64>,
+    /// Runs of quick-tier code after which its optimised compile has paid for itself
+    /// (what the hot threshold decides): opt_us_per_inst / (quick code - warm JIT time
+    /// per instruction).
+    #[serde(default)]
+    pub opt_break_even_runs: Option<f64>,
     /// Ratios measured in this run.
     pub jit_over_interp: f64,
     /// JIT time / native time (1.0: as fast as native Rust).
@@ -284,6 +289,12 @@ impl KernelResult {
         let quick_cpu_us_per_inst = quick
             .filter(|q| q.2 > 0)
             .map(|(warm, cold, n)| (cold - warm).max(0.0) * 1e6 / n as f64);
+        let opt_break_even_runs = match (quick_ips, opt_us_per_inst) {
+            (Some(q), Some(c)) if 1e9 / q > 1e9 / jit_ips => {
+                Some(c * 1e3 / (1e9 / q - 1e9 / jit_ips))
+            }
+            _ => None,
+        };
         let quick_break_even_runs = match (quick_ips, quick_cpu_us_per_inst) {
             (Some(q), Some(c)) if 1e9 / interp_ips > 1e9 / q => {
                 Some(c * 1e3 / (1e9 / interp_ips - 1e9 / q))
@@ -335,6 +346,7 @@ impl KernelResult {
             quick_ips,
             quick_cpu_us_per_inst,
             quick_break_even_runs,
+            opt_break_even_runs,
             jit_over_interp: jit_ips / interp_ips,
             jit_time_over_native: t_native.map(|t| t_jit / t),
             jit_time_over_native128: t_native128.map(|t| t_jit / t),
@@ -665,6 +677,7 @@ pub fn table(r: &Report, markdown: bool) -> String {
         "quick cold-warm µs/inst",
         "break-even runs (quick)",
         "break-even runs (both tiers)",
+        "opt break-even (quick runs)",
     ];
     let rows: Vec<Vec<String>> = r
         .kernels
@@ -694,6 +707,7 @@ pub fn table(r: &Report, markdown: bool) -> String {
                 opt(k.quick_cpu_us_per_inst, |x| format!("{x:.0}")),
                 opt(k.quick_break_even_runs, |x| format!("{x:.0}")),
                 opt(k.break_even_runs, |x| format!("{x:.0}")),
+                opt(k.opt_break_even_runs, |x| format!("{x:.0}")),
             ]
         })
         .collect();
@@ -1080,6 +1094,7 @@ mod tests {
             quick_ips: Some(0.5e6 * speedup),
             quick_cpu_us_per_inst: Some(5.0),
             quick_break_even_runs: Some(6.0),
+            opt_break_even_runs: Some(500.0),
             jit_over_interp: speedup,
             jit_time_over_native: native,
             jit_time_over_native128: native.map(|n| n / 2.0),

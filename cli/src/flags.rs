@@ -60,3 +60,24 @@ pub fn elide(s: &str) -> String {
     let head: String = s.chars().take(QUOTE_CHARS).collect();
     format!("{head}… ({} more characters)", n - QUOTE_CHARS)
 }
+
+/// `--no-cache`, shared by the subcommands that compile (`run`, `launch`).
+#[derive(clap::Args)]
+pub struct Cache {
+    /// Neither load nor store compiled code in the disk cache (also: WAVEJIT_CACHE=off;
+    /// WAVEJIT_CACHE_DIR sets its directory, default $XDG_CACHE_HOME/wavejit or
+    /// ~/.cache/wavejit).
+    #[arg(long)]
+    no_cache: bool,
+}
+
+impl Cache {
+    /// The disk cache to use: none with `--no-cache`, else the environment's.
+    pub fn disk(&self) -> Option<wavejit::engine::DiskCache> {
+        if self.no_cache {
+            None
+        } else {
+            wavejit::engine::DiskCache::from_env()
+        }
+    }
+}

@@ -63,11 +63,8 @@ pub struct Args {
     /// instruction) as JSON here; `wavejit profile-report` reads it.
     #[arg(long, value_name = "FILE.json")]
     profile: Option<PathBuf>,
-    /// Neither load nor store compiled code in the disk cache (also: WAVEJIT_CACHE=off;
-    /// WAVEJIT_CACHE_DIR sets its directory, default $XDG_CACHE_HOME/wavejit or
-    /// ~/.cache/wavejit).
-    #[arg(long)]
-    no_cache: bool,
+    #[command(flatten)]
+    cache: super::flags::Cache,
     /// Also print each output buffer of at most `SHOWN_OUTPUT_BYTES` bytes as words in this
     /// view (u32, i32, hex, f32 or f16x2) on standard output; the files stay as written.
     #[arg(long, value_parser = clap::value_parser!(super::view::Format))]
@@ -220,12 +217,7 @@ pub fn run(a: Args) -> CmdResult {
         .map(|s| parse_arg(s))
         .collect::<Result<Vec<_>, _>>()?;
     let engine: wavejit::Engine = a.engine.parse()?;
-    let disk = if a.no_cache {
-        None
-    } else {
-        wavejit::engine::DiskCache::from_env()
-    };
-    let exec = wavejit::engine::for_engine_cached(engine, disk);
+    let exec = wavejit::engine::for_engine_cached(engine, a.cache.disk());
     let mut dev = Device::with_exec(exec);
     if let Some(t) = a.threads {
         dev.set_threads(t);

@@ -49,11 +49,8 @@ pub struct Args {
     /// here; `wavejit profile-report` reads it. GCN only.
     #[arg(long, value_name = "FILE.json")]
     profile: Option<PathBuf>,
-    /// Neither load nor store compiled code in the disk cache (also: WAVEJIT_CACHE=off;
-    /// WAVEJIT_CACHE_DIR sets its directory, default $XDG_CACHE_HOME/wavejit or
-    /// ~/.cache/wavejit).
-    #[arg(long)]
-    no_cache: bool,
+    #[command(flatten)]
+    cache: super::flags::Cache,
     /// Also show the final state's words as u32, i32, hex, f32 or f16x2 on standard
     /// output (the JSON stays exact: it goes to `--out`, or is not printed).
     #[arg(long, value_parser = clap::value_parser!(super::view::Format))]
@@ -103,12 +100,7 @@ pub fn run(a: Args) -> CmdResult {
     let stats = if let Some(path) = &a.profile {
         profile_run(engine, gen, &prog, &mut end, a.max_insts, path, &a.file)
     } else {
-        let disk = if a.no_cache {
-            None
-        } else {
-            wavejit::engine::DiskCache::from_env()
-        };
-        let exec = wavejit::engine::for_engine_cached(engine, disk);
+        let exec = wavejit::engine::for_engine_cached(engine, a.cache.disk());
         let r = wavejit::engine::run_to_end(
             exec.as_ref(),
             &prog,

@@ -2,10 +2,27 @@
 //! raw floats with `--raw`), the raw layout (W x H x 4 little-endian f32, row-major from
 //! the top row, unwritten pixels = clear), and errors that name the file.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use wavejit_testkit::run_program;
 
 const BIN: &str = env!("CARGO_BIN_EXE_wavejit");
+
+/// `wavejit draw FLAGS… DIR/scene.json DIR/ps.s --out DIR/out`: exit code and stderr.
+fn draw(d: &Path, flags: &[&str]) -> (i32, String) {
+    let (scene, ps, out) = (d.join("scene.json"), d.join("ps.s"), d.join("out"));
+    let mut args: Vec<&OsStr> = vec![OsStr::new("draw")];
+    args.extend(flags.iter().map(OsStr::new));
+    args.extend([
+        scene.as_os_str(),
+        ps.as_os_str(),
+        OsStr::new("--out"),
+        out.as_os_str(),
+    ]);
+    let (code, _, err) = run_program(BIN, args);
+    (code, err)
+}
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("wavejit-draw-cli-{}-{name}", std::process::id()));
@@ -27,16 +44,8 @@ fn draw_writes_png_and_raw_floats() {
     std::fs::write(d.join("ps.s"), SHADER).expect("shader");
     let out = d.join("out");
     for engine in ["interp", "jit", "diff"] {
-        let o = Command::new(BIN)
-            .args(["draw", "--raw", "--engine", engine])
-            .arg(d.join("scene.json"))
-            .arg(d.join("ps.s"))
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .expect("runs");
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(o.status.success(), "{engine}: {err}");
+        let (code, err) = draw(&d, &["--raw", "--engine", engine]);
+        assert_eq!(code, 0, "{engine}: {err}");
         assert!(
             err.contains("1 triangles") && err.contains("waves"),
             "{err}"
@@ -76,16 +85,8 @@ fn mrtz_and_formats_reach_their_files_and_other_exports_are_reported() {
                   exp param4 v0, off, off, off\nexp null off, off, off, off done vm\ns_endpgm\n";
     std::fs::write(d.join("ps.s"), shader).expect("shader");
     let out = d.join("out");
-    let o = Command::new(BIN)
-        .args(["draw", "--raw"])
-        .arg(d.join("scene.json"))
-        .arg(d.join("ps.s"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
+    let (code, err) = draw(&d, &["--raw"]);
+    assert_eq!(code, 0, "{err}");
     // One wave (the triangle's 6 quads): one export of each kind.
     assert!(
         err.contains("exports: 1 mrt, 1 mrtz, 1 null, 0 pos, 1 param"),
@@ -114,16 +115,8 @@ fn draw_errors_name_the_file() {
     let d = scratch("bad");
     std::fs::write(d.join("scene.json"), r#"{"arch": "gfx7", "width": 6}"#).expect("scene");
     std::fs::write(d.join("ps.s"), SHADER).expect("shader");
-    let o = Command::new(BIN)
-        .arg("draw")
-        .arg(d.join("scene.json"))
-        .arg(d.join("ps.s"))
-        .arg("--out")
-        .arg(d.join("out"))
-        .output()
-        .expect("runs");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let (code, err) = draw(&d, &[]);
+    assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("scene.json") && err.contains("line 1"),
         "{err}"

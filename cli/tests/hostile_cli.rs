@@ -148,69 +148,36 @@ fn zeros(dir: &Path) -> String {
 
 #[test]
 fn absurd_numbers_in_flags_are_usage_errors() {
-    refused(
-        &["fuzz", "--arch", "gfx8", "--seconds", "1e300"],
-        "--seconds",
-    );
-    refused(
-        &["fuzz", "--arch", "gfx8", "--seconds", "1e19"],
-        "--seconds",
-    );
-    refused(&["fuzz", "--arch", "gfx8", "--seconds", "nan"], "--seconds");
-    refused(
-        &[
-            "fuzz",
-            "--arch",
-            "gfx8",
+    // (the command line, split at spaces, `VADD` the prebuilt vadd object; the flag the
+    // error names).
+    let vadd = vadd();
+    for (line, flag) in [
+        ("fuzz --arch gfx8 --seconds 1e300", "--seconds"),
+        ("fuzz --arch gfx8 --seconds 1e19", "--seconds"),
+        ("fuzz --arch gfx8 --seconds nan", "--seconds"),
+        (
+            "fuzz --arch gfx8 --seconds 18446744073709551616",
             "--seconds",
-            "18446744073709551616",
-        ],
-        "--seconds",
-    );
-    refused(
-        &["fuzz", "--arch", "gfx8", "--len", "18446744073709551615"],
-        "--len",
-    );
-    refused(&["fuzz", "--arch", "gfx8", "--jobs", "10000"], "--jobs");
-    refused(
-        &[
-            "bench",
-            "--run",
-            "scaling",
+        ),
+        ("fuzz --arch gfx8 --len 18446744073709551615", "--len"),
+        ("fuzz --arch gfx8 --jobs 10000", "--jobs"),
+        ("bench --run scaling --threads 100000 --size 1", "--threads"),
+        ("bench --run valu --size 0", "--size"),
+        (
+            "launch VADD --kernel vadd --grid 1 --threads 0",
             "--threads",
-            "100000",
-            "--size",
-            "1",
-        ],
-        "--threads",
-    );
-    refused(&["bench", "--run", "valu", "--size", "0"], "--size");
-    refused(
-        &[
-            "launch",
-            &vadd(),
-            "--kernel",
-            "vadd",
-            "--grid",
-            "1",
+        ),
+        (
+            "launch VADD --kernel vadd --grid 1 --threads 4294967296",
             "--threads",
-            "0",
-        ],
-        "--threads",
-    );
-    refused(
-        &[
-            "launch",
-            &vadd(),
-            "--kernel",
-            "vadd",
-            "--grid",
-            "1",
-            "--threads",
-            "4294967296",
-        ],
-        "--threads",
-    );
+        ),
+    ] {
+        let args: Vec<&str> = line
+            .split(' ')
+            .map(|w| if w == "VADD" { vadd.as_str() } else { w })
+            .collect();
+        refused(&args, flag);
+    }
 }
 
 #[test]
@@ -235,75 +202,62 @@ fn fuzz_jobs_are_bounded_by_the_work() {
 fn buffers_the_host_cannot_give_are_errors() {
     let d = scratch();
     let z = zeros(&d);
-    let base = |out: &str| {
-        vec![
-            "launch".to_string(),
-            vadd(),
-            "--kernel".into(),
-            "vadd".into(),
-            "--grid".into(),
-            "1000".into(),
-            "--block".into(),
-            "256".into(),
-            "--arg".into(),
-            format!("in:{z}"),
-            "--arg".into(),
-            format!("in:{z}"),
-            "--arg".into(),
-            out.into(),
-            "--arg".into(),
-            "u32:1000".into(),
-            "--quiet".into(),
-        ]
-    };
+    let base = |out: &str| vadd_launch("1000", &z, out, "u32:1000", &["--quiet"]);
     // 3 GiB under a 4 GiB limit: mapped lazily and streamed out, so it works.
     let a = base("out:/dev/null:3221225472");
-    let o = survives(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = survives(&strs(&a));
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     // 7 GiB: more than the host gives (the device limit is 8 GiB).
     let out = d.join("big.bin").display().to_string();
     let a = base(&format!("out:{out}:7516192768"));
-    refused(
-        &a.iter().map(String::as_str).collect::<Vec<_>>(),
-        "cannot allocate",
-    );
+    refused(&strs(&a), "cannot allocate");
     // 8 GiB: the device's own limit.
     let a = base(&format!("out:{out}:8589934592"));
-    refused(&a.iter().map(String::as_str).collect::<Vec<_>>(), "limit");
+    refused(&strs(&a), "limit");
     let _ = std::fs::remove_file(d.join("big.bin"));
+}
+
+/// `launch VADD --kernel vadd --grid GRID --block 256`, the arguments `in:Z in:Z OUT N`
+/// (`z`: a file of zeros), then `extra`.
+fn vadd_launch(grid: &str, z: &str, out: &str, n: &str, extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "launch",
+        &vadd(),
+        "--kernel",
+        "vadd",
+        "--grid",
+        grid,
+        "--block",
+        "256",
+    ]
+    .map(String::from)
+    .to_vec();
+    for x in [&format!("in:{z}"), &format!("in:{z}"), out, n] {
+        a.extend(["--arg".to_string(), x.to_string()]);
+    }
+    a.extend(extra.iter().map(|e| e.to_string()));
+    a
+}
+
+/// A dispatch of vadd with more waves than any test waits for, quiet, then `extra`.
+fn huge(z: &str, extra: &[&str]) -> Vec<String> {
+    let mut e = vec!["--quiet"];
+    e.extend(extra);
+    vadd_launch("4294967295", z, "out:/dev/null:4000", "u32:1000", &e)
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
 }
 
 #[test]
 fn a_dispatch_has_a_total_budget_and_a_timeout() {
     let d = scratch();
     let z = zeros(&d);
-    let common = [
-        "launch",
-        &vadd(),
-        "--kernel",
-        "vadd",
-        "--grid",
-        "4294967295",
-        "--block",
-        "256",
-        "--arg",
-    ];
-    let rest_in = format!("in:{z}");
-    let mut a: Vec<&str> = common.to_vec();
-    a.extend([
-        rest_in.as_str(),
-        "--arg",
-        rest_in.as_str(),
-        "--arg",
-        "out:/dev/null:4000",
-    ]);
-    a.extend(["--arg", "u32:1000", "--quiet"]);
-    let mut budget = a.clone();
-    budget.extend(["--max-total-insts", "100000"]);
-    refused(&budget, "past its budget of 100000");
-    let mut timeout = a.clone();
-    timeout.extend(["--timeout", "0.5"]);
-    refused(&timeout, "ran out of time");
+    let budget = huge(&z, &["--max-total-insts", "100000"]);
+    refused(&strs(&budget), "past its budget of 100000");
+    let timeout = huge(&z, &["--timeout", "0.5"]);
+    refused(&strs(&timeout), "ran out of time");
 }
 
 #[test]
@@ -311,24 +265,7 @@ fn ctrl_c_stops_a_launch() {
     let d = scratch();
     let z = zeros(&d);
     let mut child = Command::new(BIN)
-        .args([
-            "launch",
-            &vadd(),
-            "--kernel",
-            "vadd",
-            "--grid",
-            "4294967295",
-            "--block",
-            "256",
-        ])
-        .args(["--arg", &format!("in:{z}"), "--arg", &format!("in:{z}")])
-        .args([
-            "--arg",
-            "out:/dev/null:4000",
-            "--arg",
-            "u32:1000",
-            "--quiet",
-        ])
+        .args(huge(&z, &[]))
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -491,29 +428,11 @@ fn launch_arguments_are_checked() {
         "--block",
         "256",
     ];
-    let with = |last: &str| {
-        let mut a: Vec<String> = base.iter().map(|s| s.to_string()).collect();
-        for x in [
-            format!("in:{z}"),
-            format!("in:{z}"),
-            "out:/dev/null:4000".into(),
-            last.into(),
-        ] {
-            a.push("--arg".into());
-            a.push(x);
-        }
-        a
-    };
+    let with = |last: &str| vadd_launch("1000", &z, "out:/dev/null:4000", last, &[]);
     let a = with("f32:1e400");
-    refused(
-        &a.iter().map(String::as_str).collect::<Vec<_>>(),
-        "out of f32 range",
-    );
+    refused(&strs(&a), "out of f32 range");
     let a = with("f32:1.5");
-    refused(
-        &a.iter().map(String::as_str).collect::<Vec<_>>(),
-        "is an integer",
-    );
+    refused(&strs(&a), "is an integer");
     let mut a: Vec<&str> = base.to_vec();
     a.extend(["--arg", "in:"]);
     refused(&a, "expected in:PATH");

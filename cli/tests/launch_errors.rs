@@ -67,17 +67,22 @@ fn run_vadd(a: &str, b: &str, c: &str, n: &str) -> (i32, String) {
     launch(&v.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
+/// vadd of 100 elements: A and B read from the files `a` and `b`, C written to `c`.
+fn vadd_files(a: &Path, b: &Path, c: &Path) -> (i32, String) {
+    run_vadd(
+        &format!("in:{}", a.display()),
+        &format!("in:{}", b.display()),
+        &format!("out:{}:400", c.display()),
+        "u32:100",
+    )
+}
+
 #[test]
 fn cli_success_writes_outputs_and_summary() {
     let (a, b, c) = (tmp("ok-a.bin"), tmp("ok-b.bin"), tmp("ok-c.bin"));
     u32s(&a, &(0..100).collect::<Vec<_>>());
     u32s(&b, &(0..100).map(|i| 1000 * i).collect::<Vec<_>>());
-    let (code, err) = run_vadd(
-        &format!("in:{}", a.display()),
-        &format!("in:{}", b.display()),
-        &format!("out:{}:400", c.display()),
-        "u32:100",
-    );
+    let (code, err) = vadd_files(&a, &b, &c);
     assert_eq!(code, 0, "{err}");
     let got = std::fs::read(&c).unwrap();
     let want: Vec<u8> = (0..100u32).flat_map(|i| (1001 * i).to_le_bytes()).collect();
@@ -153,53 +158,32 @@ fn cli_wrong_argument_count_and_sizes() {
     );
     assert_eq!(code, 2);
     assert!(err.contains("takes 4 arguments, 3 given"), "{err}");
-    // A 64-bit value for the 32-bit n.
-    let (code, err) = run_vadd(&ina, &ina, &ina, "u64:100");
-    assert_eq!(code, 2);
-    assert!(err.contains("takes 4 bytes"), "{err}");
-    // A scalar for a pointer.
-    let (code, err) = run_vadd("u32:0", &ina, &ina, "u32:100");
-    assert_eq!(code, 2);
-    assert!(err.contains("pointer"), "{err}");
-    // A buffer for a value.
-    let (code, err) = run_vadd(&ina, &ina, &ina, &ina);
-    assert_eq!(code, 2);
-    assert!(err.contains("not a pointer"), "{err}");
-    // Bad specifications and geometry.
-    let (code, err) = run_vadd(&ina, &ina, &ina, "u32:-1");
-    assert_eq!(code, 2);
-    assert!(err.contains("does not fit u32"), "{err}");
-    let (code, err) = launch(&[
-        obj("vadd-gfx803.hsaco").to_str().unwrap(),
-        "--kernel",
-        "vadd",
-        "--grid",
-        "0",
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("at least 1"), "{err}");
-    let (code, err) = launch(&[
-        obj("vadd-gfx803.hsaco").to_str().unwrap(),
-        "--kernel",
-        "vadd",
-        "--grid",
-        "64",
-        "--block",
-        "2048",
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("1024"), "{err}");
-    let (code, err) = launch(&[
-        obj("vadd-gfx803.hsaco").to_str().unwrap(),
-        "--kernel",
-        "vadd",
-        "--grid",
-        "64",
-        "--engine",
-        "warp",
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("unknown engine"), "{err}");
+    // A 64-bit value for the 32-bit n, a scalar for a pointer, a buffer for a value, a
+    // value out of its type's range.
+    let ina = ina.as_str();
+    for ([a, b, c, n], why) in [
+        ([ina, ina, ina, "u64:100"], "takes 4 bytes"),
+        (["u32:0", ina, ina, "u32:100"], "pointer"),
+        ([ina, ina, ina, ina], "not a pointer"),
+        ([ina, ina, ina, "u32:-1"], "does not fit u32"),
+    ] {
+        let (code, err) = run_vadd(a, b, c, n);
+        assert_eq!(code, 2, "{n}");
+        assert!(err.contains(why), "{n}: {err}");
+    }
+    // Bad geometry and engine.
+    let vadd = obj("vadd-gfx803.hsaco");
+    for (extra, why) in [
+        (&["--grid", "0"][..], "at least 1"),
+        (&["--grid", "64", "--block", "2048"], "1024"),
+        (&["--grid", "64", "--engine", "warp"], "unknown engine"),
+    ] {
+        let mut args = vec![vadd.to_str().unwrap(), "--kernel", "vadd"];
+        args.extend(extra);
+        let (code, err) = launch(&args);
+        assert_eq!(code, 2, "{extra:?}");
+        assert!(err.contains(why), "{extra:?}: {err}");
+    }
 }
 
 #[test]
@@ -208,12 +192,7 @@ fn cli_read_outside_buffer() {
     let (a, b, c) = (tmp("oob-a.bin"), tmp("oob-b.bin"), tmp("oob-c.bin"));
     u32s(&a, &[1; 10]);
     u32s(&b, &[2; 100]);
-    let (code, err) = run_vadd(
-        &format!("in:{}", a.display()),
-        &format!("in:{}", b.display()),
-        &format!("out:{}:400", c.display()),
-        "u32:100",
-    );
+    let (code, err) = vadd_files(&a, &b, &c);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("out of bounds"), "{err}");
     assert!(

@@ -6,10 +6,7 @@ use std::process::Command;
 use wavejit::profile::KernelProfile;
 
 fn row<'a>(k: &'a KernelProfile, prefix: &str, n: usize) -> &'a wavejit::profile::InstRow {
-    k.insts
-        .iter()
-        .filter(|r| r.text.starts_with(prefix))
-        .nth(n)
+    k.find(prefix, n)
         .unwrap_or_else(|| panic!("no {prefix} #{n} in {:#?}", k.insts))
 }
 

@@ -153,55 +153,26 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
             bad.push(format!("{what}: text says {want}, decoded {got}"));
         }
     }
+    // `name:N` in the text (`default` without one) against the decoded field.
+    fn eq_kv(bad: &mut Vec<String>, toks: &[&str], name: &str, got: u32, default: u32) {
+        eq(bad, name, got, kv(toks, name).unwrap_or(default));
+    }
+    // MUBUF and MTBUF through their shared view (MTBUF has no LDS bit, nor its text `lds`).
+    if let Some(f) = inst.fields.buffer() {
+        eq_kv(&mut bad, &toks, "offset", f.offset as u32, 0);
+        for (name, bit) in [
+            ("offen", f.offen),
+            ("idxen", f.idxen),
+            ("glc", f.glc),
+            ("slc", f.slc),
+            ("tfe", f.tfe),
+            ("lds", f.lds),
+            ("addr64", f.addr64),
+        ] {
+            eq(&mut bad, name, bit as u32, has(name) as u32);
+        }
+    }
     match inst.fields {
-        Fields::Mubuf {
-            offset,
-            offen,
-            idxen,
-            glc,
-            slc,
-            tfe,
-            lds,
-            addr64,
-            ..
-        } => {
-            eq(
-                &mut bad,
-                "offset",
-                offset as u32,
-                kv(&toks, "offset").unwrap_or(0),
-            );
-            eq(&mut bad, "offen", offen as u32, has("offen") as u32);
-            eq(&mut bad, "idxen", idxen as u32, has("idxen") as u32);
-            eq(&mut bad, "glc", glc as u32, has("glc") as u32);
-            eq(&mut bad, "slc", slc as u32, has("slc") as u32);
-            eq(&mut bad, "tfe", tfe as u32, has("tfe") as u32);
-            eq(&mut bad, "lds", lds as u32, has("lds") as u32);
-            eq(&mut bad, "addr64", addr64 as u32, has("addr64") as u32);
-        }
-        Fields::Mtbuf {
-            offset,
-            offen,
-            idxen,
-            glc,
-            slc,
-            tfe,
-            addr64,
-            ..
-        } => {
-            eq(
-                &mut bad,
-                "offset",
-                offset as u32,
-                kv(&toks, "offset").unwrap_or(0),
-            );
-            eq(&mut bad, "offen", offen as u32, has("offen") as u32);
-            eq(&mut bad, "idxen", idxen as u32, has("idxen") as u32);
-            eq(&mut bad, "glc", glc as u32, has("glc") as u32);
-            eq(&mut bad, "slc", slc as u32, has("slc") as u32);
-            eq(&mut bad, "tfe", tfe as u32, has("tfe") as u32);
-            eq(&mut bad, "addr64", addr64 as u32, has("addr64") as u32);
-        }
         Fields::Flat { glc, slc, tfe, .. } => {
             eq(&mut bad, "glc", glc as u32, has("glc") as u32);
             eq(&mut bad, "slc", slc as u32, has("slc") as u32);
@@ -224,18 +195,8 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
                     o,
                 );
             } else {
-                eq(
-                    &mut bad,
-                    "offset0",
-                    offset0 as u32,
-                    kv(&toks, "offset0").unwrap_or(0),
-                );
-                eq(
-                    &mut bad,
-                    "offset1",
-                    offset1 as u32,
-                    kv(&toks, "offset1").unwrap_or(0),
-                );
+                eq_kv(&mut bad, &toks, "offset0", offset0 as u32, 0);
+                eq_kv(&mut bad, &toks, "offset1", offset1 as u32, 0);
             }
         }
         Fields::Smem { glc, .. } => eq(&mut bad, "glc", glc as u32, has("glc") as u32),
@@ -297,18 +258,8 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
                 bound_ctrl as u32,
                 toks.iter().any(|t| t.starts_with("bound_ctrl")) as u32,
             );
-            eq(
-                &mut bad,
-                "row_mask",
-                row_mask as u32,
-                kv(&toks, "row_mask").unwrap_or(0xf),
-            );
-            eq(
-                &mut bad,
-                "bank_mask",
-                bank_mask as u32,
-                kv(&toks, "bank_mask").unwrap_or(0xf),
-            );
+            eq_kv(&mut bad, &toks, "row_mask", row_mask as u32, 0xf);
+            eq_kv(&mut bad, &toks, "bank_mask", bank_mask as u32, 0xf);
         }
         Fields::Vintrp { attr, chan, .. } => {
             // `attrN.c`

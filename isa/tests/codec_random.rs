@@ -7,33 +7,13 @@
 //! Half of the first dwords carry a random encoding tag, so that every encoding (not only
 //! VOP2, which takes half of all dwords) is exercised.
 
+mod codec_util;
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wavejit_isa::error::DecodeErrorKind;
 use wavejit_isa::gcn::{decode, encode};
 use wavejit_isa::Gen;
-
-/// (mask, value) of the tag bits of each encoding on some generation (encodings.md).
-const TAGS: &[(u32, u32)] = &[
-    (0xFF80_0000, 0xBE80_0000), // SOP1
-    (0xFF80_0000, 0xBF00_0000), // SOPC
-    (0xFF80_0000, 0xBF80_0000), // SOPP
-    (0xF000_0000, 0xB000_0000), // SOPK
-    (0xC000_0000, 0x8000_0000), // SOP2
-    (0xFE00_0000, 0x7E00_0000), // VOP1
-    (0xFE00_0000, 0x7C00_0000), // VOPC
-    (0x8000_0000, 0x0000_0000), // VOP2
-    (0xF800_0000, 0xC000_0000), // SMRD (gfx6/7), SMEM/EXP (gfx8)
-    (0xFC00_0000, 0xC800_0000), // VINTRP gfx6/7
-    (0xFC00_0000, 0xD000_0000), // VOP3
-    (0xFC00_0000, 0xD400_0000), // VINTRP gfx8
-    (0xFC00_0000, 0xD800_0000), // DS
-    (0xFC00_0000, 0xDC00_0000), // FLAT
-    (0xFC00_0000, 0xE000_0000), // MUBUF
-    (0xFC00_0000, 0xE800_0000), // MTBUF
-    (0xFC00_0000, 0xF000_0000), // MIMG
-    (0xFC00_0000, 0xF800_0000), // EXP gfx6/7
-];
 
 /// A first dword: random, or random with a tag and a VOP1/VOP2/VOPC SRC0 that asks for
 /// SDWA/DPP now and then.
@@ -42,7 +22,7 @@ fn first_word(rng: &mut StdRng) -> u32 {
     if rng.random_bool(0.5) {
         return w;
     }
-    let (m, v) = TAGS[rng.random_range(0..TAGS.len())];
+    let (m, v) = codec_util::TAGS[rng.random_range(0..codec_util::TAGS.len())];
     let mut w = (w & !m) | v;
     if w >> 31 == 0 && rng.random_bool(0.3) {
         w = (w & !0x1FF) | if rng.random_bool(0.5) { 0xF9 } else { 0xFA };

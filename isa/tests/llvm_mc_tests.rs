@@ -28,6 +28,9 @@ use wavejit_isa::gcn::decode;
 use wavejit_isa::gcn::fmt::{format, Syntax};
 use wavejit_isa::Gen;
 
+mod text_util;
+use text_util::{have_mc, MC};
+
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/gcn/llvm_tests")
 }
@@ -288,22 +291,6 @@ fn llvm_mc_tests_conform() {
             .collect::<Vec<_>>()
             .join("\n"),
     );
-}
-
-const MC: &str = "llvm-mc-19";
-
-fn have_mc() -> bool {
-    let ok = Command::new(MC)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok || std::env::var_os("WAVEJIT_REQUIRE_ORACLES").is_none(),
-        "{MC} is not installed but WAVEJIT_REQUIRE_ORACLES is set"
-    );
-    ok
 }
 
 /// The stored facts still hold: every 40th statement, per target, through llvm-mc again

@@ -6,21 +6,16 @@ mod text_util;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use text_util::{data_dir, rows, CORPORA};
+use text_util::{rows, table, CORPORA};
 use wavejit_isa::gcn::asm::assemble;
 use wavejit_isa::Gen;
 
 #[test]
 fn bad_lines_give_the_expected_line_column_and_reason() {
-    let path = data_dir().join("text/asm_errors.txt");
-    let text = std::fs::read_to_string(&path).expect("asm_errors.txt");
     let mut fails = Vec::new();
     let mut n = 0;
-    for (i, l) in text.lines().enumerate() {
-        if l.starts_with('#') || l.trim().is_empty() {
-            continue;
-        }
-        let c: Vec<&str> = l.split('\t').collect();
+    for (i, c) in table("text/asm_errors.txt") {
+        let c: Vec<&str> = c.iter().map(String::as_str).collect();
         assert_eq!(c.len(), 4, "asm_errors.txt:{}: expected 4 columns", i + 1);
         let gen: Gen = c[0].parse().expect("generation");
         let src = c[1].replace("\\n", "\n");

@@ -16,29 +16,10 @@ use std::process::{Command, Stdio};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use text_util::{hex, rows, CORPORA};
+use text_util::{have_mc, hex, rows, CORPORA, MC};
 use wavejit_isa::gcn::decode;
 use wavejit_isa::gcn::fmt::{format, Syntax};
 use wavejit_isa::Gen;
-
-const MC: &str = "llvm-mc-19";
-
-/// Whether llvm-mc-19 runs. Absent, the checks skip with a note — unless
-/// `WAVEJIT_REQUIRE_ORACLES` is set (CI sets it after installing the tools), where a
-/// missing oracle is a failure rather than a quiet skip.
-fn have_mc() -> bool {
-    let ok = Command::new(MC)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok || std::env::var_os("WAVEJIT_REQUIRE_ORACLES").is_none(),
-        "{MC} is not installed but WAVEJIT_REQUIRE_ORACLES is set"
-    );
-    ok
-}
 
 /// Run llvm-mc over `lines` (one statement each). Returns, per input line, the bytes it
 /// encoded to or llvm-mc's error.

@@ -3,6 +3,8 @@
 //! 20,000 sequences per generation here; 1,000,000 per generation in the ignored test
 //! (`cargo test --release -p wavejit-isa --test text_roundtrip -- --ignored`).
 
+mod codec_util;
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wavejit_isa::gcn::asm::{assemble, assemble_inst};
@@ -11,36 +13,12 @@ use wavejit_isa::gcn::inst::{Enc, Fields, VopBase};
 use wavejit_isa::gcn::{decode, encode};
 use wavejit_isa::Gen;
 
-/// (mask, value) of the encoding tags of encodings.md, so that every encoding is drawn
-/// (uniform dwords are half VOP2).
-const TAGS: &[(u32, u32)] = &[
-    (0xFF80_0000, 0xBE80_0000), // SOP1
-    (0xFF80_0000, 0xBF00_0000), // SOPC
-    (0xFF80_0000, 0xBF80_0000), // SOPP
-    (0xF000_0000, 0xB000_0000), // SOPK
-    (0xC000_0000, 0x8000_0000), // SOP2
-    (0xFE00_0000, 0x7E00_0000), // VOP1
-    (0xFE00_0000, 0x7C00_0000), // VOPC
-    (0x8000_0000, 0x0000_0000), // VOP2
-    (0xF800_0000, 0xC000_0000), // SMRD (gfx6/7), SMEM (gfx8)
-    (0xFC00_0000, 0xC400_0000), // EXP (gfx8)
-    (0xFC00_0000, 0xC800_0000), // VINTRP (gfx6/7)
-    (0xFC00_0000, 0xD000_0000), // VOP3
-    (0xFC00_0000, 0xD400_0000), // VINTRP (gfx8)
-    (0xFC00_0000, 0xD800_0000), // DS
-    (0xFC00_0000, 0xDC00_0000), // FLAT
-    (0xFC00_0000, 0xE000_0000), // MUBUF
-    (0xFC00_0000, 0xE800_0000), // MTBUF
-    (0xFC00_0000, 0xF000_0000), // MIMG
-    (0xFC00_0000, 0xF800_0000), // EXP (gfx6/7)
-];
-
 fn first_word(rng: &mut StdRng) -> u32 {
     let w: u32 = rng.random();
     if rng.random_bool(0.2) {
         return w;
     }
-    let (m, v) = TAGS[rng.random_range(0..TAGS.len())];
+    let (m, v) = codec_util::TAGS[rng.random_range(0..codec_util::TAGS.len())];
     let mut w = (w & !m) | v;
     if w >> 31 == 0 || w >> 25 == 0x3f || w >> 25 == 0x3e {
         // VOP1/VOP2/VOPC: ask for SDWA/DPP, a literal or an inline constant now and then.

@@ -5,7 +5,7 @@
 
 mod text_util;
 
-use text_util::{data_dir, hex};
+use text_util::{hex, table};
 use wavejit_isa::gcn::asm::assemble;
 use wavejit_isa::gcn::decode;
 use wavejit_isa::gcn::fmt::{format, listing, Syntax};
@@ -13,15 +13,10 @@ use wavejit_isa::Gen;
 
 #[test]
 fn spec_examples_assemble_to_the_documented_fields() {
-    let text = std::fs::read_to_string(data_dir().join("text/spec_examples.txt"))
-        .expect("spec_examples.txt");
     let mut fails = Vec::new();
     let mut n = 0;
-    for (i, l) in text.lines().enumerate() {
-        if l.starts_with('#') || l.trim().is_empty() {
-            continue;
-        }
-        let c: Vec<&str> = l.split('\t').collect();
+    for (i, c) in table("text/spec_examples.txt") {
+        let c: Vec<&str> = c.iter().map(String::as_str).collect();
         let gen: Gen = c[0].parse().expect("gen");
         let want: Vec<u32> = c[2]
             .split_whitespace()

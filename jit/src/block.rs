@@ -119,6 +119,8 @@ pub struct Cx<'a> {
     const_cache: HashMap<(u128, Type), Value>,
     /// `i64` values by their (low, high) `i32` halves (`concat64`, `split64`).
     pairs64: HashMap<(Value, Value), Value>,
+    /// An M0 value and its parts the interpolations read (`gcn::vintrp`).
+    pub vintrp_m0: Option<(Value, (Value, Value, Value))>,
     pub tail_sig: Option<cranelift_codegen::ir::SigRef>,
     /// The signature of `ctx::helper_step`, imported once per function.
     helper_sig: Option<cranelift_codegen::ir::SigRef>,
@@ -236,6 +238,7 @@ impl<'a> Cx<'a> {
             splat_cache: HashMap::default(),
             const_cache: HashMap::default(),
             pairs64: HashMap::default(),
+            vintrp_m0: None,
             tail_sig: None,
             helper_sig: None,
             plant_xor_bug: false,

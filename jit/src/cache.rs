@@ -191,8 +191,14 @@ pub struct JitConfig {
 pub const DEFAULT_TIER_THRESHOLD: u32 = 32;
 
 /// The default `JitConfig::hot_threshold`: entries of a quick-tier unit before it is
-/// compiled again, optimised (see jit/README.md, "Tiers").
-pub const DEFAULT_HOT_THRESHOLD: u32 = 256;
+/// compiled again, optimised (see jit/README.md, "Tiers"). Chosen from `wavejit bench`'s
+/// "opt break-even" (2026-11-28, 2-core EPYC): the optimising compile (85-340 µs per
+/// instruction) pays for itself after 16 k (dpp) to 128 k (lds_matmul) runs of the quick
+/// code, median ~29 k — it gains only 1.5-6.8 ns per instruction and run. 16384: at the
+/// suite's lowest break-even (a unit that stops just past it costs at most about twice
+/// the better choice), and every loop kernel of the suite still reaches it in its first
+/// run. (256, before, recompiled units that would never repay it.)
+pub const DEFAULT_HOT_THRESHOLD: u32 = 16384;
 
 impl Default for JitConfig {
     fn default() -> Self {

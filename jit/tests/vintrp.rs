@@ -221,6 +221,66 @@ fn out_of_bounds_error_by_hand() {
     }
 }
 
+/// A segment's interpolations share one bounds check, that of the one reading furthest
+/// (attribute 3 here, the last); when it fails, the first one out of bounds (attribute 2,
+/// earlier) is the interpreter's error, with the instructions before it run and the
+/// later ones not.
+#[test]
+fn shared_bounds_check_reports_the_first_failing_interpolation() {
+    let gen = Gen::Gfx8;
+    // LDS of 220 bytes, M0 offset 100, one primitive: attribute a's P0 of channel 0 at
+    // 100 + 48 × a: attribute 1 at 148 (fits, P10 at 152), attribute 2 at 196 (its P10
+    // at 200 fits, its P20 at 100 + 96 + 32 = 228 does not), attribute 3 at 244 (out).
+    let prog = program(
+        gen,
+        &[
+            intrp(Op::VInterpP1F32, 2, 0, 1, 0),
+            vop2(Op::VAddU32, 5, ic(1), 5),
+            intrp(Op::VInterpP2F32, 3, 0, 2, 0),
+            vop2(Op::VAddU32, 6, ic(2), 6),
+            intrp(Op::VInterpP1F32, 4, 0, 3, 0),
+            endpgm(),
+        ],
+    );
+    let mut w = Wave::new(gen);
+    w.m0 = 100;
+    for exec in [u64::MAX, 0x0000_00f0_0000_0000] {
+        w.exec = exec;
+        let lane = exec.trailing_zeros() as usize;
+        for (name, jit) in jits() {
+            let out = check_with(
+                &jit,
+                &prog,
+                &w,
+                &Lds::new(220),
+                &MemInit::default(),
+                100,
+                name,
+            );
+            let e = out.result.expect_err("out of bounds");
+            assert_eq!(e.pc, 8, "{name}: the attribute-2 interpolation fails first");
+            assert_eq!(
+                e.kind,
+                ExecErrorKind::OutOfBounds {
+                    space: Space::Lds,
+                    addr: 228,
+                    size: 4,
+                    lane: Some(lane as u8)
+                },
+                "{name}"
+            );
+            assert_eq!(
+                out.wave.vgpr[5][lane], 1,
+                "{name}: v5 written before the error"
+            );
+            assert_eq!(
+                out.wave.vgpr[6][lane], 0,
+                "{name}: v6 after the error is not"
+            );
+        }
+    }
+}
+
 /// With no lane active, nothing is read: no error however far out M0 points.
 #[test]
 fn no_active_lane_reads_nothing() {

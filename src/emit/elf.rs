@@ -281,21 +281,24 @@ pub fn write(img: &Image) -> Result<Vec<u8>, String> {
     }
     w.write_align(4);
     w.write(&note);
+    // A symbol's entry, the same in .dynsym and .symtab: kernel descriptors in .rodata,
+    // code in .text.
+    let entry = |s: &Symbol, id: StringId| Sym {
+        name: Some(id),
+        section: Some(if s.kind == SymKind::Kd {
+            rodata_idx
+        } else {
+            text_idx
+        }),
+        st_info: sym_info(s),
+        st_other: other(s),
+        st_shndx: 0,
+        st_value: sym_value(s),
+        st_size: s.size,
+    };
     w.write_null_dynamic_symbol();
     for (s, id) in dyn_syms.iter().zip(&dynstr_ids) {
-        w.write_dynamic_symbol(&Sym {
-            name: Some(*id),
-            section: Some(if s.kind == SymKind::Kd {
-                rodata_idx
-            } else {
-                text_idx
-            }),
-            st_info: sym_info(s),
-            st_other: other(s),
-            st_shndx: 0,
-            st_value: sym_value(s),
-            st_size: s.size,
-        });
+        w.write_dynamic_symbol(&entry(s, *id));
     }
     let hashes: Vec<u32> = dyn_syms
         .iter()
@@ -327,21 +330,7 @@ pub fn write(img: &Image) -> Result<Vec<u8>, String> {
     // .symtab: null, locals, _DYNAMIC (local, hidden), globals.
     w.write_null_symbol();
     let locals = img.symbols.iter().filter(|s| !s.global).count() as u32 + 2;
-    let write_sym = |w: &mut Writer, s: &Symbol, id: StringId| {
-        w.write_symbol(&Sym {
-            name: Some(id),
-            section: Some(if s.kind == SymKind::Kd {
-                rodata_idx
-            } else {
-                text_idx
-            }),
-            st_info: sym_info(s),
-            st_other: other(s),
-            st_shndx: 0,
-            st_value: sym_value(s),
-            st_size: s.size,
-        })
-    };
+    let write_sym = |w: &mut Writer, s: &Symbol, id: StringId| w.write_symbol(&entry(s, id));
     for (s, id) in img.symbols.iter().zip(&str_ids).filter(|(s, _)| !s.global) {
         write_sym(&mut w, s, *id);
     }

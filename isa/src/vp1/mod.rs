@@ -100,6 +100,34 @@ pub fn encode(inst: &Inst) -> [u8; 4] {
     inst.word.to_le_bytes()
 }
 
+/// vp1-notes.md 9: words and the envyas text they round-trip with (the assembler's and
+/// the printer's tests both run them).
+#[cfg(test)]
+pub(crate) const NOTES_EXAMPLES: &[(u32, &str)] = &[
+    (0x6510_0001, "mov $r2 0x1"),
+    (0x651c_0000, "mov $r3 -0x40000"),
+    (0x7510_1234, "sethi $r2 0x12340000"),
+    (0x4c08_87c0, "add $r1 $c0 $r2 $r3"),
+    (0x4c10_8404, "add $r2 $r2 (slct $c0 sf $r2d)"),
+    (0x4d21_5091, "sub $r4 $c1 $r5 (slct $c2 b20 $r8q)"),
+    (0x6df3_e000, "sub $r30 $c0 $r15 -0x400"),
+    (0x6129_9ffc, "mul $r5 $r6 0x3ff"),
+    (0x4208_8658, "or $r1 $c0 not $r2 $r3"),
+    (0x4208_8628, "bitop 0x5 $r1 $c0 $r2 $r3"),
+    (0x6308_bffc, "xor $r1 $r2 -0x1"),
+    (0x3908_87fc, "bmax u $r1 $r2 0xff"),
+    (0x0121_4c04, "bmul rd s $r4 s $r5 u $r6"),
+    (0x3121_7f01, "bmul rn u $r4 u $r5 u 0xfc"),
+    (0x2221_4081, "bmula rd s $r4 u $r5 u 0x81"),
+    (0x24e8_0803, "vec 0x1 0x2 $vc1 zf 0x7"),
+    (0x0442_0808, "bvecmad $r8 $r4q $c1 sf $vc0 sf 0x1"),
+    (0x6a18_4010, "mov $v3 0x2 $r1"),
+    (0x6b08_c010, "mov $r1 $v3 0x2"),
+    (0x6a08_40a8, "mov $m33 $r1"),
+    (0x6b09_c0c0, "mov $r1 $x7"),
+    (0x4f00_0000, "snop"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

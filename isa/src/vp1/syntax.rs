@@ -74,39 +74,28 @@ pub enum Atom {
 
 use Atom::*;
 
+/// The multiplies' atoms: `rd|rn s|u $rD s|u $rA s|u LAST`.
+macro_rules! bmul {
+    ($last:expr) => {
+        &[
+            Mnemonic,
+            Rnd,
+            OpSign,
+            Reg(f::DST),
+            SignBit(f::SIGN1),
+            Reg(f::SRC1),
+            SignBit(f::SIGN2),
+            $last,
+        ]
+    };
+}
+
 /// The atoms of every form except `bitop` (see [`bitop_atoms`]) and `raw` (no syntax).
 pub fn atoms(form: Form) -> &'static [Atom] {
     match form {
-        Form::BmulR => &[
-            Mnemonic,
-            Rnd,
-            OpSign,
-            Reg(f::DST),
-            SignBit(f::SIGN1),
-            Reg(f::SRC1),
-            SignBit(f::SIGN2),
-            Reg(f::SRC2),
-        ],
-        Form::BmulI => &[
-            Mnemonic,
-            Rnd,
-            OpSign,
-            Reg(f::DST),
-            SignBit(f::SIGN1),
-            Reg(f::SRC1),
-            SignBit(f::SIGN2),
-            Num(Num::BimmMul),
-        ],
-        Form::BmulaI => &[
-            Mnemonic,
-            Rnd,
-            OpSign,
-            Reg(f::DST),
-            SignBit(f::SIGN1),
-            Reg(f::SRC1),
-            SignBit(f::SIGN2),
-            Num(Num::BimmBad),
-        ],
+        Form::BmulR => bmul!(Reg(f::SRC2)),
+        Form::BmulI => bmul!(Num(Num::BimmMul)),
+        Form::BmulaI => bmul!(Num(Num::BimmBad)),
         Form::Vecmad => &[Mnemonic, Reg(f::SRC1), RegQ(f::SRC2), Pred, Vc],
         Form::ByteR => &[Mnemonic, OpSign, Reg(f::DST), Mcdst, Reg(f::SRC1), Slct],
         Form::ByteI => &[
@@ -144,124 +133,31 @@ const BITOP_GENERIC: &[Atom] = &[
     Reg(f::SRC2),
 ];
 
+/// One entry of `BITOP_ALIASES`: the BITOP value, the alias, then its operands after
+/// `$rD [$c]` (`NOT` before the source it inverts).
+macro_rules! bitop_alias {
+    ($v:literal, $name:literal, $($atom:expr),*) => {
+        ($v, &[Word($name), Fixed(f::BITOP, $v), Reg(f::DST), Mcdst, $($atom),*])
+    };
+}
+const NOT: Atom = Word("not");
+const S1: Atom = Reg(f::SRC1);
+const S2: Atom = Reg(f::SRC2);
+
 /// The names envydis gives the common bitop truth tables (bit `(s1 << 1) | s2` of BITOP is
 /// the result bit; ERRATA VP1 2): `and $rD $rA not $rB` is `s1 & ~s2` = 0x4, and so on.
 /// These spell opcode 0x42 with a BITOP value; they are not further opcodes.
 pub const BITOP_ALIASES: &[(u32, &[Atom])] = &[
-    (
-        0x1,
-        &[
-            Word("nor"),
-            Fixed(f::BITOP, 0x1),
-            Reg(f::DST),
-            Mcdst,
-            Reg(f::SRC1),
-            Reg(f::SRC2),
-        ],
-    ),
-    (
-        0x2,
-        &[
-            Word("and"),
-            Fixed(f::BITOP, 0x2),
-            Reg(f::DST),
-            Mcdst,
-            Word("not"),
-            Reg(f::SRC1),
-            Reg(f::SRC2),
-        ],
-    ),
-    (
-        0x4,
-        &[
-            Word("and"),
-            Fixed(f::BITOP, 0x4),
-            Reg(f::DST),
-            Mcdst,
-            Reg(f::SRC1),
-            Word("not"),
-            Reg(f::SRC2),
-        ],
-    ),
-    (
-        0x6,
-        &[
-            Word("xor"),
-            Fixed(f::BITOP, 0x6),
-            Reg(f::DST),
-            Mcdst,
-            Reg(f::SRC1),
-            Reg(f::SRC2),
-        ],
-    ),
-    (
-        0x7,
-        &[
-            Word("nand"),
-            Fixed(f::BITOP, 0x7),
-            Reg(f::DST),
-            Mcdst,
-            Reg(f::SRC1),
-            Reg(f::SRC2),
-        ],
-    ),
-    (
-        0x8,
-        &[
-            Word("and"),
-            Fixed(f::BITOP, 0x8),
-            Reg(f::DST),
-            Mcdst,
-            Reg(f::SRC1),
-            Reg(f::SRC2),
-        ],
-    ),
-    (
-        0x9,
-        &[
-            Word("nxor"),
-            Fixed(f::BITOP, 0x9),
-            Reg(f::DST),
-            Mcdst,
-            Reg(f::SRC1),
-            Reg(f::SRC2),
-        ],
-    ),
-    (
-        0xb,
-        &[
-            Word("or"),
-            Fixed(f::BITOP, 0xb),
-            Reg(f::DST),
-            Mcdst,
-            Word("not"),
-            Reg(f::SRC1),
-            Reg(f::SRC2),
-        ],
-    ),
-    (
-        0xd,
-        &[
-            Word("or"),
-            Fixed(f::BITOP, 0xd),
-            Reg(f::DST),
-            Mcdst,
-            Reg(f::SRC1),
-            Word("not"),
-            Reg(f::SRC2),
-        ],
-    ),
-    (
-        0xe,
-        &[
-            Word("or"),
-            Fixed(f::BITOP, 0xe),
-            Reg(f::DST),
-            Mcdst,
-            Reg(f::SRC1),
-            Reg(f::SRC2),
-        ],
-    ),
+    bitop_alias!(0x1, "nor", S1, S2),
+    bitop_alias!(0x2, "and", NOT, S1, S2),
+    bitop_alias!(0x4, "and", S1, NOT, S2),
+    bitop_alias!(0x6, "xor", S1, S2),
+    bitop_alias!(0x7, "nand", S1, S2),
+    bitop_alias!(0x8, "and", S1, S2),
+    bitop_alias!(0x9, "nxor", S1, S2),
+    bitop_alias!(0xb, "or", NOT, S1, S2),
+    bitop_alias!(0xd, "or", S1, NOT, S2),
+    bitop_alias!(0xe, "or", S1, S2),
 ];
 
 /// The atoms bitop word `inst` is printed with.

@@ -101,3 +101,27 @@ pub fn opcodes_file() -> Vec<(Row, String, u32, String)> {
         })
         .collect()
 }
+
+/// (mask, value) of the tag bits of each encoding (encodings.md), so that random first
+/// dwords reach every encoding (uniform dwords are half VOP2).
+pub const TAGS: &[(u32, u32)] = &[
+    (0xFF80_0000, 0xBE80_0000), // SOP1
+    (0xFF80_0000, 0xBF00_0000), // SOPC
+    (0xFF80_0000, 0xBF80_0000), // SOPP
+    (0xF000_0000, 0xB000_0000), // SOPK
+    (0xC000_0000, 0x8000_0000), // SOP2
+    (0xFE00_0000, 0x7E00_0000), // VOP1
+    (0xFE00_0000, 0x7C00_0000), // VOPC
+    (0x8000_0000, 0x0000_0000), // VOP2
+    (0xF800_0000, 0xC000_0000), // SMRD (gfx6/7), SMEM (gfx8)
+    (0xFC00_0000, 0xC400_0000), // EXP (gfx8)
+    (0xFC00_0000, 0xC800_0000), // VINTRP (gfx6/7)
+    (0xFC00_0000, 0xD000_0000), // VOP3
+    (0xFC00_0000, 0xD400_0000), // VINTRP (gfx8)
+    (0xFC00_0000, 0xD800_0000), // DS
+    (0xFC00_0000, 0xDC00_0000), // FLAT
+    (0xFC00_0000, 0xE000_0000), // MUBUF
+    (0xFC00_0000, 0xE800_0000), // MTBUF
+    (0xFC00_0000, 0xF000_0000), // MIMG
+    (0xFC00_0000, 0xF800_0000), // EXP (gfx6/7)
+];

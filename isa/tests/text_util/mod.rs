@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use std::process::{Command, Stdio};
+
 use wavejit_isa::Gen;
 
 /// One corpus row: generation, LLVM text, dwords (low first), file and line for messages.
@@ -126,4 +128,36 @@ impl Failures {
         }
         eprintln!("{name}: {} rows ok", self.checked);
     }
+}
+
+/// LLVM's assembler, the oracle of the text tests.
+pub const MC: &str = "llvm-mc-19";
+
+/// Whether llvm-mc-19 runs. Absent, the checks skip with a note — unless
+/// `WAVEJIT_REQUIRE_ORACLES` is set (CI sets it after installing the tools), where a
+/// missing oracle is a failure rather than a quiet skip.
+pub fn have_mc() -> bool {
+    let ok = Command::new(MC)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok || std::env::var_os("WAVEJIT_REQUIRE_ORACLES").is_none(),
+        "{MC} is not installed but WAVEJIT_REQUIRE_ORACLES is set"
+    );
+    ok
+}
+
+/// The rows of a tab-separated table of `tests/data/gcn/<name>` (`#` comments and blank
+/// lines skipped): the 0-based line index and the cells.
+pub fn table(name: &str) -> Vec<(usize, Vec<String>)> {
+    let path = data_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| (i, l.split('\t').map(String::from).collect()))
+        .collect()
 }

@@ -25,8 +25,9 @@ pub struct Unis {
 }
 
 /// The shared values of `p`; `pcs` are the pcs of its segment up to and including it (a
-/// VINTRP's failed bounds check runs them through the interpreter).
-pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Unis {
+/// VINTRP's failed bounds check runs them through the interpreter; `check` false: another
+/// instruction's check covers its reads, `vintrp::covering`).
+pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32], check: bool) -> Unis {
     let shape = p.sem.shape();
     let mut u = [None; 3];
     for (i, slot) in u.iter_mut().enumerate().take(shape.nsrc as usize) {
@@ -43,7 +44,7 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Unis {
             cx.read_s32(o)
         });
     }
-    let lds = super::vintrp::uniforms(cx, p, pcs);
+    let lds = super::vintrp::uniforms(cx, p, pcs, check);
     Unis { s: u, lds }
 }
 

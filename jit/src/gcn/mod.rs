@@ -603,10 +603,12 @@ fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], loops: bool) {
         return;
     }
     let pcs: Vec<u32> = seg.iter().map(|s| s.1).collect();
+    let plans: Vec<&vplan::VPlan> = seg.iter().map(|s| s.0).collect();
+    let cover = vintrp::covering(&plans);
     let unis: Vec<_> = seg
         .iter()
         .enumerate()
-        .map(|(i, s)| fetch::uniforms(cx, s.0, &pcs[..=i]))
+        .map(|(i, s)| fetch::uniforms(cx, s.0, &pcs[..=i], cover.is_none_or(|j| j == i)))
         .collect();
     if !loops {
         emit_run(cx, seg, &unis, false);

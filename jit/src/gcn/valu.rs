@@ -224,7 +224,7 @@ pub fn plan(gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
 
 /// Emit every chunk of one planned instruction that reads across lanes.
 pub fn emit_cross(cx: &mut Cx, p: &VPlan) -> Option<()> {
-    let uni = uniforms(cx, p, &[]);
+    let uni = uniforms(cx, p, &[], true);
     let g = cx.dpp_gather(p)?;
     for c in 0..CHUNKS {
         emit(cx, p, c, Some(&g), &uni);

@@ -181,10 +181,8 @@ fn lds_flags() -> MemFlagsData {
     f
 }
 
-/// The per-instruction scalar part of `p`: addresses from M0 and the bounds check, with
-/// its side exit running `pcs` (the segment's instructions up to this one) through the
-/// interpreter.
-pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Option<LdsUni> {
+/// How far `p` reads: (attribute, highest dword of the parameters it reads).
+fn reach(p: &VPlan) -> Option<(u8, u32)> {
     let at = p.interp?;
     let n = p.sem.shape().nsrc as usize;
     let max_dw = p.src[..n]
@@ -194,16 +192,82 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Option<LdsUni> {
             _ => None,
         })
         .max()?;
+    Some((at.attr, max_dw))
+}
+
+/// Which interpolation of a segment (`plans`, in program order) can check the bounds for
+/// all of them, when there are several: the one reading furthest. Every one reads at
+/// `M0[15:0] + 48 × (ATTR × NUMPRIM + PRIMID) + 4 × dword` with the same M0 and EXEC
+/// (no instruction of the segment writes them), so the highest attribute reads furthest
+/// (48 × NUMPRIM ≥ 48 more bytes per attribute, more than the 44 bytes of the highest
+/// dword), then the highest dword. When its check fails, the segment's instructions up
+/// to it run through the interpreter, which fails at the first one out of bounds — as
+/// each instruction's own check would have had it. `None`: each checks its own.
+pub fn covering(plans: &[&VPlan]) -> Option<usize> {
+    let writes_m0_or_exec = |p: &VPlan| {
+        // A pair from s123 to s127 holds M0 or a half of EXEC.
+        p.to_exec || matches!(p.sdst, Some(s) if (123..=127).contains(&s))
+    };
+    if plans.iter().any(|p| writes_m0_or_exec(p)) {
+        return None;
+    }
+    let reads: Vec<(usize, (u8, u32))> = plans
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((i, reach(p)?)))
+        .collect();
+    if reads.len() < 2 {
+        return None;
+    }
+    reads.iter().max_by_key(|(_, r)| *r).map(|(i, _)| *i)
+}
+
+/// M0's parts the interpolations read, once per M0 value: (M0[15:0], NEWPRIMMASK, its
+/// population count).
+fn m0_parts(cx: &mut Cx) -> (Value, Value, Value) {
     let m0 = cx.sreg(124);
+    if let Some((v, parts)) = cx.vintrp_m0 {
+        if v == m0 {
+            return parts;
+        }
+    }
     let base = cx.b.ins().band_imm_u(m0, 0xffff);
     let sh = cx.b.ins().ushr_imm_u(m0, 16);
     let mask = cx.b.ins().band_imm_u(sh, 0x7fff);
     let cnt = cx.b.ins().popcnt(mask);
+    cx.vintrp_m0 = Some((m0, (base, mask, cnt)));
+    (base, mask, cnt)
+}
+
+/// The per-instruction scalar part of `p`: addresses from M0 and, if `check`, the
+/// bounds check, with its side exit running `pcs` (the segment's instructions up to this
+/// one) through the interpreter (`covering`: one instruction may check for others).
+pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32], check: bool) -> Option<LdsUni> {
+    let at = p.interp?;
+    let (_, max_dw) = reach(p)?;
+    let (base, mask, cnt) = m0_parts(cx);
     // k = M0[15:0] + 4 × 12 × ATTR × NUMPRIM (ERRATA VINTRP 2-3).
-    let np = cx.b.ins().iadd_imm_s(cnt, 1);
-    let ka = cx.b.ins().imul_imm_s(np, 48 * at.attr as i64);
-    let k = cx.b.ins().iadd(base, ka);
+    let k = if at.attr == 0 {
+        base
+    } else {
+        let np = cx.b.ins().iadd_imm_s(cnt, 1);
+        let ka = cx.b.ins().imul_imm_s(np, 48 * at.attr as i64);
+        cx.b.ins().iadd(base, ka)
+    };
     let exec_ones = cx.exec_known_ones();
+    if exec_ones && !check {
+        // In bounds: an earlier check covered this read (every lane is active).
+        let lbase =
+            cx.b.ins()
+                .load(cx.ptr, crate::block::mflags(), cx.jctx, OFF_LDS_BASE);
+        let k = cx.b.ins().uextend(cx.ptr, k);
+        let ptr = cx.b.ins().iadd(lbase, k);
+        return Some(LdsUni {
+            ptr,
+            mask,
+            lim: None,
+        });
+    }
     // PRIMID of the last quad with an active lane, and whether any lane is active.
     let (prim_last, any) = if exec_ones {
         (cnt, None)
@@ -232,14 +296,16 @@ pub fn uniforms(cx: &mut Cx, p: &VPlan, pcs: &[u32]) -> Option<LdsUni> {
         cx.b.ins()
             .load(types::I64, crate::block::mflags(), cx.jctx, OFF_LDS_LEN);
     let oob = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
-    let fail = match any {
-        None => oob,
-        Some(a) => cx.b.ins().band(oob, a),
-    };
-    crate::exit::if_cold(cx, fail, |cx| {
-        cx.flush_side();
-        crate::exit::through_helper(cx, pcs);
-    });
+    if check {
+        let fail = match any {
+            None => oob,
+            Some(a) => cx.b.ins().band(oob, a),
+        };
+        crate::exit::if_cold(cx, fail, |cx| {
+            cx.flush_side();
+            crate::exit::through_helper(cx, pcs);
+        });
+    }
     let lbase =
         cx.b.ins()
             .load(cx.ptr, crate::block::mflags(), cx.jctx, OFF_LDS_BASE);
