@@ -40,6 +40,10 @@ pub struct Args {
     /// Mismatches to minimise and write as reproducers (the rest are counted).
     #[arg(long, default_value_t = 3)]
     max_repros: usize,
+    /// Initial states each program runs from (1 to 1024; default 8 on GCN, 16 on VP1):
+    /// the program is compiled once and run from each.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    states: Option<u32>,
     /// Draw only instructions the JIT lowers inline (aim at the JIT's own code rather than
     /// its interpreter helper).
     #[arg(long)]
@@ -51,15 +55,16 @@ pub struct Args {
 
 fn print_summary(arch: &str, seed: u64, s: &Summary) {
     println!(
-        "wavejit fuzz: {arch}, seed {seed}: {} programs, {} instructions, {} mismatches, {:.1} s, {:.0} instructions/s",
+        "wavejit fuzz: {arch}, seed {seed}: {} programs ({} runs), {} instructions, {} mismatches, {:.1} s, {:.0} instructions/s",
         s.programs,
+        s.runs,
         s.insts,
         s.mismatches,
         s.elapsed.as_secs_f64(),
         s.insts_per_second()
     );
     println!(
-        "  generator pool: {} candidates; programs ending in an error: {} (instruction limit: {})",
+        "  generator pool: {} candidates; runs ending in an error: {} (instruction limit: {})",
         s.pool, s.errors, s.inst_limits
     );
     let mut kinds: Vec<(&String, &u64)> = s.error_kinds.iter().collect();
@@ -78,8 +83,9 @@ fn print_summary(arch: &str, seed: u64, s: &Summary) {
     }
     for f in &s.found {
         println!(
-            "mismatch in program {}: {} (and {} more differences)",
+            "mismatch in program {} (state {}): {} (and {} more differences)",
             f.index,
+            f.state,
             f.diffs.first(),
             f.diffs.total.saturating_sub(1)
         );
@@ -164,6 +170,9 @@ pub fn run(a: Args) -> CmdResult {
     cfg.max_repros = a.max_repros;
     cfg.progress = true;
     cfg.inline_only = a.inline_only;
+    if let Some(n) = a.states {
+        cfg.states = n;
+    }
     let s = fuzz::run(&cfg)?;
     print_summary(&arch.to_string(), a.seed, &s);
     Ok(if s.mismatches == 0 {

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::progen::gcn::Pool;
 use wavejit_isa::progen::shape::{program, ShapeConfig};
-use wavejit_isa::progen::state::gcn_state;
+use wavejit_isa::progen::state::{gcn_state, GcnState};
 use wavejit_isa::progen::{self, vp1 as pvp1};
 use wavejit_isa::{Arch, Gen};
 use wavejit_jit::JitConfig;
@@ -95,6 +95,27 @@ pub struct Config {
     pub progress: bool,
     /// Draw only instructions the JIT lowers inline (GCN).
     pub inline_only: bool,
+    /// Initial states each program runs from (at least 1): the one drawn with the
+    /// program, then `states - 1` more (`extra_gcn_state`, `extra_vp1_state`). The
+    /// engine under test compiles a program once and runs it from each: every lowering
+    /// meets more inputs for the cost of one compile, which is most of a program's time.
+    pub states: u32,
+}
+
+/// The default `Config::states` of GCN campaigns: with 8, compiling is about half of a
+/// program's time (it is nine tenths with one state).
+pub const DEFAULT_STATES: u32 = 8;
+
+/// The default `Config::states` of VP1 campaigns: a VP1 run is a few microseconds next to
+/// the program's compile, so more states cost little.
+pub const DEFAULT_VP1_STATES: u32 = 16;
+
+/// The default `Config::states` for `arch`.
+pub fn default_states(arch: Arch) -> u32 {
+    match arch {
+        Arch::Gcn(_) => DEFAULT_STATES,
+        Arch::Vp1 => DEFAULT_VP1_STATES,
+    }
 }
 
 impl Config {
@@ -112,6 +133,7 @@ impl Config {
             stop_at_first: false,
             progress: false,
             inline_only: false,
+            states: default_states(arch),
         }
     }
 }
@@ -121,6 +143,8 @@ impl Config {
 pub struct Found {
     /// The program's index in the campaign.
     pub index: u64,
+    /// The initial state it mismatched from (`Config::states`).
+    pub state: u32,
     /// Differences of the original program.
     pub diffs: Diffs,
     /// Differences of the minimised case, its instruction count and its text.
@@ -135,18 +159,23 @@ pub struct Found {
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
     pub programs: u64,
+    /// Runs: each program from each of its initial states (`Config::states`).
+    pub runs: u64,
     /// Instructions executed (by the interpreter; the other engine ran as many unless
     /// they mismatch).
     pub insts: u64,
+    /// Mismatching programs (a program counts once, at its first mismatching state).
     pub mismatches: u64,
     /// Indices of every mismatching program.
     pub mismatch_indices: Vec<u64>,
+    /// The first mismatching state of each program of `mismatch_indices`, in its order.
+    pub mismatch_states: Vec<u32>,
     pub found: Vec<Found>,
-    /// Programs that ended in an error (the same one in both engines, unless mismatched).
+    /// Runs that ended in an error (the same one in both engines, unless mismatched).
     pub errors: u64,
-    /// Programs that hit the instruction budget.
+    /// Runs that hit the instruction budget.
     pub inst_limits: u64,
-    /// How programs that ended in an error ended (a short description → count).
+    /// How runs that ended in an error ended (a short description → count).
     pub error_kinds: std::collections::BTreeMap<String, u64>,
     /// Candidates in the generator's pool.
     pub pool: usize,
@@ -173,7 +202,7 @@ struct Workers {
 
 fn engine_vp1(against: Against) -> Box<dyn Vp1Runner + Send> {
     match against {
-        Against::Jit | Against::Tiered => Box::new(Vp1Jit),
+        Against::Jit | Against::Tiered => Box::new(Vp1Jit::default()),
         Against::Interp | Against::PlantedJit | Against::PlantedDpp => Box::new(Vp1Interp),
     }
 }
@@ -197,13 +226,16 @@ fn engine_b(against: Against) -> Recycled {
     })
 }
 
-/// Per-program result of the parallel part.
+/// Per-program result of the parallel part (all its runs).
 #[derive(Default)]
 struct One {
+    runs: u64,
     insts: u64,
-    error: Option<String>,
-    limit: bool,
-    mismatch: Option<Diffs>,
+    /// How each run that ended in an error ended (`error_key`).
+    errors: Vec<String>,
+    limits: u64,
+    /// The first mismatching state and its differences.
+    mismatch: Option<(u32, Diffs)>,
 }
 
 /// A short description of how a run failed, for the summary's histogram.
@@ -236,12 +268,13 @@ fn error_key(f: &Failure) -> String {
 }
 
 fn tally(r: &Result<u64, Failure>, one: &mut One) {
+    one.runs += 1;
     match r {
-        Ok(n) => one.insts = *n,
+        Ok(n) => one.insts += *n,
         Err(f) => {
-            one.error = Some(error_key(f));
-            one.limit =
-                matches!(f, Failure::Exec(e) if matches!(e.kind, ExecErrorKind::InstLimit(_)));
+            one.errors.push(error_key(f));
+            one.limits += matches!(f, Failure::Exec(e) if matches!(e.kind, ExecErrorKind::InstLimit(_)))
+                as u64;
         }
     }
 }
@@ -324,32 +357,102 @@ pub fn vp1_case(seed: u64, index: u64, len: usize) -> Vp1Case {
     Vp1Case { words, state }
 }
 
+/// The seed of initial state `k` (at least 1) of a campaign's programs: far from the
+/// campaign's own seed, so that no program's state is another program's.
+fn state_seed(seed: u64, k: u32) -> u64 {
+    seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)
+}
+
+/// Initial state `k` (1 ≤ k < `Config::states`) of GCN program `index`: drawn from its
+/// own stream, independent of the program's, with the MODE and EXEC of the program's
+/// first state (`first`). Compiled code is specialised on MODE and on whether EXEC is all
+/// ones, so states that keep both run the code compiled for the first one; the registers,
+/// LDS and memory they start from are new.
+pub fn extra_gcn_state(gen: Gen, seed: u64, index: u64, k: u32, first: &GcnState) -> GcnState {
+    let mut st = gcn_state(gen, &mut progen::rng(state_seed(seed, k), index));
+    st.wave.mode = first.wave.mode;
+    st.wave.exec = first.wave.exec;
+    st
+}
+
+/// Initial state `k` (1 ≤ k < `Config::states`) of VP1 program `index`, of the variant
+/// of the program's first state (`first`): the VP1 JIT compiles a program for a variant,
+/// so states of one variant run one compiled program.
+pub fn extra_vp1_state(
+    seed: u64,
+    index: u64,
+    k: u32,
+    first: &wavejit_isa::vp1::State,
+) -> wavejit_isa::vp1::State {
+    let mut st = pvp1::state(&mut progen::rng(state_seed(seed, k), index));
+    // The variant is a field of the state; the register files do not depend on it.
+    st.variant = first.variant;
+    st
+}
+
+/// GCN program `index` of the campaign from its initial state `k` (0: `gcn_case_from`'s).
+fn gcn_case_state(cfg: &Config, gen: Gen, index: u64, k: u32) -> GcnCase {
+    let (mut case, _) = gcn_case_from(pool_for(cfg, gen), cfg.seed, index, cfg.len);
+    if k > 0 {
+        case.state = extra_gcn_state(gen, cfg.seed, index, k, &case.state);
+    }
+    case
+}
+
+/// VP1 program `index` of the campaign from its initial state `k`.
+fn vp1_case_state(cfg: &Config, index: u64, k: u32) -> Vp1Case {
+    let mut case = vp1_case(cfg.seed, index, cfg.len);
+    if k > 0 {
+        case.state = extra_vp1_state(cfg.seed, index, k, &case.state);
+    }
+    case
+}
+
 fn one_gcn(cfg: &Config, gen: Gen, index: u64, b: &dyn WaveEngine) -> One {
     let mut one = One::default();
     let (case, run) = gcn_case_from(pool_for(cfg, gen), cfg.seed, index, cfg.len);
     let Some((p, a)) = run else {
         // The generator made a program that does not encode: a bug of ours, reported.
-        one.mismatch = Some(Diffs::default());
+        one.mismatch = Some((0, Diffs::default()));
         return one;
     };
-    tally(&a.result, &mut one);
-    let bo = run_gcn(b, &p, &case.state);
-    let d = compare::gcn(&a, &bo);
-    if !d.is_empty() {
-        one.mismatch = Some(d);
+    let mut a = a;
+    for k in 0..cfg.states.max(1) {
+        let extra;
+        let state = if k == 0 {
+            &case.state
+        } else {
+            extra = extra_gcn_state(gen, cfg.seed, index, k, &case.state);
+            a = run_gcn(&Interp, &p, &extra);
+            &extra
+        };
+        tally(&a.result, &mut one);
+        let bo = run_gcn(b, &p, state);
+        let d = compare::gcn(&a, &bo);
+        if !d.is_empty() {
+            one.mismatch = Some((k, d));
+            break;
+        }
     }
     one
 }
 
 fn one_vp1(cfg: &Config, index: u64, b: &mut dyn Vp1Runner) -> One {
     let mut one = One::default();
-    let case = vp1_case(cfg.seed, index, cfg.len);
-    let a = run_vp1(&mut Vp1Interp, &case);
-    tally(&a.result, &mut one);
-    let bo = run_vp1(b, &case);
-    let d = compare::vp1(&a, &bo);
-    if !d.is_empty() {
-        one.mismatch = Some(d);
+    let mut case = vp1_case(cfg.seed, index, cfg.len);
+    let first = case.state.clone();
+    for k in 0..cfg.states.max(1) {
+        if k > 0 {
+            case.state = extra_vp1_state(cfg.seed, index, k, &first);
+        }
+        let a = run_vp1(&mut Vp1Interp, &case);
+        tally(&a.result, &mut one);
+        let bo = run_vp1(b, &case);
+        let d = compare::vp1(&a, &bo);
+        if !d.is_empty() {
+            one.mismatch = Some((k, d));
+            break;
+        }
     }
     one
 }
@@ -428,15 +531,17 @@ pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
         });
         for (i, one) in results {
             sum.programs += 1;
+            sum.runs += one.runs;
             sum.insts += one.insts;
-            if let Some(k) = one.error {
+            for k in one.errors {
                 sum.errors += 1;
                 *sum.error_kinds.entry(k).or_default() += 1;
             }
-            sum.inst_limits += one.limit as u64;
-            if one.mismatch.is_some() {
+            sum.inst_limits += one.limits;
+            if let Some((k, _)) = one.mismatch {
                 sum.mismatches += 1;
                 sum.mismatch_indices.push(i);
+                sum.mismatch_states.push(k);
                 if cfg.stop_at_first {
                     stop = true;
                 }
@@ -455,9 +560,16 @@ pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
     if let Some(g) = gen {
         jit_stats(&mut sum, g, cfg, against);
     }
-    sum.mismatch_indices.sort_unstable();
-    for &i in sum.mismatch_indices.iter().take(cfg.max_repros) {
-        sum.found.push(minimise_one(cfg, gen, against, i)?);
+    let mut found: Vec<(u64, u32)> = sum
+        .mismatch_indices
+        .iter()
+        .copied()
+        .zip(sum.mismatch_states.iter().copied())
+        .collect();
+    found.sort_unstable();
+    (sum.mismatch_indices, sum.mismatch_states) = found.iter().copied().unzip();
+    for &(i, k) in found.iter().take(cfg.max_repros) {
+        sum.found.push(minimise_one(cfg, gen, against, i, k)?);
     }
     Ok(sum)
 }
@@ -495,10 +607,12 @@ fn minimise_one(
     gen: Option<Gen>,
     against: Against,
     index: u64,
+    state: u32,
 ) -> Result<Found, wavejit::Error> {
     let origin = repro::Origin {
         seed: cfg.seed,
         index,
+        state,
         engines: (
             "interp".into(),
             if against == Against::Jit && crate::engine::opt_tier_program(index) {
@@ -513,11 +627,16 @@ fn minimise_one(
     } else {
         format!("-{}", against.name())
     };
-    let name = format!("{}-s{}-p{}{}", cfg.arch, cfg.seed, index, engine);
+    let at = if state > 0 {
+        format!("-k{state}")
+    } else {
+        String::new()
+    };
+    let name = format!("{}-s{}-p{}{at}{}", cfg.arch, cfg.seed, index, engine);
     match gen {
         Some(g) => {
             let mut b = engine_b(against);
-            let (case, _) = gcn_case_from(pool_for(cfg, g), cfg.seed, index, cfg.len);
+            let case = gcn_case_state(cfg, g, index, state);
             let mut diff = |c: &GcnCase| -> Diffs {
                 match gcn_program(c) {
                     Ok(p) => compare::gcn(
@@ -541,6 +660,7 @@ fn minimise_one(
             };
             Ok(Found {
                 index,
+                state,
                 diffs,
                 min_diffs,
                 min_len: small.prog.items.len(),
@@ -549,7 +669,7 @@ fn minimise_one(
             })
         }
         None => {
-            let case = vp1_case(cfg.seed, index, cfg.len);
+            let case = vp1_case_state(cfg, index, state);
             let mut v = engine_vp1(against);
             let mut diff =
                 |c: &Vp1Case| compare::vp1(&run_vp1(&mut Vp1Interp, c), &run_vp1(&mut *v, c));
@@ -563,6 +683,7 @@ fn minimise_one(
             };
             Ok(Found {
                 index,
+                state,
                 diffs,
                 min_diffs,
                 min_len: small.words.len(),
@@ -630,6 +751,7 @@ pub fn self_test(out: Option<&Path>, progress: bool) -> Result<SelfTest, wavejit
         stop_at_first: true,
         progress,
         inline_only: false,
+        states: DEFAULT_STATES,
     };
     let jit = run(&cfg(Against::PlantedJit))?;
     let dpp = run(&cfg(Against::PlantedDpp))?;

@@ -32,6 +32,9 @@ use wavejit::statefile::{StateFile, VgprInit};
 pub struct Origin {
     pub seed: u64,
     pub index: u64,
+    /// Which of the program's initial states (`campaign::Config::states`; 0: the one
+    /// drawn with the program).
+    pub state: u32,
     pub engines: (String, String),
 }
 
@@ -222,8 +225,8 @@ fn note(arch: Arch, name: &str, origin: &Origin, diffs: &Diffs, insts: usize) ->
     let _ = writeln!(n, "status: open");
     let _ = writeln!(
         n,
-        "found by: wavejit fuzz --arch {arch} --seed {} (program {})",
-        origin.seed, origin.index
+        "found by: wavejit fuzz --arch {arch} --seed {} (program {}, state {})",
+        origin.seed, origin.index, origin.state
     );
     let _ = writeln!(n, "engines: {} vs {}", origin.engines.0, origin.engines.1);
     let _ = writeln!(n, "instructions: {insts}");

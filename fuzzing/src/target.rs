@@ -54,7 +54,7 @@ pub fn diff_code(arch: Arch, code: &[u8], seed: u64, max_insts: u64) -> Diffs {
             };
             compare::vp1(
                 &run_vp1(&mut Vp1Interp, &case),
-                &run_vp1(&mut Vp1Jit, &case),
+                &run_vp1(&mut Vp1Jit::default(), &case),
             )
         }
     }
@@ -84,7 +84,7 @@ pub fn diff_generated(arch: Arch, mut rng: &mut dyn RngCore, len: usize) -> Diff
             };
             compare::vp1(
                 &run_vp1(&mut Vp1Interp, &case),
-                &run_vp1(&mut Vp1Jit, &case),
+                &run_vp1(&mut Vp1Jit::default(), &case),
             )
         }
     }

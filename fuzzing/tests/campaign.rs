@@ -10,9 +10,10 @@ use wavejit_fuzzing::case::{gcn_program, run_gcn};
 use wavejit_fuzzing::compare;
 use wavejit_fuzzing::{self as fuzz, Against, Config};
 
-/// Programs per generation and seed: a few thousand in all, a few seconds each in release
-/// (CI); far fewer in a debug build, where compiling is an order of magnitude slower.
-const PROGRAMS: u64 = if cfg!(debug_assertions) { 60 } else { 700 };
+/// Programs per generation and seed (each run from `DEFAULT_STATES` initial states): a
+/// few thousand runs in all, a few seconds each in release (CI); far fewer in a debug
+/// build, where compiling is an order of magnitude slower.
+const PROGRAMS: u64 = if cfg!(debug_assertions) { 20 } else { 250 };
 
 fn campaign(arch: Arch, seed: u64, programs: u64, len: usize) -> fuzz::Summary {
     let mut cfg = Config::new(arch);
@@ -46,15 +47,20 @@ fn check(arch: Arch) {
         let s = campaign(arch, seed, PROGRAMS, len);
         assert_eq!(s.programs, PROGRAMS);
         assert_eq!(
+            s.runs,
+            PROGRAMS * fuzz::campaign::default_states(arch) as u64
+        );
+        assert_eq!(
             s.mismatches, 0,
             "{arch} seed {seed}: mismatching programs {:?}",
             s.mismatch_indices
         );
-        // Most programs run to their end: the generator makes programs that do something.
+        // Most runs go to their end: the generator makes programs that do something.
         assert!(
-            s.errors < PROGRAMS / 3,
-            "{arch} seed {seed}: {} of {PROGRAMS} programs ended in an error: {:?}",
+            s.errors < s.runs / 3,
+            "{arch} seed {seed}: {} of {} runs ended in an error: {:?}",
             s.errors,
+            s.runs,
             s.error_kinds
         );
         insts += s.insts;
@@ -67,7 +73,7 @@ fn check(arch: Arch) {
         }
     }
     assert!(
-        insts > 3 * PROGRAMS * 8,
+        insts > 3 * PROGRAMS * fuzz::campaign::DEFAULT_STATES as u64 * 8,
         "{arch}: {insts} instructions in all"
     );
 }
@@ -122,6 +128,40 @@ fn a_program_is_a_function_of_seed_and_index() {
         (one.programs, one.insts, one.errors),
         (two.programs, two.insts, two.errors)
     );
+}
+
+#[test]
+fn further_states_are_new_data_under_the_first_states_mode_and_exec() {
+    use wavejit_fuzzing::campaign::extra_gcn_state;
+    for gen in Gen::ALL {
+        for index in 0..20 {
+            let (case, _) = gcn_case(gen, 7, index, 24);
+            let first = &case.state;
+            let k1 = extra_gcn_state(gen, 7, index, 1, first);
+            let k2 = extra_gcn_state(gen, 7, index, 2, first);
+            // A function of (seed, index, k) and the first state.
+            let again = extra_gcn_state(gen, 7, index, 1, first);
+            assert_eq!(k1.wave.vgpr[..], again.wave.vgpr[..]);
+            assert_eq!(k1.lds, again.lds);
+            for k in [&k1, &k2] {
+                assert_eq!(k.wave.mode, first.wave.mode);
+                assert_eq!(k.wave.exec, first.wave.exec);
+            }
+            // New registers: the drawn VGPRs differ from the first state's and each other's.
+            assert_ne!(k1.wave.vgpr[..16], first.wave.vgpr[..16]);
+            assert_ne!(k1.wave.vgpr[..16], k2.wave.vgpr[..16]);
+        }
+    }
+    // One state: a run per program.
+    let mut cfg = Config::new(Arch::Gcn(Gen::Gfx8));
+    cfg.programs = Some(10);
+    cfg.states = 1;
+    cfg.against = Against::Interp;
+    let s = fuzz::run(&cfg).expect("runs");
+    assert_eq!((s.programs, s.runs), (10, 10));
+    cfg.states = 3;
+    let s = fuzz::run(&cfg).expect("runs");
+    assert_eq!((s.programs, s.runs), (10, 30));
 }
 
 #[test]

@@ -42,7 +42,7 @@ fn replay(s_path: &Path) -> Result<Diffs, String> {
             let case = Vp1Case { words, state };
             Ok(compare::vp1(
                 &run_vp1(&mut Vp1Interp, &case),
-                &run_vp1(&mut Vp1Jit, &case),
+                &run_vp1(&mut Vp1Jit::default(), &case),
             ))
         }
     }
@@ -134,6 +134,7 @@ fn reproducer_files_round_trip_random_cases() {
     let origin = Origin {
         seed: 9,
         index: 0,
+        state: 0,
         engines: ("interp".into(), "jit".into()),
     };
     let (mut raw, mut total) = (0, 0);

@@ -111,6 +111,7 @@ pub enum Round {
 
 impl Round {
     /// The 2-bit MODE encoding: 0 nearest even, 1 +inf, 2 -inf, 3 zero.
+    #[inline]
     pub fn from_bits(b: u32) -> Round {
         match b & 3 {
             0 => Round::NearestEven,
@@ -142,31 +143,40 @@ pub const F64: Format = Format {
 };
 
 impl Format {
+    #[inline]
     pub fn bias(self) -> i32 {
         (1 << (self.exp_bits - 1)) - 1
     }
+    #[inline]
     pub fn width(self) -> u32 {
         1 + self.exp_bits + self.man_bits
     }
+    #[inline]
     pub fn sign_bit(self) -> u64 {
         1u64 << (self.exp_bits + self.man_bits)
     }
+    #[inline]
     fn man_mask(self) -> u64 {
         (1u64 << self.man_bits) - 1
     }
+    #[inline]
     fn exp_max(self) -> u64 {
         (1u64 << self.exp_bits) - 1
     }
     /// The canonical quiet NaN (see the NaN rule at the top of this file).
+    #[inline]
     pub fn qnan(self) -> u64 {
         (self.exp_max() << self.man_bits) | (1u64 << (self.man_bits - 1))
     }
+    #[inline]
     pub fn inf(self, neg: bool) -> u64 {
         self.signed(neg, self.exp_max() << self.man_bits)
     }
+    #[inline]
     pub fn zero(self, neg: bool) -> u64 {
         self.signed(neg, 0)
     }
+    #[inline]
     pub fn one(self, neg: bool) -> u64 {
         self.signed(neg, (self.bias() as u64) << self.man_bits)
     }
@@ -177,6 +187,7 @@ impl Format {
             ((self.exp_max() - 1) << self.man_bits) | self.man_mask(),
         )
     }
+    #[inline]
     fn signed(self, neg: bool, mag: u64) -> u64 {
         if neg {
             mag | self.sign_bit()
@@ -185,6 +196,7 @@ impl Format {
         }
     }
     /// Only the bits of the format (an f32 operand is the low 32 bits of `bits`).
+    #[inline]
     pub fn trim(self, bits: u64) -> u64 {
         if self.width() == 64 {
             bits
@@ -192,26 +204,33 @@ impl Format {
             bits & ((1u64 << self.width()) - 1)
         }
     }
+    #[inline]
     pub fn is_neg(self, bits: u64) -> bool {
         bits & self.sign_bit() != 0
     }
+    #[inline]
     pub fn biased_exp(self, bits: u64) -> u64 {
         (bits >> self.man_bits) & self.exp_max()
     }
+    #[inline]
     pub fn is_nan(self, bits: u64) -> bool {
         self.biased_exp(bits) == self.exp_max() && bits & self.man_mask() != 0
     }
+    #[inline]
     pub fn is_inf(self, bits: u64) -> bool {
         self.biased_exp(bits) == self.exp_max() && bits & self.man_mask() == 0
     }
     /// Zero, ignoring the sign (and not flushing denormals).
+    #[inline]
     pub fn is_zero(self, bits: u64) -> bool {
         self.trim(bits) & !self.sign_bit() == 0
     }
+    #[inline]
     pub fn is_denormal(self, bits: u64) -> bool {
         self.biased_exp(bits) == 0 && bits & self.man_mask() != 0
     }
     /// A NaN becomes the canonical quiet NaN; anything else is unchanged.
+    #[inline]
     pub fn canon(self, bits: u64) -> u64 {
         if self.is_nan(bits) {
             self.qnan()
@@ -220,10 +239,12 @@ impl Format {
         }
     }
     /// ABS: clear the sign bit.
+    #[inline]
     pub fn abs(self, bits: u64) -> u64 {
         self.trim(bits) & !self.sign_bit()
     }
     /// NEG: flip the sign bit.
+    #[inline]
     pub fn neg(self, bits: u64) -> u64 {
         self.trim(bits) ^ self.sign_bit()
     }
@@ -257,6 +278,7 @@ impl Fp {
 }
 
 impl Mode {
+    #[inline]
     pub fn fp32(self) -> Fp {
         Fp {
             fmt: F32,
@@ -265,6 +287,7 @@ impl Mode {
             flush_out: self.0 & 0x20 == 0,
         }
     }
+    #[inline]
     pub fn fp64(self) -> Fp {
         Fp {
             fmt: F64,
@@ -274,6 +297,7 @@ impl Mode {
         }
     }
     /// f16 shares the f64 controls.
+    #[inline]
     pub fn fp16(self) -> Fp {
         Fp {
             fmt: F16,
@@ -281,6 +305,7 @@ impl Mode {
         }
     }
     /// The controls of the precision of `fmt`.
+    #[inline]
     pub fn fp(self, fmt: Format) -> Fp {
         match fmt.width() {
             16 => self.fp16(),
@@ -289,6 +314,7 @@ impl Mode {
         }
     }
     /// MODE bit 8: CLAMP turns NaN into +0.0.
+    #[inline]
     pub fn dx10_clamp(self) -> bool {
         self.0 & 0x100 != 0
     }
@@ -472,6 +498,7 @@ fn add_finite(fp: Fp, a: (bool, i32, u128), b: (bool, i32, u128), scale: i64) ->
 // Arithmetic. All of these take and return bit patterns of `fp.fmt`.
 
 /// IEEE addition.
+#[inline]
 pub fn add(fp: Fp, a: u64, b: u64) -> u64 {
     host::add(fp, a, b).unwrap_or_else(|| add_soft(fp, a, b))
 }
@@ -509,11 +536,13 @@ pub(crate) fn add_soft(fp: Fp, a: u64, b: u64) -> u64 {
 }
 
 /// IEEE subtraction `a - b`.
+#[inline]
 pub fn sub(fp: Fp, a: u64, b: u64) -> u64 {
     add(fp, a, fp.fmt.neg(b))
 }
 
 /// IEEE multiplication.
+#[inline]
 pub fn mul(fp: Fp, a: u64, b: u64) -> u64 {
     host::mul(fp, a, b).unwrap_or_else(|| mul_soft(fp, a, b))
 }
@@ -546,6 +575,7 @@ pub(crate) fn mul_soft(fp: Fp, a: u64, b: u64) -> u64 {
 }
 
 /// Fused multiply-add `a × b + c`, rounded once.
+#[inline]
 pub fn fma(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
     host::fma(fp, a, b, c).unwrap_or_else(|| fma_scaled(fp, a, b, c, 0))
 }
@@ -610,11 +640,13 @@ pub fn fma_scaled(fp: Fp, a: u64, b: u64, c: u64, scale: i32) -> u64 {
 }
 
 /// Unfused multiply-add: the product is rounded (and flushed) before the add.
+#[inline]
 pub fn mad(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
     add(fp, mul(fp, a, b), c)
 }
 
 /// IEEE division `a / b`.
+#[inline]
 pub fn div(fp: Fp, a: u64, b: u64) -> u64 {
     host::div(fp, a, b).unwrap_or_else(|| div_soft(fp, a, b))
 }
@@ -675,6 +707,7 @@ fn isqrt(x: u128) -> (u128, bool) {
 }
 
 /// IEEE square root; negative (nonzero) inputs give NaN, sqrt(-0) = -0.
+#[inline]
 pub fn sqrt(fp: Fp, a: u64) -> u64 {
     host::sqrt(fp, a).unwrap_or_else(|| sqrt_soft(fp, a))
 }
@@ -759,7 +792,13 @@ pub fn convert(from: Format, flush_in: bool, to: Fp, a: u64) -> u64 {
 }
 
 /// An integer to float, rounded per `fp`.
+#[inline]
 pub fn from_int(fp: Fp, v: i128) -> u64 {
+    host::from_int(fp, v).unwrap_or_else(|| from_int_soft(fp, v))
+}
+
+/// An integer to float, always in software.
+pub(crate) fn from_int_soft(fp: Fp, v: i128) -> u64 {
     round_pack(fp, v < 0, v.unsigned_abs(), 0)
 }
 
@@ -833,6 +872,7 @@ pub fn round_int(fp: Fp, a: u64, how: ToInt) -> u64 {
 }
 
 /// IEEE comparison (after the input flush): `None` when either is a NaN. -0 == +0.
+#[inline]
 pub fn compare(fmt: Format, flush_in: bool, a: u64, b: u64) -> Option<Ordering> {
     match host::compare(fmt, flush_in, a, b) {
         Some(o) => o,
@@ -871,6 +911,7 @@ pub(crate) fn compare_soft(fmt: Format, flush_in: bool, a: u64, b: u64) -> Optio
 }
 
 /// The input after the flushes of `fp`, NaN canonical: what min/max/med3 return.
+#[inline]
 pub fn canonical(fp: Fp, a: u64) -> u64 {
     host::canonical(fp, a)
 }
@@ -891,25 +932,34 @@ pub(crate) fn canonical_soft(fp: Fp, a: u64) -> u64 {
 
 /// IEEE 754-2019 minimumNumber: a NaN operand loses to a number (two NaNs give NaN), and
 /// -0 is below +0. (ERRATA VOP3 10: the minNum rule for a single NaN.)
+#[inline]
 pub fn min_num(fp: Fp, a: u64, b: u64) -> u64 {
     pick(fp, a, b, true)
 }
 
 /// IEEE 754-2019 maximumNumber (see `min_num`).
+#[inline]
 pub fn max_num(fp: Fp, a: u64, b: u64) -> u64 {
     pick(fp, a, b, false)
 }
 
+#[inline]
 fn pick(fp: Fp, a: u64, b: u64, min: bool) -> u64 {
+    host::pick(fp, a, b, min)
+}
+
+/// `min_num`/`max_num` through `compare`: the definition `host::pick` is tested against.
+#[cfg(test)]
+pub(crate) fn pick_soft(fp: Fp, a: u64, b: u64, min: bool) -> u64 {
     let f = fp.fmt;
-    let (a, b) = (canonical(fp, a), canonical(fp, b));
+    let (a, b) = (canonical_soft(fp, a), canonical_soft(fp, b));
     match (f.is_nan(a), f.is_nan(b)) {
         (true, true) => return f.qnan(),
         (true, false) => return b,
         (false, true) => return a,
         _ => {}
     }
-    let ord = match compare(f, false, a, b) {
+    let ord = match compare_soft(f, false, a, b) {
         Some(Ordering::Equal) => {
             // Equal values differ only in the sign of a zero: -0 < +0.
             f.is_neg(b).cmp(&f.is_neg(a))

@@ -94,22 +94,27 @@ fn binary(
     })
 }
 
+#[inline]
 pub(super) fn add(fp: Fp, a: u64, b: u64) -> Option<u64> {
     binary(fp, a, b, |x, y| x + y, |x, y| x + y)
 }
 
+#[inline]
 pub(super) fn mul(fp: Fp, a: u64, b: u64) -> Option<u64> {
     binary(fp, a, b, |x, y| x * y, |x, y| x * y)
 }
 
+#[inline]
 pub(super) fn div(fp: Fp, a: u64, b: u64) -> Option<u64> {
     binary(fp, a, b, |x, y| x / y, |x, y| x / y)
 }
 
+#[inline]
 pub(super) fn sqrt(fp: Fp, a: u64) -> Option<u64> {
     binary(fp, a, 0, |x, _| x.sqrt(), |x, _| x.sqrt())
 }
 
+#[inline]
 pub(super) fn fma(fp: Fp, a: u64, b: u64, c: u64) -> Option<u64> {
     if !takes(fp) {
         return None;
@@ -124,6 +129,7 @@ pub(super) fn fma(fp: Fp, a: u64, b: u64, c: u64) -> Option<u64> {
 
 /// Comparison rounds nothing, so any rounding direction may take it; `Some(None)` is
 /// "unordered".
+#[inline]
 pub(super) fn compare(fmt: Format, flush_in: bool, a: u64, b: u64) -> Option<Option<Ordering>> {
     if !HOST_IEEE {
         return None;
@@ -138,6 +144,7 @@ pub(super) fn compare(fmt: Format, flush_in: bool, a: u64, b: u64) -> Option<Opt
 /// The input after the flushes of `fp`, NaN canonical. A non-NaN input is already a
 /// value of the format, so nothing rounds: only a denormal can change (to its signed
 /// zero, when either flush applies). Bit operations only, in every format and mode.
+#[inline]
 pub(super) fn canonical(fp: Fp, a: u64) -> u64 {
     let f = fp.fmt;
     let a = f.trim(a);
@@ -147,5 +154,56 @@ pub(super) fn canonical(fp: Fp, a: u64) -> u64 {
         f.zero(f.is_neg(a))
     } else {
         a
+    }
+}
+
+/// An integer converted on the host (`as`, which rounds to nearest, ties to even). A
+/// non-zero integer is at least 1 in magnitude, so the result is never a denormal and no
+/// flush applies; zero is +0 on both paths; `i128` is below 2^127, inside the range of f32
+/// and f64, so nothing overflows.
+#[inline]
+pub(super) fn from_int(fp: Fp, v: i128) -> Option<u64> {
+    if !takes(fp) {
+        return None;
+    }
+    Some(if fp.fmt.width() == 32 {
+        (v as f32).to_bits() as u64
+    } else {
+        (v as f64).to_bits()
+    })
+}
+
+/// The key that orders the non-NaN values of a format as numbers, with -0 below +0: the
+/// bits with the sign flipped for positive values and every bit flipped for negative ones
+/// (a larger magnitude of a negative number is a smaller number).
+#[inline]
+fn order_key(f: Format, a: u64) -> u64 {
+    if f.is_neg(a) {
+        !a & ((f.sign_bit() << 1).wrapping_sub(1))
+    } else {
+        a | f.sign_bit()
+    }
+}
+
+/// minimumNumber/maximumNumber (`float::min_num`, `max_num`) by bit operations in every
+/// format and mode. After `canonical` (flushes, NaN canonical), two values that compare
+/// equal have the same bits except for ±0, and the key orders -0 below +0 as the
+/// definition does; a NaN loses to a number.
+#[inline]
+pub(super) fn pick(fp: Fp, a: u64, b: u64, min: bool) -> u64 {
+    let f = fp.fmt;
+    let (a, b) = (canonical(fp, a), canonical(fp, b));
+    match (f.is_nan(a), f.is_nan(b)) {
+        (true, true) => return f.qnan(),
+        (true, false) => return b,
+        (false, true) => return a,
+        _ => {}
+    }
+    let (ka, kb) = (order_key(f, a), order_key(f, b));
+    let a_first = if min { ka <= kb } else { ka >= kb };
+    if a_first {
+        a
+    } else {
+        b
     }
 }

@@ -73,6 +73,41 @@ fn check2(fp: Fp, a: u64, b: u64) {
         compare_soft(fp.fmt, fp.flush_in, a, b),
         "compare {fp:?} {a:#x} {b:#x}"
     );
+    assert_eq!(
+        min_num(fp, a, b),
+        pick_soft(fp, a, b, true),
+        "min {fp:?} {a:#x} {b:#x}"
+    );
+    assert_eq!(
+        max_num(fp, a, b),
+        pick_soft(fp, a, b, false),
+        "max {fp:?} {a:#x} {b:#x}"
+    );
+}
+
+fn check_int(fp: Fp, v: i128) {
+    assert_eq!(from_int(fp, v), from_int_soft(fp, v), "from_int {fp:?} {v}");
+}
+
+/// Integers where conversions round: around the significand widths (2^11, 2^24, 2^53)
+/// with halfway cases, the ends of the 32- and 64-bit integer ranges, and the extremes of
+/// `i128`.
+fn special_ints() -> Vec<i128> {
+    let mut v = vec![0, 1, 2, 3, i128::MAX, i128::MIN, i128::MIN + 1];
+    for w in [11u32, 12, 24, 25, 31, 32, 53, 54, 63, 64, 100, 126] {
+        let p = 1i128 << w;
+        for d in [-3i128, -2, -1, 0, 1, 2, 3] {
+            v.push(p + d);
+        }
+        // Halfway between two neighbours at the next precision step, and next to it.
+        v.push(p + (p >> 24) + 1);
+        v.push(p + (p >> 25));
+        v.push(p + (p >> 54));
+        v.push(p + 3 * (p >> 25));
+    }
+    let neg: Vec<i128> = v.iter().map(|x| x.wrapping_neg()).collect();
+    v.extend(neg);
+    v
 }
 
 fn check1(fp: Fp, a: u64) {
@@ -102,6 +137,9 @@ fn special_values_in_every_mode() {
     for f in [F32, F64, F16] {
         let sp = specials(f);
         for fp in modes(f) {
+            for v in special_ints() {
+                check_int(fp, v);
+            }
             for &a in &sp {
                 check1(fp, a);
                 for &b in &sp {
@@ -170,6 +208,9 @@ fn random_values() {
             check1(fp, a);
             check2(fp, a, b);
             check3(fp, a, b, c);
+            // An integer of a random width, so that every magnitude is met.
+            let w = rng.random_range(0..128u32);
+            check_int(fp, (rng.random::<u128>() >> w) as i128);
         }
     }
 }

@@ -10,52 +10,48 @@ use super::operands::Ty::{self, B16, B32, B64, F16, F32, F64};
 use super::vop1;
 use crate::float::{Fp, Mode};
 
-pub(super) type Fn1<T> = fn(T, Mode) -> T;
-pub(super) type Fn2<T> = fn(T, T, Mode) -> T;
-pub(super) type Fn3<T> = fn(T, T, T, Mode) -> T;
-
-pub(super) fn f32_1(cx: &mut Cx, f: Fn1<u32>) -> R {
+pub(super) fn f32_1(cx: &mut Cx, f: impl Fn(u32, Mode) -> u32) -> R {
     let m = cx.mode();
     alu(cx, [F32], F32, |[a]| f(a as u32, m) as u64)
 }
-pub(super) fn f32_2(cx: &mut Cx, f: Fn2<u32>) -> R {
+pub(super) fn f32_2(cx: &mut Cx, f: impl Fn(u32, u32, Mode) -> u32) -> R {
     let m = cx.mode();
     alu(cx, [F32, F32], F32, |[a, b]| {
         f(a as u32, b as u32, m) as u64
     })
 }
-pub(super) fn f32_3(cx: &mut Cx, f: Fn3<u32>) -> R {
+pub(super) fn f32_3(cx: &mut Cx, f: impl Fn(u32, u32, u32, Mode) -> u32) -> R {
     let m = cx.mode();
     alu(cx, [F32, F32, F32], F32, |[a, b, c]| {
         f(a as u32, b as u32, c as u32, m) as u64
     })
 }
-pub(super) fn f64_2(cx: &mut Cx, f: Fn2<u64>) -> R {
+pub(super) fn f64_2(cx: &mut Cx, f: impl Fn(u64, u64, Mode) -> u64) -> R {
     let m = cx.mode();
     alu(cx, [F64, F64], F64, |[a, b]| f(a, b, m))
 }
-pub(super) fn f64_3(cx: &mut Cx, f: Fn3<u64>) -> R {
+pub(super) fn f64_3(cx: &mut Cx, f: impl Fn(u64, u64, u64, Mode) -> u64) -> R {
     let m = cx.mode();
     alu(cx, [F64, F64, F64], F64, |[a, b, c]| f(a, b, c, m))
 }
-pub(super) fn f16_2(cx: &mut Cx, f: Fn2<u16>) -> R {
+pub(super) fn f16_2(cx: &mut Cx, f: impl Fn(u16, u16, Mode) -> u16) -> R {
     let m = cx.mode();
     alu(cx, [F16, F16], F16, |[a, b]| {
         f(a as u16, b as u16, m) as u64
     })
 }
-pub(super) fn f16_3(cx: &mut Cx, f: Fn3<u16>) -> R {
+pub(super) fn f16_3(cx: &mut Cx, f: impl Fn(u16, u16, u16, Mode) -> u16) -> R {
     let m = cx.mode();
     alu(cx, [F16, F16, F16], F16, |[a, b, c]| {
         f(a as u16, b as u16, c as u16, m) as u64
     })
 }
 /// A precision-generic float operation (`fn(Fp, bits) -> bits`) at type `ty`.
-pub(super) fn fp_1(cx: &mut Cx, ty: Ty, f: fn(Fp, u64) -> u64) -> R {
+pub(super) fn fp_1(cx: &mut Cx, ty: Ty, f: impl Fn(Fp, u64) -> u64) -> R {
     let fp = fp_of(cx.mode(), ty);
     alu(cx, [ty], ty, |[a]| f(fp, a))
 }
-pub(super) fn fp_3(cx: &mut Cx, ty: Ty, f: fn(Fp, u64, u64, u64) -> u64) -> R {
+pub(super) fn fp_3(cx: &mut Cx, ty: Ty, f: impl Fn(Fp, u64, u64, u64) -> u64) -> R {
     let fp = fp_of(cx.mode(), ty);
     alu(cx, [ty, ty, ty], ty, |[a, b, c]| f(fp, a, b, c))
 }
@@ -66,45 +62,45 @@ pub(super) fn fp_of(m: Mode, ty: Ty) -> Fp {
         _ => m.fp32(),
     }
 }
-pub(super) fn b32_1(cx: &mut Cx, f: fn(u32) -> u32) -> R {
+pub(super) fn b32_1(cx: &mut Cx, f: impl Fn(u32) -> u32) -> R {
     alu(cx, [B32], B32, |[a]| f(a as u32) as u64)
 }
-pub(super) fn b32_2(cx: &mut Cx, f: fn(u32, u32) -> u32) -> R {
+pub(super) fn b32_2(cx: &mut Cx, f: impl Fn(u32, u32) -> u32) -> R {
     alu(cx, [B32, B32], B32, |[a, b]| f(a as u32, b as u32) as u64)
 }
-pub(super) fn b32_3(cx: &mut Cx, f: fn(u32, u32, u32) -> u32) -> R {
+pub(super) fn b32_3(cx: &mut Cx, f: impl Fn(u32, u32, u32) -> u32) -> R {
     alu(cx, [B32, B32, B32], B32, |[a, b, c]| {
         f(a as u32, b as u32, c as u32) as u64
     })
 }
-pub(super) fn b16_2(cx: &mut Cx, f: fn(u16, u16) -> u16) -> R {
+pub(super) fn b16_2(cx: &mut Cx, f: impl Fn(u16, u16) -> u16) -> R {
     alu(cx, [B16, B16], B16, |[a, b]| f(a as u16, b as u16) as u64)
 }
 /// 16-bit integer operations with CLAMP (saturation).
-pub(super) fn b16_2c(cx: &mut Cx, f: fn(u16, u16, bool) -> u16) -> R {
+pub(super) fn b16_2c(cx: &mut Cx, f: impl Fn(u16, u16, bool) -> u16) -> R {
     let c = cx.v.clamp;
     alu(cx, [B16, B16], B16, |[a, b]| {
         f(a as u16, b as u16, c) as u64
     })
 }
-pub(super) fn b16_3c(cx: &mut Cx, f: fn(u16, u16, u16, bool) -> u16) -> R {
+pub(super) fn b16_3c(cx: &mut Cx, f: impl Fn(u16, u16, u16, bool) -> u16) -> R {
     let c = cx.v.clamp;
     alu(cx, [B16, B16, B16], B16, |[a, b, d]| {
         f(a as u16, b as u16, d as u16, c) as u64
     })
 }
 /// Float operand(s) in, integer result out (conversions, packing).
-pub(super) fn f32_to_b32(cx: &mut Cx, f: fn(u32, Mode) -> u32) -> R {
+pub(super) fn f32_to_b32(cx: &mut Cx, f: impl Fn(u32, Mode) -> u32) -> R {
     let m = cx.mode();
     alu(cx, [F32], B32, |[a]| f(a as u32, m) as u64)
 }
-pub(super) fn f32x2_to_b32(cx: &mut Cx, f: fn(u32, u32, Mode) -> u32) -> R {
+pub(super) fn f32x2_to_b32(cx: &mut Cx, f: impl Fn(u32, u32, Mode) -> u32) -> R {
     let m = cx.mode();
     alu(cx, [F32, F32], B32, |[a, b]| {
         f(a as u32, b as u32, m) as u64
     })
 }
-pub(super) fn b32_to_f32(cx: &mut Cx, f: fn(u32, Mode) -> u32) -> R {
+pub(super) fn b32_to_f32(cx: &mut Cx, f: impl Fn(u32, Mode) -> u32) -> R {
     let m = cx.mode();
     alu(cx, [B32], F32, |[a]| f(a as u32, m) as u64)
 }
@@ -138,7 +134,7 @@ impl Bits for u64 {
     }
 }
 /// A conversion: one source of type `from`, a result of type `to`.
-pub(super) fn conv<A: Bits, B: Bits>(cx: &mut Cx, from: Ty, to: Ty, f: fn(A, Mode) -> B) -> R {
+pub(super) fn conv<A: Bits, B: Bits>(cx: &mut Cx, from: Ty, to: Ty, f: impl Fn(A, Mode) -> B) -> R {
     let m = cx.mode();
     alu(cx, [from], to, |[a]| f(A::from_lane(a), m).to_lane())
 }
@@ -149,7 +145,7 @@ pub(super) fn ubyte(cx: &mut Cx, n: u32) -> R {
     })
 }
 /// Carry out: `D, VCC/SDST = f(S0, S1)`, CLAMP saturating.
-pub(super) fn carry_out(cx: &mut Cx, f: fn(u32, u32, bool) -> (u32, bool)) -> R {
+pub(super) fn carry_out(cx: &mut Cx, f: impl Fn(u32, u32, bool) -> (u32, bool)) -> R {
     let c = cx.v.clamp;
     alu_bits(
         cx,
@@ -164,7 +160,7 @@ pub(super) fn carry_out(cx: &mut Cx, f: fn(u32, u32, bool) -> (u32, bool)) -> R 
     )
 }
 /// Carry in and out: the carry in from VCC (32-bit encodings) or SRC2 (VOP3B).
-pub(super) fn carry_in_out(cx: &mut Cx, f: fn(u32, u32, bool, bool) -> (u32, bool)) -> R {
+pub(super) fn carry_in_out(cx: &mut Cx, f: impl Fn(u32, u32, bool, bool) -> (u32, bool)) -> R {
     let c = cx.v.clamp;
     alu_bits(
         cx,

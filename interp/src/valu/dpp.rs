@@ -73,6 +73,27 @@ pub fn lane_enabled(row_mask: u8, bank_mask: u8, lane: usize) -> bool {
     row_mask >> ((lane >> 4) & 3) & 1 != 0 && bank_mask >> ((lane >> 2) & 3) & 1 != 0
 }
 
+/// `src_lane` of every lane under `ctrl`, as a table (`u8::MAX`: out of range): built
+/// once for every DPP_CTRL value from `src_lane` itself, so that a DPP instruction looks
+/// its lanes up instead of working each out.
+pub fn src_lanes(ctrl: u16) -> &'static [u8; LANES] {
+    static MAPS: std::sync::OnceLock<Vec<[u8; LANES]>> = std::sync::OnceLock::new();
+    const NONE: [u8; LANES] = [u8::MAX; LANES];
+    let maps = MAPS.get_or_init(|| {
+        (0..=0x143u16)
+            .map(|c| std::array::from_fn(|l| src_lane(c, l).map_or(u8::MAX, |s| s as u8)))
+            .collect()
+    });
+    maps.get(ctrl as usize).unwrap_or(&NONE)
+}
+
+/// `lane_enabled` of every lane as a lane mask.
+pub fn enabled_lanes(row_mask: u8, bank_mask: u8) -> u64 {
+    (0..LANES).fold(0, |m, l| {
+        m | (lane_enabled(row_mask, bank_mask, l) as u64) << l
+    })
+}
+
 /// What SRC0 of `lane` is under DPP: `Some(Some(l))` read lane `l`, `Some(None)` read 0
 /// (BOUND_CTRL set and the source lane invalid), `None` the lane is not written (source
 /// invalid without BOUND_CTRL). A source lane is invalid when out of range or when its
@@ -103,5 +124,19 @@ mod tests {
         assert_eq!(src_lane(0x100, 3), None);
         assert!(!ctrl_valid(0x100) && ctrl_valid(0x143) && !ctrl_valid(0x144));
         assert!(lane_enabled(0b1000, 0b0001, 48) && !lane_enabled(0b1000, 0b0001, 52));
+    }
+
+    #[test]
+    fn tables_match_the_functions() {
+        for ctrl in 0..0x200u16 {
+            let t = src_lanes(ctrl);
+            for (lane, &got) in t.iter().enumerate() {
+                let want = src_lane(ctrl, lane).map_or(u8::MAX, |l| l as u8);
+                assert_eq!(got, want, "ctrl {ctrl:#x} lane {lane}");
+            }
+        }
+        // Rows 1 and 3, banks 0 and 2: lanes 16-19, 24-27, 48-51, 56-59.
+        assert_eq!(enabled_lanes(0b1010, 0b0101), 0x0F0F_0000_0F0F_0000);
+        assert_eq!(enabled_lanes(0xF, 0xF), u64::MAX);
     }
 }

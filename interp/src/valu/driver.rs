@@ -9,7 +9,7 @@
 //! instruction always reads the state from before itself.
 
 use wavejit_isa::gcn::VopBase;
-use wavejit_isa::state::LANES;
+use wavejit_isa::state::{Wave, LANES};
 
 use super::dpp;
 use super::operands::{self, resolve, Form, Operand, Ty, Vop, VCC};
@@ -71,9 +71,6 @@ pub struct Shape<'t> {
     pub bit_out: BitOut,
 }
 
-/// A lane's work: `(lane id, sources after modifiers, input bit) → (result, output bit)`.
-pub type LaneFn<'f> = &'f dyn Fn(usize, &[u64], bool) -> (u64, bool);
-
 impl Cx<'_, '_> {
     pub fn mode(&self) -> Mode {
         Mode(self.ctx.wave.mode)
@@ -83,64 +80,104 @@ impl Cx<'_, '_> {
     pub fn plan(&self) -> [Act; LANES] {
         let exec = self.ctx.wave.exec;
         let mut acts = [Act::Off; LANES];
-        for (lane, a) in acts.iter_mut().enumerate() {
-            if exec >> lane & 1 == 0 {
-                continue;
-            }
-            *a = match self.v.dpp {
-                None => Act::Run { src0: Some(lane) },
-                Some(d) => {
-                    if !dpp::lane_enabled(d.row_mask, d.bank_mask, lane) {
-                        Act::Keep
-                    } else {
-                        match dpp::lane_reads(d.ctrl, d.bound_ctrl, exec, lane) {
-                            Some(src0) => Act::Run { src0 },
-                            None => Act::Keep,
-                        }
-                    }
+        let Some(d) = self.v.dpp else {
+            for (lane, a) in acts.iter_mut().enumerate() {
+                if exec >> lane & 1 != 0 {
+                    *a = Act::Run { src0: Some(lane) };
                 }
+            }
+            return acts;
+        };
+        // `dpp::lane_enabled` and `dpp::lane_reads`, from their tables.
+        let enabled = dpp::enabled_lanes(d.row_mask, d.bank_mask);
+        let map = dpp::src_lanes(d.ctrl);
+        let mut m = exec;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let src = map[lane] as usize;
+            acts[lane] = if enabled >> lane & 1 == 0 {
+                Act::Keep
+            } else if src < LANES && exec >> src & 1 != 0 {
+                Act::Run { src0: Some(src) }
+            } else if d.bound_ctrl {
+                Act::Run { src0: None }
+            } else {
+                Act::Keep
             };
         }
         acts
     }
 
-    /// The sources of `lane` for an operation with source types `ins`, resolved operands
-    /// `ops`: DPP lane choice for SRC0, SDWA selection for SRC0/SRC1, then ABS/NEG.
-    fn sources(
+    /// The sources of DPP and SDWA forms as rows of 32-bit lane values, and the lanes
+    /// that run and keep their lane-mask bit. DPP: SRC0 of each running lane read from its
+    /// source lane (0 where BOUND_CTRL zeroes it), lanes masked off by ROW_MASK/BANK_MASK
+    /// or without a source lane kept. SDWA: SRC0 (and SRC1 outside VOP1) of at most 32
+    /// bits selected from the whole dword. `rows` are the low and high words of DPP's SRC0,
+    /// or SDWA's selected SRC0 and SRC1; the answer says which sources were prepared (the
+    /// others are read from their registers as in the plain forms). The selection is the
+    /// same for every lane, so a reserved one is an error as soon as one lane runs.
+    fn special_rows(
         &self,
         ins: &[Ty],
         ops: &[Operand],
-        lane: usize,
-        src0: Option<usize>,
-        out: &mut [u64],
-    ) -> R {
+        rows: &mut [[u32; LANES]; 2],
+    ) -> Result<([bool; 3], u64, u64), ExecErrorKind> {
         let w = &*self.ctx.wave;
-        for (i, (&ty, &o)) in ins.iter().zip(ops).enumerate() {
-            // SDWA selects from the whole dword; the operation then reads its width.
-            let sel = match &self.v.sdwa {
-                Some(s)
-                    if (i == 0 || (i == 1 && self.v.form != Form::Sdwa(VopBase::Vop1)))
-                        && ty.bits() <= 32 =>
-                {
-                    Some(s)
+        let mut from_rows = [false; 3];
+        let exec = w.exec;
+        if self.v.dpp.is_some() {
+            let (mut run, mut keep) = (0u64, 0u64);
+            let wide = ins.first().is_some_and(|t| t.bits() == 64);
+            for (lane, act) in self.plan().into_iter().enumerate() {
+                let src0 = match act {
+                    Act::Off => continue,
+                    Act::Keep => {
+                        keep |= 1 << lane;
+                        continue;
+                    }
+                    Act::Run { src0 } => src0,
+                };
+                run |= 1 << lane;
+                if let (Some(l), Some(&o)) = (src0, ops.first()) {
+                    let x = operands::lane_value(w, o, if wide { Ty::B64 } else { Ty::B32 }, l);
+                    rows[0][lane] = x as u32;
+                    rows[1][lane] = (x >> 32) as u32;
                 }
-                _ => None,
-            };
-            let read_ty = if sel.is_some() { Ty::B32 } else { ty };
-            let mut x = if i == 0 {
-                match src0 {
-                    Some(l) => operands::lane_value(w, o, read_ty, l),
-                    None => 0,
-                }
-            } else {
-                operands::lane_value(w, o, read_ty, lane)
-            };
-            if let Some(sel) = sel {
-                x = operands::sdwa_select(sel, self.v.sext, i, x)? & ty.mask();
             }
-            out[i] = operands::modifiers(&self.v, i, ty, x);
+            from_rows[0] = !ops.is_empty();
+            return Ok((from_rows, run, keep));
         }
-        Ok(())
+        if let Some(sel) = &self.v.sdwa {
+            for (i, (&ty, &o)) in ins.iter().zip(ops).enumerate().take(2) {
+                if !(i == 0 || self.v.form != Form::Sdwa(VopBase::Vop1)) || ty.bits() > 32 {
+                    continue;
+                }
+                if exec == 0 {
+                    // No lane runs: nothing is read, so nothing is refused.
+                    continue;
+                }
+                // `sdwa::src_sel` of the source's dword, decided once for the row.
+                let (s, e) = if i == 0 {
+                    (sel.src0_sel, self.v.sext & 1 != 0)
+                } else {
+                    (sel.src1_sel, self.v.sext >> 1 & 1 != 0)
+                };
+                let Some(c) = sdwa::SrcSel::new(s, e) else {
+                    return Err(ExecErrorKind::BadOperand(format!("SDWA src{i}_sel {s}")));
+                };
+                match o {
+                    Operand::Vgpr(n) => {
+                        for (d, &x) in rows[i].iter_mut().zip(&w.vgpr[n as usize]) {
+                            *d = c.apply(x);
+                        }
+                    }
+                    Operand::Uniform(x) => rows[i] = [c.apply(x as u32); LANES],
+                }
+                from_rows[i] = true;
+            }
+        }
+        Ok((from_rows, exec, 0))
     }
 
     /// OMOD (VOP3) then CLAMP (VOP3, SDWA) of a float result.
@@ -164,25 +201,10 @@ impl Cx<'_, '_> {
         }
     }
 
-    /// Run the operation over the wave and write its results.
-    pub fn run(&mut self, shape: Shape<'_>, f: LaneFn<'_>) -> R {
-        let n = shape.ins.len();
-        if n > 3 {
-            return Err(ExecErrorKind::BadOperand("more than three sources".into()));
-        }
-        if let Some(out) = shape.out {
-            if out.bits() == 64 && self.v.vdst == 255 {
-                return Err(ExecErrorKind::BadOperand(
-                    "v255 cannot start a 64-bit register pair".into(),
-                ));
-            }
-        }
+    /// The lane-bit input of the instruction: VCC, or (VOP3) SRC2 as an SGPR pair.
+    fn bits_in(&self, bit_in: BitIn) -> Result<u64, ExecErrorKind> {
         let w = &*self.ctx.wave;
-        let mut ops = [Operand::Uniform(0); 3];
-        for (i, o) in ops.iter_mut().enumerate().take(n) {
-            *o = resolve(w, &self.v, self.v.src[i], shape.ins[i])?;
-        }
-        let bits_in = match shape.bit_in {
+        Ok(match bit_in {
             BitIn::None => 0,
             BitIn::Vcc => w.vcc,
             BitIn::VccOrSrc2 if self.v.is_vop3() => {
@@ -196,59 +218,95 @@ impl Cx<'_, '_> {
                 }
             }
             BitIn::VccOrSrc2 => w.vcc,
+        })
+    }
+
+    /// The float type of the result when OMOD or CLAMP applies to it (decided once for the
+    /// instruction).
+    fn post(&self, out: Option<Ty>) -> Option<Ty> {
+        out.filter(|ty| ty.is_float() && ((self.v.is_vop3() && self.v.omod != 0) || self.v.clamp))
+    }
+
+    /// Run the operation over the wave and write its results.
+    ///
+    /// Generic in the lane function so that each operation gets its own lane loop with the
+    /// operation inlined. Each source is read lane by lane without a branch (`Lanes`: a
+    /// register row or a uniform value, the width and ABS/NEG as masks); the DPP and SDWA
+    /// forms first prepare the sources they change as rows (`special_rows`). Every
+    /// running lane is computed before anything is written.
+    pub fn run<const N: usize, F>(
+        &mut self,
+        ins: [Ty; N],
+        out: Option<Ty>,
+        bit_in: BitIn,
+        bit_out: BitOut,
+        f: F,
+    ) -> R
+    where
+        F: Fn(usize, [u64; N], bool) -> (u64, bool),
+    {
+        let shape = Shape {
+            ins: &ins,
+            out,
+            bit_in,
+            bit_out,
         };
+        if N > 3 {
+            return Err(ExecErrorKind::BadOperand("more than three sources".into()));
+        }
+        if let Some(out) = out {
+            if out.bits() == 64 && self.v.vdst == 255 {
+                return Err(ExecErrorKind::BadOperand(
+                    "v255 cannot start a 64-bit register pair".into(),
+                ));
+            }
+        }
+        let mut ops = [Operand::Uniform(0); N];
+        for (i, o) in ops.iter_mut().enumerate() {
+            *o = resolve(self.ctx.wave, &self.v, self.v.src[i], ins[i])?;
+        }
+        let bits_in = self.bits_in(bit_in)?;
+        let w = &*self.ctx.wave;
+        let mut rows = [[0u32; LANES]; 2];
+        let (from_rows, run, keep) = if self.v.dpp.is_none() && self.v.sdwa.is_none() {
+            ([false; 3], w.exec, 0)
+        } else {
+            self.special_rows(&ins, &ops, &mut rows)?
+        };
+        let srcs: [Lanes; N] = std::array::from_fn(|i| {
+            let (and, xor) = operands::modifier_masks(&self.v, i, ins[i]);
+            match (from_rows[i], self.v.dpp.is_some()) {
+                // DPP: SRC0's low and high words.
+                (true, true) => Lanes::rows(&rows[0], &rows[1], ins[i], and, xor),
+                // SDWA: the selected dword of SRC0 or SRC1.
+                (true, false) => Lanes::rows(&rows[i & 1], &ZERO_ROW, ins[i], and, xor),
+                _ => Lanes::new(w, ops[i], ins[i], and, xor),
+            }
+        });
+        let out_mask = out.map_or(0, |t| t.mask());
+        let post = self.post(out);
         let mut results = [0u64; LANES];
         let mut mask = 0u64;
-        let mut srcs = [0u64; 3];
-        // OMOD/CLAMP of a float result, decided once for the instruction.
-        let post = shape
-            .out
-            .filter(|ty| ty.is_float() && ((self.v.is_vop3() && self.v.omod != 0) || self.v.clamp));
-        let mut lane_fn = |cx: &Self, lane: usize, srcs: &[u64]| {
-            let (mut r, bit) = f(lane, srcs, bits_in >> lane & 1 != 0);
-            if let Some(ty) = shape.out {
-                r &= ty.mask();
-            }
+        let mut lane_step = |lane: usize| {
+            let s: [u64; N] = std::array::from_fn(|i| srcs[i].get(lane));
+            let (mut r, bit) = f(lane, s, bits_in >> lane & 1 != 0);
+            r &= out_mask;
             if let Some(ty) = post {
-                r = cx.float_post(ty, r);
+                r = self.float_post(ty, r);
             }
             results[lane] = r;
             mask |= (bit as u64) << lane;
         };
-        // Lanes that execute, and (DPP) lanes that keep their old lane-mask bit.
-        let (run, keep) = if self.v.dpp.is_none() && self.v.sdwa.is_none() {
-            // Every source of a lane comes from the lane itself: read them directly.
-            let exec = w.exec;
-            for lane in 0..LANES {
-                if exec >> lane & 1 == 0 {
-                    continue;
-                }
-                for i in 0..n {
-                    let ty = shape.ins[i];
-                    let x = operands::lane_value(w, ops[i], ty, lane);
-                    srcs[i] = operands::modifiers(&self.v, i, ty, x);
-                }
-                lane_fn(self, lane, &srcs[..n]);
-            }
-            (exec, 0)
+        if run == u64::MAX {
+            (0..LANES).for_each(&mut lane_step);
         } else {
-            let acts = self.plan();
-            let (mut run, mut keep) = (0u64, 0u64);
-            for (lane, act) in acts.into_iter().enumerate() {
-                let src0 = match act {
-                    Act::Off => continue,
-                    Act::Keep => {
-                        keep |= 1 << lane;
-                        continue;
-                    }
-                    Act::Run { src0 } => src0,
-                };
-                run |= 1 << lane;
-                self.sources(shape.ins, &ops[..n], lane, src0, &mut srcs[..n])?;
-                lane_fn(self, lane, &srcs[..n]);
+            let mut m = run;
+            while m != 0 {
+                let lane = m.trailing_zeros() as usize;
+                m &= m - 1;
+                lane_step(lane);
             }
-            (run, keep)
-        };
+        }
         self.write_back(shape, run, keep, &results, mask)
     }
 
@@ -263,28 +321,52 @@ impl Cx<'_, '_> {
     ) -> R {
         let vdst = self.v.vdst as usize;
         if let Some(ty) = shape.out {
-            for lane in 0..LANES {
-                if run >> lane & 1 == 0 {
-                    continue;
+            let vg = &mut self.ctx.wave.vgpr;
+            // Lanes outside `run` keep their value: written back as they are, so that the
+            // plain forms are one branch-free pass over the lanes.
+            let pick = |lane: usize, new: u32, old: u32| {
+                if run >> lane & 1 != 0 {
+                    new
+                } else {
+                    old
                 }
-                let r = results[lane];
-                let vg = &mut self.ctx.wave.vgpr;
-                match (ty.bits(), &self.v.sdwa) {
-                    (64, _) => {
-                        vg[vdst][lane] = r as u32;
-                        vg[(vdst + 1) & 255][lane] = (r >> 32) as u32;
+            };
+            match (ty.bits(), &self.v.sdwa) {
+                (64, _) => {
+                    for lane in 0..LANES {
+                        let r = results[lane];
+                        vg[vdst][lane] = pick(lane, r as u32, vg[vdst][lane]);
                     }
-                    (_, Some(sel)) => {
-                        let old = vg[vdst][lane];
-                        vg[vdst][lane] = sdwa::dst_sel(r as u32, old, sel.dst_sel, sel.dst_unused)
-                            .ok_or_else(|| {
-                                ExecErrorKind::BadOperand(format!(
-                                    "SDWA dst_sel {} dst_unused {}",
-                                    sel.dst_sel, sel.dst_unused
-                                ))
-                            })?;
+                    let hi = (vdst + 1) & 255;
+                    for lane in 0..LANES {
+                        let r = results[lane];
+                        vg[hi][lane] = pick(lane, (r >> 32) as u32, vg[hi][lane]);
                     }
-                    _ => vg[vdst][lane] = r as u32,
+                }
+                (_, Some(sel)) => {
+                    // `sdwa::dst_sel`, decided once for the row.
+                    match sdwa::DstSel::new(sel.dst_sel, sel.dst_unused) {
+                        Some(d) => {
+                            let row = &mut vg[vdst];
+                            for (lane, (o, &r)) in row.iter_mut().zip(results).enumerate() {
+                                *o = pick(lane, d.apply(r as u32, *o), *o);
+                            }
+                        }
+                        // Refused only when a lane writes.
+                        None if run == 0 => {}
+                        None => {
+                            return Err(ExecErrorKind::BadOperand(format!(
+                                "SDWA dst_sel {} dst_unused {}",
+                                sel.dst_sel, sel.dst_unused
+                            )))
+                        }
+                    }
+                }
+                _ => {
+                    let row = &mut vg[vdst];
+                    for (lane, (d, &r)) in row.iter_mut().zip(results).enumerate() {
+                        *d = pick(lane, r as u32, *d);
+                    }
                 }
             }
         }
@@ -306,13 +388,9 @@ impl Cx<'_, '_> {
 
 /// One value result from `N` sources of the given types.
 pub fn alu<const N: usize>(cx: &mut Cx, ins: [Ty; N], out: Ty, f: impl Fn([u64; N]) -> u64) -> R {
-    let shape = Shape {
-        ins: &ins,
-        out: Some(out),
-        bit_in: BitIn::None,
-        bit_out: BitOut::None,
-    };
-    cx.run(shape, &|_, s, _| (f(arr(s)), false))
+    cx.run(ins, Some(out), BitIn::None, BitOut::None, |_, s, _| {
+        (f(s), false)
+    })
 }
 
 /// As `alu`, with the lane id (V_MBCNT).
@@ -322,13 +400,9 @@ pub fn alu_lane<const N: usize>(
     out: Ty,
     f: impl Fn(usize, [u64; N]) -> u64,
 ) -> R {
-    let shape = Shape {
-        ins: &ins,
-        out: Some(out),
-        bit_in: BitIn::None,
-        bit_out: BitOut::None,
-    };
-    cx.run(shape, &|l, s, _| (f(l, arr(s)), false))
+    cx.run(ins, Some(out), BitIn::None, BitOut::None, |l, s, _| {
+        (f(l, s), false)
+    })
 }
 
 /// A value result and a lane bit in and/or out (carries, V_CNDMASK, V_DIV_SCALE, …).
@@ -340,13 +414,7 @@ pub fn alu_bits<const N: usize>(
     bit_out: BitOut,
     f: impl Fn([u64; N], bool) -> (u64, bool),
 ) -> R {
-    let shape = Shape {
-        ins: &ins,
-        out: Some(out),
-        bit_in,
-        bit_out,
-    };
-    cx.run(shape, &|_, s, b| f(arr(s), b))
+    cx.run(ins, Some(out), bit_in, bit_out, |_, s, b| f(s, b))
 }
 
 /// A compare: one bit per lane to VCC (or VOP3's SGPR pair), and EXEC for V_CMPX.
@@ -356,17 +424,68 @@ pub fn compare<const N: usize>(
     exec: bool,
     f: impl Fn([u64; N]) -> bool,
 ) -> R {
-    let shape = Shape {
-        ins: &ins,
-        out: None,
-        bit_in: BitIn::None,
-        bit_out: BitOut::Compare { exec },
-    };
-    cx.run(shape, &|_, s, _| (0, f(arr(s))))
+    cx.run(
+        ins,
+        None,
+        BitIn::None,
+        BitOut::Compare { exec },
+        |_, s, _| (0, f(s)),
+    )
 }
 
-/// The sources as an array (`run` passes exactly `N`). Indexing element by element keeps
-/// this a few register moves; a slice copy of a length unknown here calls `memcpy`.
-fn arr<const N: usize>(s: &[u64]) -> [u64; N] {
-    std::array::from_fn(|i| s.get(i).copied().unwrap_or(0))
+/// A register row of zeros: the high half of a 32-bit source and both halves of a
+/// uniform one.
+static ZERO_ROW: [u32; LANES] = [0; LANES];
+
+/// One operand of the plain forms, read lane by lane without a branch: a VGPR (pair) or a
+/// uniform value (`base`, with rows of zeros), then the operand's width and ABS/NEG as
+/// masks (`and`, then `xor`).
+struct Lanes<'w> {
+    lo: &'w [u32; LANES],
+    hi: &'w [u32; LANES],
+    base: u64,
+    and: u64,
+    xor: u64,
+}
+
+impl<'w> Lanes<'w> {
+    fn new(w: &'w Wave, o: Operand, ty: Ty, and: u64, xor: u64) -> Lanes<'w> {
+        match o {
+            Operand::Uniform(x) => Lanes {
+                lo: &ZERO_ROW,
+                hi: &ZERO_ROW,
+                base: x,
+                and,
+                xor,
+            },
+            Operand::Vgpr(n) => Lanes {
+                lo: &w.vgpr[n as usize],
+                hi: if ty.bits() == 64 {
+                    &w.vgpr[(n as usize + 1) & 255]
+                } else {
+                    &ZERO_ROW
+                },
+                base: 0,
+                and: and & ty.mask(),
+                xor,
+            },
+        }
+    }
+
+    /// A source prepared lane by lane (`special_rows`): its low and high words.
+    fn rows(lo: &'w [u32; LANES], hi: &'w [u32; LANES], ty: Ty, and: u64, xor: u64) -> Lanes<'w> {
+        Lanes {
+            lo,
+            hi: if ty.bits() == 64 { hi } else { &ZERO_ROW },
+            base: 0,
+            and: and & ty.mask(),
+            xor,
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, lane: usize) -> u64 {
+        let l = lane & (LANES - 1);
+        ((self.lo[l] as u64 | (self.hi[l] as u64) << 32 | self.base) & self.and) ^ self.xor
+    }
 }

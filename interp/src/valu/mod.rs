@@ -29,7 +29,9 @@ pub mod vop2;
 pub mod vop3;
 pub mod vopc;
 
-use wavejit_isa::gcn;
+use std::cell::RefCell;
+
+use wavejit_isa::{gcn, Gen};
 
 use crate::ctx::Ctx;
 use crate::error::ExecErrorKind;
@@ -42,7 +44,40 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<(), ExecErrorKind> {
     if crate::vintrp::is_interp(inst.op) {
         return crate::vintrp::exec(ctx, inst);
     }
-    let v = operands::Vop::new(ctx.wave.gen, inst)?;
+    let v = decoded(ctx.wave.gen, inst)?;
     let mut cx = driver::Cx { ctx, v };
     dispatch::dispatch(&mut cx)
+}
+
+/// Entries of the per-thread cache of operand views (a power of two).
+const VIEWS: usize = 256;
+
+/// One remembered operand view, and the instruction and generation it is the view of.
+type View = Option<(gcn::Inst, Gen, operands::Vop)>;
+
+thread_local! {
+    /// Operand views of recently executed instructions, indexed by the address of the
+    /// instruction (a loop's instructions sit in its program's slots and come back).
+    static VIEW_CACHE: RefCell<[View; VIEWS]> = const { RefCell::new([None; VIEWS]) };
+}
+
+/// `operands::Vop::new(gen, inst)`, remembered. Reading the operand view costs a look-up
+/// in the instruction table per instruction; a loop executes the same few instructions
+/// again and again. An entry is used only for an instruction equal to the one it was made
+/// from, on the same generation, so the address only chooses where to look: an
+/// instruction at a reused address (another program) finds a different instruction there
+/// and is read again. Errors are not remembered.
+fn decoded(gen: Gen, inst: &gcn::Inst) -> Result<operands::Vop, ExecErrorKind> {
+    let at = (inst as *const gcn::Inst as usize as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let i = (at >> (64 - VIEWS.trailing_zeros())) as usize;
+    VIEW_CACHE.with_borrow_mut(|cache| {
+        if let Some((ci, cg, v)) = &cache[i] {
+            if *cg == gen && ci == inst {
+                return Ok(*v);
+            }
+        }
+        let v = operands::Vop::new(gen, inst)?;
+        cache[i] = Some((*inst, gen, v));
+        Ok(v)
+    })
 }

@@ -9,7 +9,6 @@ use wavejit_isa::gcn::{valu, Enc, Fields, Inst, Op, Src, ValuKind, VopBase};
 use wavejit_isa::state::Wave;
 use wavejit_isa::Gen;
 
-use super::sdwa;
 use crate::error::ExecErrorKind;
 
 /// The type of an operand slot or result: its width, and whether it holds a float (float
@@ -250,32 +249,30 @@ pub fn lane_value(w: &Wave, o: Operand, ty: Ty, lane: usize) -> u64 {
     }
 }
 
-/// SDWA source selection of source `i` (0 or 1) of a 16/32-bit operand.
-pub fn sdwa_select(sel: &SdwaCtl, sext: u8, i: usize, x: u64) -> Result<u64, ExecErrorKind> {
-    let s = if i & 1 == 0 {
-        sel.src0_sel
-    } else {
-        sel.src1_sel
-    };
-    let e = sext >> (i & 1) & 1 != 0;
-    sdwa::src_sel(x as u32, s, e)
-        .map(|r| r as u64)
-        .ok_or_else(|| bad(format!("SDWA src{i}_sel {s}")))
-}
-
 /// ABS then NEG of source `i` as sign-bit operations on the operand's width (ERRATA VOP3
 /// 3; the same rule for DPP's NEG/ABS); SDWA applies them to float operands only (ERRATA
 /// VOP_SDWA 5).
 pub fn modifiers(v: &Vop, i: usize, ty: Ty, x: u64) -> u64 {
+    let (and, xor) = modifier_masks(v, i, ty);
+    (x & and) ^ xor
+}
+
+/// `modifiers` of source `i` as two masks: the source is `(x & and) ^ xor` (ABS clears the
+/// sign bit, then NEG flips it), so the lane loop applies them without a branch.
+#[inline]
+pub fn modifier_masks(v: &Vop, i: usize, ty: Ty) -> (u64, u64) {
     if v.is_sdwa() && !ty.is_float() {
-        return x;
+        return (u64::MAX, 0);
     }
-    let mut x = x;
-    if v.abs >> i & 1 != 0 {
-        x &= !ty.sign_bit();
-    }
-    if v.neg >> i & 1 != 0 {
-        x ^= ty.sign_bit();
-    }
-    x
+    let and = if v.abs >> i & 1 != 0 {
+        !ty.sign_bit()
+    } else {
+        u64::MAX
+    };
+    let xor = if v.neg >> i & 1 != 0 {
+        ty.sign_bit()
+    } else {
+        0
+    };
+    (and, xor)
 }

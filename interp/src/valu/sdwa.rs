@@ -65,6 +65,89 @@ pub fn dst_sel(result: u32, old: u32, sel: u8, unused: u8) -> Option<u32> {
     }
 }
 
+/// `src_sel` with its selection decided: the same function of `v` as shifts and masks,
+/// for the driver's pass over a whole row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SrcSel {
+    shift: u32,
+    mask: u32,
+    /// The sign bit of the part when it is sign-extended, else 0.
+    sign: u32,
+}
+
+impl SrcSel {
+    /// `None` for the reserved selection (as `src_sel`).
+    pub fn new(sel: u8, sext: bool) -> Option<SrcSel> {
+        let (shift, width) = sel_field(sel)?;
+        if width == 32 {
+            return Some(SrcSel {
+                shift: 0,
+                mask: u32::MAX,
+                sign: 0,
+            });
+        }
+        Some(SrcSel {
+            shift,
+            mask: (1u32 << width) - 1,
+            sign: if sext { 1u32 << (width - 1) } else { 0 },
+        })
+    }
+
+    /// `src_sel(v, sel, sext)`. Flipping the sign bit of the part and subtracting it
+    /// again sign-extends (a set bit becomes `-2^(w-1)`), and is the identity when `sign`
+    /// is 0.
+    #[inline]
+    pub fn apply(self, v: u32) -> u32 {
+        (((v >> self.shift) & self.mask) ^ self.sign).wrapping_sub(self.sign)
+    }
+}
+
+/// `dst_sel` with its selection decided: the same function of the result and the old
+/// VDST as shifts and masks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DstSel {
+    part: SrcSel,
+    /// The bits of the old VDST that stay (PRESERVE), else 0.
+    keep: u32,
+}
+
+impl DstSel {
+    /// `None` for reserved selections or unused values (as `dst_sel`).
+    pub fn new(sel: u8, unused: u8) -> Option<DstSel> {
+        let (shift, width) = sel_field(sel)?;
+        if unused > 2 {
+            return None;
+        }
+        if width == 32 {
+            return Some(DstSel {
+                part: SrcSel {
+                    shift: 0,
+                    mask: u32::MAX,
+                    sign: 0,
+                },
+                keep: 0,
+            });
+        }
+        let mask = (1u32 << width) - 1;
+        Some(DstSel {
+            // Here `shift` moves the part up (`src_sel` moves it down).
+            part: SrcSel {
+                shift,
+                mask,
+                sign: if unused == 1 { 1u32 << (width - 1) } else { 0 },
+            },
+            keep: if unused == 2 { !(mask << shift) } else { 0 },
+        })
+    }
+
+    /// `dst_sel(result, old, sel, unused)`.
+    #[inline]
+    pub fn apply(self, result: u32, old: u32) -> u32 {
+        let p = self.part;
+        (((result & p.mask) ^ p.sign).wrapping_sub(p.sign) << p.shift) | (old & self.keep)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +168,41 @@ mod tests {
         assert_eq!(dst_sel(0x1234_5680, 0xAABB_CCDD, 5, 2), Some(0x5680_CCDD));
         assert_eq!(dst_sel(0x1234_5680, 0xAABB_CCDD, 6, 1), Some(0x1234_5680));
         assert_eq!(dst_sel(1, 0, 0, 3), None);
+    }
+
+    /// The decided forms against the functions, for every selection, unused value and
+    /// sign extension, over values with each byte's top bit set or clear.
+    #[test]
+    fn decided_forms_match() {
+        let mut vals = vec![0u32, u32::MAX, 0x8000_0000, 0x7FFF_FFFF, 0x0080_8080];
+        let mut x = 0x1234_5678u32;
+        for _ in 0..200 {
+            x = x.wrapping_mul(0x9E37_79B9).wrapping_add(0x7F4A_7C15);
+            vals.push(x);
+        }
+        for sel in 0..8u8 {
+            for sext in [false, true] {
+                let c = SrcSel::new(sel, sext);
+                assert_eq!(c.is_some(), src_sel(0, sel, sext).is_some());
+                for &v in &vals {
+                    assert_eq!(
+                        c.map(|c| c.apply(v)),
+                        src_sel(v, sel, sext),
+                        "{sel} {sext} {v:#x}"
+                    );
+                }
+            }
+            for unused in 0..4u8 {
+                let d = DstSel::new(sel, unused);
+                assert_eq!(d.is_some(), dst_sel(0, 0, sel, unused).is_some());
+                for (&r, &old) in vals.iter().zip(vals.iter().rev()) {
+                    assert_eq!(
+                        d.map(|d| d.apply(r, old)),
+                        dst_sel(r, old, sel, unused),
+                        "{sel} {unused} {r:#x} {old:#x}"
+                    );
+                }
+            }
+        }
     }
 }

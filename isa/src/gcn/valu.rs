@@ -6,7 +6,7 @@
 //! (`crate::gcn::fmt::valu::to_inst` back to fields) and the engines read this one view.
 
 use crate::arch::Gen;
-use crate::gcn::desc::{sig_words, word_dwords, Ty, ValuKind};
+use crate::gcn::desc::{word_dwords, Ty, ValuKind};
 use crate::gcn::inst::{Fields, Inst, Src};
 use crate::gcn::table::{Op, Row, TableEnc};
 
@@ -136,7 +136,14 @@ pub fn valu_shape(gen: Gen, op: Op) -> Option<ValuShape> {
     let dst = match kind {
         ValuKind::Empty => 0,
         ValuKind::Cmp => 2,
-        _ => sig_words(row.sig).first().map_or(1, |w| word_dwords(w)),
+        // The first word of the signature, as `sig_words` splits it (without collecting
+        // the rest: this runs for every instruction the interpreter executes).
+        _ => row
+            .sig
+            .split(',')
+            .map(|w| w.split('+').next().unwrap_or(w))
+            .find(|w| !w.is_empty())
+            .map_or(1, word_dwords),
     };
     Some(ValuShape {
         kind,
