@@ -308,12 +308,21 @@ impl Dispatch {
             // one dimension at a time (a division per lane was most of a short kernel's
             // wave start).
             let n = n as usize;
-            let mut x = first % size[0];
-            for r in &mut wave.vgpr[0][..n] {
-                *r = x;
-                x += 1;
-                if x == size[0] {
-                    x = 0;
+            let x0 = first % size[0];
+            if x0 as usize + n <= size[0] as usize {
+                // The wave lies within one row (the usual wide workgroup): x0, x0 + 1, …,
+                // a loop the compiler vectorises.
+                for (i, r) in wave.vgpr[0][..n].iter_mut().enumerate() {
+                    *r = x0 + i as u32;
+                }
+            } else {
+                let mut x = x0;
+                for r in &mut wave.vgpr[0][..n] {
+                    *r = x;
+                    x += 1;
+                    if x == size[0] {
+                        x = 0;
+                    }
                 }
             }
             if ids > 1 {
@@ -744,10 +753,16 @@ mod tests {
     #[test]
     fn workitem_ids_of_every_lane() {
         // Work-item ids X, Y and Z (VGPRs 0-2); 5 x 3 x 7 = 105 items in two waves, and
-        // the last group of a 12-wide grid, 2 x 3 x 7 = 42 items in one.
+        // the last group of a 12-wide grid, 2 x 3 x 7 = 42 items in one; 100 x 2 = 200
+        // items in four waves (wave 0 within the first row, waves 1-3 across rows).
         let rsrc2 = 2 << 11;
+        let wide = dispatch(kd(rsrc2, 0), [100, 2, 1], [100, 2, 1]);
         let d = dispatch(kd(rsrc2, 0), [12, 3, 7], [5, 3, 7]);
-        for (wg, size) in [([0, 0, 0], [5u32, 3, 7]), ([2, 0, 0], [2, 3, 7])] {
+        for (d, wg, size) in [
+            (&d, [0, 0, 0], [5u32, 3, 7]),
+            (&d, [2, 0, 0], [2, 3, 7]),
+            (&wide, [0, 0, 0], [100, 2, 1]),
+        ] {
             let items = size[0] * size[1] * size[2];
             for w in 0..items.div_ceil(64) {
                 let mut wave = Wave::new(Gen::Gfx7);

@@ -9,7 +9,7 @@ pub mod export;
 
 pub use export::{Export, MAX_EXPORTS};
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use crate::arch::Gen;
 
@@ -264,6 +264,9 @@ fn zeroed_words(n: u64) -> Option<Box<[AtomicU32]>> {
     }
 }
 
+/// Bumped whenever a `Memory` maps a region or is dropped (`Memory::map_epoch`).
+static MAP_EPOCH: AtomicU64 = AtomicU64::new(0);
+
 /// The locks of `Memory::rmw_u64` on qwords that are not 8-byte aligned on the host.
 static QWORD_LOCKS: [std::sync::Mutex<()>; 64] = [const { std::sync::Mutex::new(()) }; 64];
 
@@ -273,6 +276,12 @@ static QWORD_LOCKS: [std::sync::Mutex<()>; 64] = [const { std::sync::Mutex::new(
 #[derive(Debug, Default)]
 pub struct Memory {
     regions: Vec<Region>,
+}
+
+impl Drop for Memory {
+    fn drop(&mut self) {
+        MAP_EPOCH.fetch_add(1, Ordering::AcqRel);
+    }
 }
 
 impl Memory {
@@ -295,7 +304,18 @@ impl Memory {
                     .collect(),
             })
             .collect();
+        // New regions, as `map` makes (see `map_epoch`).
+        MAP_EPOCH.fetch_add(1, Ordering::AcqRel);
         Memory { regions }
+    }
+
+    /// A counter of changes to any `Memory`'s regions: it moves whenever one maps a region
+    /// or is dropped. What a cache learned about the regions of the `Memory` at some
+    /// address (region bounds, host addresses) holds for as long as this value is the
+    /// one it was learned under: another `Memory` at that address, or a new region, moves
+    /// it first.
+    pub fn map_epoch() -> u64 {
+        MAP_EPOCH.load(Ordering::Acquire)
     }
 
     /// Map `len` zero bytes at `base` (4-byte aligned). Overlapping maps are refused, and
@@ -326,6 +346,7 @@ impl Memory {
         let words = zeroed_words(len.div_ceil(4)).ok_or(MapError::HostMemory { len })?;
         self.regions.reserve(1);
         self.regions.insert(at, Region { base, len, words });
+        MAP_EPOCH.fetch_add(1, Ordering::AcqRel);
         Ok(())
     }
 

@@ -7,43 +7,12 @@ use std::time::Instant;
 
 use wavejit_interp::Ctx;
 use wavejit_isa::arch::{Arch, Gen};
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
+use wavejit_isa::gcn::build::{sop1, sop2, sopc, sopp, vop1, vop2, vop3, with_literal};
+use wavejit_isa::gcn::{Inst, Op, Src};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
-fn vop2(op: Op, vdst: u8, src0: Src, vsrc1: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vop2,
-        fields: Fields::Vop2 { vdst, src0, vsrc1 },
-        literal: None,
-    }
-}
-fn vop3(op: Op, vdst: u8, src: [Src; 3]) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vop3,
-        fields: Fields::Vop3 {
-            vdst,
-            sdst: 0,
-            src,
-            abs: 0,
-            neg: 0,
-            clamp: false,
-            omod: 0,
-        },
-        literal: None,
-    }
-}
-fn vop1(op: Op, vdst: u8, src0: Src) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vop1,
-        fields: Fields::Vop1 { vdst, src0 },
-        literal: None,
-    }
-}
 fn v(n: u8) -> Src {
     Src::vgpr(n)
 }
@@ -52,22 +21,8 @@ fn v(n: u8) -> Src {
 /// xor/shifts/cvt, then the loop counter.
 fn kernel(iters: u32) -> Vec<Inst> {
     use Op::*;
-    let mut k = vec![Inst {
-        op: SMovkI32,
-        enc: Enc::Sopk,
-        fields: Fields::Sopk { sdst: 0, simm16: 0 },
-        literal: None,
-    }];
     // s0 = iters (literal move).
-    k[0] = Inst {
-        op: SMovB32,
-        enc: Enc::Sop1,
-        fields: Fields::Sop1 {
-            sdst: 0,
-            ssrc0: Src::LITERAL,
-        },
-        literal: Some(iters),
-    };
+    let mut k = vec![with_literal(sop1(SMovB32, 0, Src::LITERAL), iters)];
     let body = vec![
         vop2(VAddF32, 1, v(1), 2),
         vop2(VMulF32, 3, v(1), 4),
@@ -104,40 +59,11 @@ fn kernel(iters: u32) -> Vec<Inst> {
     ];
     assert_eq!(body.len(), 32);
     k.extend(body);
-    k.push(Inst {
-        op: SSubU32,
-        enc: Enc::Sop2,
-        fields: Fields::Sop2 {
-            sdst: 0,
-            ssrc0: Src(0),
-            ssrc1: Src(129),
-        },
-        literal: None,
-    });
-    k.push(Inst {
-        op: SCmpLgU32,
-        enc: Enc::Sopc,
-        fields: Fields::Sopc {
-            ssrc0: Src(0),
-            ssrc1: Src(128),
-        },
-        literal: None,
-    });
+    k.push(sop2(SSubU32, 0, Src(0), Src(129)));
+    k.push(sopc(SCmpLgU32, Src(0), Src(128)));
     // Branch back over the 34 loop dwords and itself: -(32 + 2 + 1).
-    k.push(Inst {
-        op: SCbranchScc1,
-        enc: Enc::Sopp,
-        fields: Fields::Sopp {
-            simm16: (-35i16) as u16,
-        },
-        literal: None,
-    });
-    k.push(Inst {
-        op: SEndpgm,
-        enc: Enc::Sopp,
-        fields: Fields::Sopp { simm16: 0 },
-        literal: None,
-    });
+    k.push(sopp(SCbranchScc1, (-35i16) as u16));
+    k.push(sopp(SEndpgm, 0));
     k
 }
 

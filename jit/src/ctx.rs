@@ -56,11 +56,14 @@ pub struct JitCtx {
     /// Readable zeros: where inline LDS reads point when no lane is active and the LDS
     /// address may be out of bounds (the values read are then never used).
     pub zeros: [u32; 16],
-    /// The global region inline memory accesses hit last (`mem::global`): guest
-    /// `g_lo..g_end` is at host address guest + `g_delta`. Empty until the first access.
-    pub g_lo: u64,
-    pub g_end: u64,
-    pub g_delta: u64,
+    /// The global regions inline memory accesses hit last (`mem::global`): `G_SLOTS`
+    /// slots, one per access by its place in the unit (so that accesses of different
+    /// buffers do not evict each other). They are the thread's (`RegionCache`), kept from
+    /// one run to the next while the same `Memory` is unchanged, or (a second context
+    /// live on the thread) this context's own.
+    pub gcache: *mut GRegion,
+    /// This context's own slots when it does not use the thread's.
+    own_gcache: Option<Box<[GRegion; G_SLOTS]>>,
     /// Where inline accesses of inactive lanes read and write (never read back).
     pub sink: [u32; 4],
     /// Addresses compiled code uses, read from here rather than built into the code, so
@@ -79,9 +82,78 @@ pub const OFF_BUDGET: i32 = offset_of!(JitCtx, budget) as i32;
 pub const OFF_LDS_BASE: i32 = offset_of!(JitCtx, lds_base) as i32;
 pub const OFF_LDS_LEN: i32 = offset_of!(JitCtx, lds_len) as i32;
 pub const OFF_ZEROS: i32 = offset_of!(JitCtx, zeros) as i32;
-pub const OFF_G_LO: i32 = offset_of!(JitCtx, g_lo) as i32;
-pub const OFF_G_END: i32 = offset_of!(JitCtx, g_end) as i32;
-pub const OFF_G_DELTA: i32 = offset_of!(JitCtx, g_delta) as i32;
+pub const OFF_GCACHE: i32 = offset_of!(JitCtx, gcache) as i32;
+
+/// Slots of `JitCtx::gcache`.
+pub const G_SLOTS: usize = 8;
+
+/// A cached global region: guest `lo..end` is at host address guest + `delta` (empty:
+/// `lo` above `end`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct GRegion {
+    pub lo: u64,
+    pub end: u64,
+    pub delta: u64,
+}
+
+pub const G_EMPTY: GRegion = GRegion {
+    lo: u64::MAX,
+    end: 0,
+    delta: 0,
+};
+pub const G_SIZE: i32 = std::mem::size_of::<GRegion>() as i32;
+pub const G_OFF_LO: i32 = offset_of!(GRegion, lo) as i32;
+pub const G_OFF_END: i32 = offset_of!(GRegion, end) as i32;
+pub const G_OFF_DELTA: i32 = offset_of!(GRegion, delta) as i32;
+
+/// A thread's region cache: the slots and what they were learned under — the memory (its
+/// address and its region list's, which another `Memory` moved to that address would not
+/// share) and `Memory::map_epoch`.
+struct RegionCache {
+    in_use: std::cell::Cell<bool>,
+    key: std::cell::Cell<(usize, usize, u64)>,
+    slots: std::cell::UnsafeCell<[GRegion; G_SLOTS]>,
+}
+
+thread_local! {
+    static REGIONS: RegionCache = const {
+        RegionCache {
+            in_use: std::cell::Cell::new(false),
+            key: std::cell::Cell::new((0, 0, u64::MAX)),
+            slots: std::cell::UnsafeCell::new([G_EMPTY; G_SLOTS]),
+        }
+    };
+}
+
+/// The region slots for a run over `mem`: the thread's, emptied unless they were learned
+/// under this memory and epoch, or `None` when another context on this thread holds them.
+fn thread_regions(mem: &Memory) -> Option<*mut GRegion> {
+    let key = (
+        mem as *const Memory as usize,
+        mem.regions().as_ptr() as usize,
+        Memory::map_epoch(),
+    );
+    REGIONS.with(|r| {
+        if r.in_use.replace(true) {
+            return None;
+        }
+        let p = r.slots.get();
+        if r.key.replace(key) != key {
+            // SAFETY: `in_use` was false: no context points at the slots.
+            unsafe { *p = [G_EMPTY; G_SLOTS] };
+        }
+        Some(p.cast::<GRegion>())
+    })
+}
+
+impl Drop for JitCtx {
+    fn drop(&mut self) {
+        if self.own_gcache.is_none() {
+            REGIONS.with(|r| r.in_use.set(false));
+        }
+    }
+}
 pub const OFF_SINK: i32 = offset_of!(JitCtx, sink) as i32;
 pub const OFF_PROF: i32 = offset_of!(JitCtx, prof) as i32;
 pub const OFF_SLOTS: i32 = offset_of!(JitCtx, slots) as i32;
@@ -104,6 +176,13 @@ impl JitCtx {
     ) -> JitCtx {
         let lds_base = lds.bytes.as_ptr();
         let lds_len = lds.bytes.len() as u64;
+        let (gcache, own_gcache) = match thread_regions(mem) {
+            Some(p) => (p, None),
+            None => {
+                let mut b = Box::new([G_EMPTY; G_SLOTS]);
+                (b.as_mut_ptr(), Some(b))
+            }
+        };
         JitCtx {
             budget,
             lds,
@@ -116,9 +195,8 @@ impl JitCtx {
             prof: std::ptr::null_mut(),
             prof_len: 0,
             zeros: [0; 16],
-            g_lo: u64::MAX,
-            g_end: 0,
-            g_delta: 0,
+            gcache,
+            own_gcache,
             sink: [0; 4],
             slots,
             helper: helper_step as *const () as usize,
@@ -284,5 +362,53 @@ fn step_one(wave: &mut Wave, ctx: &mut JitCtx) -> u32 {
             });
             EXIT_ERROR
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wavejit_isa::arch::{Arch, Gen};
+
+    fn ctx_for(lds: &mut Lds, mem: &Memory, prog: &Program) -> JitCtx {
+        JitCtx::new(0, lds, mem, prog, std::ptr::null(), (0, std::ptr::null()))
+    }
+
+    /// The thread's region slots go to one context at a time (a second one live at the
+    /// same time gets its own), and keep what they learned only for the same memory
+    /// under the same epoch.
+    #[test]
+    fn region_slots_are_the_threads_one_context_at_a_time() {
+        let prog = Program::new(Arch::Gcn(Gen::Gfx8), &[]);
+        let mut lds = Lds::new(0);
+        let mut lds2 = Lds::new(0);
+        let mut mem = Memory::new();
+        mem.map(0x1000, 64).expect("maps");
+        let a = ctx_for(&mut lds, &mem, &prog);
+        assert!(a.own_gcache.is_none());
+        // SAFETY: `a` holds the slots; nothing else writes them.
+        unsafe { (*a.gcache.add(3)).lo = 0x1000 };
+        let b = ctx_for(&mut lds2, &mem, &prog);
+        assert!(b.own_gcache.is_some());
+        assert_ne!(a.gcache, b.gcache);
+        // SAFETY: `b`'s own slots.
+        assert_eq!(unsafe { (*b.gcache.add(3)).lo }, u64::MAX);
+        drop(b);
+        drop(a);
+        let c = ctx_for(&mut lds, &mem, &prog);
+        assert!(c.own_gcache.is_none());
+        // SAFETY: `c` holds the slots.
+        assert_eq!(
+            unsafe { (*c.gcache.add(3)).lo },
+            0x1000,
+            "kept for the same memory"
+        );
+        drop(c);
+        // Another memory maps a region: the epoch moves, the slots are emptied.
+        let mut other = Memory::new();
+        other.map(0x1000, 64).expect("maps");
+        let d = ctx_for(&mut lds, &mem, &prog);
+        // SAFETY: `d` holds the slots.
+        assert_eq!(unsafe { (*d.gcache.add(3)).lo }, u64::MAX, "emptied");
     }
 }

@@ -706,3 +706,42 @@ fn random_memory_programs_match_the_interpreter() {
         }
     }
 }
+
+/// The region cache outlives a run on its thread only for the same `Memory` with the same
+/// regions: a memory swapped into the place of another (same address, other regions)
+/// and an empty one are seen as they are.
+#[test]
+fn region_cache_follows_the_memory() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64 {
+        set_addr(&mut w, 0, l, A + 4 * l as u64);
+    }
+    let prog = program(gen, &[flat(Op::FlatLoadDword, 10, 0, 0), endpgm()]);
+    let jit = jit();
+    let run = |m: &wavejit_isa::state::Memory| {
+        let (mut wj, mut l) = (Box::new(w.clone()), lds());
+        let mut ctx = Ctx {
+            wave: &mut wj,
+            lds: &mut l,
+            mem: m,
+        };
+        jit.run(&mut ctx, &prog, 100).map(|_| wj.vgpr[10][1])
+    };
+    // Every memory made first: making one maps regions, which alone would clear the cache.
+    let mut m1 = memory().build();
+    let mut other = MemInit {
+        regions: vec![(A, vec![0x5a; A_LEN])],
+    }
+    .build();
+    let mut empty = wavejit_isa::state::Memory::new();
+    // A's dword 1: bytes 4-7.
+    assert_eq!(run(&m1), Ok(0x0706_0504));
+    assert_eq!(run(&m1), Ok(0x0706_0504));
+    std::mem::swap(&mut m1, &mut other);
+    assert_eq!(run(&m1), Ok(0x5a5a_5a5a), "the swapped-in memory's bytes");
+    std::mem::swap(&mut m1, &mut empty);
+    assert!(run(&m1).is_err(), "nothing is mapped at A any more");
+    std::mem::swap(&mut m1, &mut empty);
+    assert_eq!(run(&m1), Ok(0x5a5a_5a5a));
+}

@@ -9,6 +9,7 @@
 
 use wavejit_interp::exec::{exec_inst, Ctx, Step};
 use wavejit_interp::ExecErrorKind;
+use wavejit_isa::gcn::build::with_literal;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Memory, Wave};
 use wavejit_isa::Gen;
@@ -105,44 +106,15 @@ fn inst(op: Op, enc: Enc, fields: Fields, literal: Option<u32>) -> Inst {
     }
 }
 
-pub fn sop2(op: Op, sdst: u8, a: Src, b: Src) -> Inst {
-    inst(
-        op,
-        Enc::Sop2,
-        Fields::Sop2 {
-            sdst,
-            ssrc0: a,
-            ssrc1: b,
-        },
-        None,
-    )
-}
+// Each test binary uses a part of these.
+#[allow(unused_imports)]
+pub use wavejit_isa::gcn::build::{sop1, sop2, sopc, sopk, sopp};
+
 pub fn sop2_lit(op: Op, sdst: u8, a: Src, b: Src, lit: u32) -> Inst {
-    inst(
-        op,
-        Enc::Sop2,
-        Fields::Sop2 {
-            sdst,
-            ssrc0: a,
-            ssrc1: b,
-        },
-        Some(lit),
-    )
-}
-pub fn sop1(op: Op, sdst: u8, a: Src) -> Inst {
-    inst(op, Enc::Sop1, Fields::Sop1 { sdst, ssrc0: a }, None)
+    with_literal(sop2(op, sdst, a, b), lit)
 }
 pub fn sop1_lit(op: Op, sdst: u8, a: Src, lit: u32) -> Inst {
-    inst(op, Enc::Sop1, Fields::Sop1 { sdst, ssrc0: a }, Some(lit))
-}
-pub fn sopk(op: Op, sdst: u8, simm16: u16) -> Inst {
-    inst(op, Enc::Sopk, Fields::Sopk { sdst, simm16 }, None)
-}
-pub fn sopc(op: Op, a: Src, b: Src) -> Inst {
-    inst(op, Enc::Sopc, Fields::Sopc { ssrc0: a, ssrc1: b }, None)
-}
-pub fn sopp(op: Op, simm16: u16) -> Inst {
-    inst(op, Enc::Sopp, Fields::Sopp { simm16 }, None)
+    with_literal(sop1(op, sdst, a), lit)
 }
 pub fn smrd(op: Op, sdst: u8, sbase: u8, imm: bool, offset: u8) -> Inst {
     inst(

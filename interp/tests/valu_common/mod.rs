@@ -79,49 +79,9 @@ pub fn v(n: u8) -> Src {
     Src::vgpr(n)
 }
 
-pub fn vop1(o: Op, vdst: u8, src0: Src) -> Inst {
-    Inst {
-        op: o,
-        enc: Enc::Vop1,
-        fields: Fields::Vop1 { vdst, src0 },
-        literal: None,
-    }
-}
-
-pub fn vop2(o: Op, vdst: u8, src0: Src, vsrc1: u8) -> Inst {
-    Inst {
-        op: o,
-        enc: Enc::Vop2,
-        fields: Fields::Vop2 { vdst, src0, vsrc1 },
-        literal: None,
-    }
-}
-
-pub fn vopc(o: Op, src0: Src, vsrc1: u8) -> Inst {
-    Inst {
-        op: o,
-        enc: Enc::Vopc,
-        fields: Fields::Vopc { src0, vsrc1 },
-        literal: None,
-    }
-}
-
-pub fn vop3(o: Op, vdst: u8, src: [Src; 3]) -> Inst {
-    Inst {
-        op: o,
-        enc: Enc::Vop3,
-        fields: Fields::Vop3 {
-            vdst,
-            sdst: 0,
-            src,
-            abs: 0,
-            neg: 0,
-            clamp: false,
-            omod: 0,
-        },
-        literal: None,
-    }
-}
+// Each test binary uses a part of these.
+#[allow(unused_imports)]
+pub use wavejit_isa::gcn::build::{vop1, vop2, vop3, vopc};
 
 /// SDWA fields with everything neutral (DWORD selections, PAD).
 pub fn sdwa(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8) -> Inst {

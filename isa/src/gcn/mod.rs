@@ -2,6 +2,7 @@
 //! meaning, assembly and disassembly.
 
 pub mod asm;
+pub mod build;
 pub mod decode;
 pub mod desc;
 pub mod encode;

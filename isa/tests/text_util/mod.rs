@@ -133,7 +133,7 @@ impl Failures {
 /// LLVM's assembler, the oracle of the text tests.
 pub const MC: &str = "llvm-mc-19";
 
-/// Whether llvm-mc-19 runs. Absent, the checks skip with a note — unless
+/// Whether llvm-mc-19 runs (a note says so when it does not). Absent, the checks skip with a note — unless
 /// `WAVEJIT_REQUIRE_ORACLES` is set (CI sets it after installing the tools), where a
 /// missing oracle is a failure rather than a quiet skip.
 pub fn have_mc() -> bool {
@@ -147,6 +147,9 @@ pub fn have_mc() -> bool {
         ok || std::env::var_os("WAVEJIT_REQUIRE_ORACLES").is_none(),
         "{MC} is not installed but WAVEJIT_REQUIRE_ORACLES is set"
     );
+    if !ok {
+        eprintln!("note: {MC} not installed; skipping the llvm-mc check");
+    }
     ok
 }
 

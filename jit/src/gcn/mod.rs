@@ -401,6 +401,8 @@ pub(crate) fn compile(
     let mut ended = false;
     // The run of memory loads being built (`crate::mem::emit_run`).
     let mut mrun: Vec<(crate::mem::MPlan, crate::mem::At)> = Vec::new();
+    // Memory instructions so far (`crate::mem::At::nth`).
+    let mut mem_nth = 0u32;
     for (k, p) in items.iter().enumerate() {
         let next_pc = p.pc.wrapping_add(p.size);
         if !matches!(&p.item, Item::M(mp) if crate::mem::joins(&mrun, mp)) {
@@ -450,7 +452,12 @@ pub(crate) fn compile(
                     crate::mem::lds::count_bank_conflicts(&mut cx, d, p.pc);
                 }
                 let rest = (items.len() - k - 1) as u32;
-                let at = crate::mem::At { pc: p.pc, rest };
+                let at = crate::mem::At {
+                    pc: p.pc,
+                    rest,
+                    nth: mem_nth,
+                };
+                mem_nth += 1;
                 if crate::mem::joins(&mrun, mp) {
                     mrun.push((*mp, at));
                 } else {

@@ -8,12 +8,14 @@ use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value};
 
 use crate::block::{Cx, CHUNKS};
 
-/// Where an instruction sits in its unit: its pc, and how many instructions of the unit
-/// follow it (their budget is given back when a side exit leaves the unit after it).
+/// Where an instruction sits in its unit: its pc, how many instructions of the unit
+/// follow it (their budget is given back when a side exit leaves the unit after it), and
+/// how many memory instructions come before it in the unit (its region cache slot).
 #[derive(Clone, Copy, Debug)]
 pub struct At {
     pub pc: u32,
     pub rest: u32,
+    pub nth: u32,
 }
 
 /// Flags of a guest access at a checked host address (any alignment).

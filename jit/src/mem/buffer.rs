@@ -420,7 +420,7 @@ pub fn emit(cx: &mut Cx, p: &BufPlan, at: At) {
     let lo = cx.b.ins().select(some, lo, z);
     let end = cx.b.ins().select(some, end, z);
     // Offsets are below 2^55 and BASE + SOFFSET below 2^49: `end` does not wrap.
-    let delta = region_delta(cx, lo, end, at);
+    let delta = region_delta(cx, lo, end, at, super::global::slot(at, 0));
     let host = cx.b.ins().iadd(delta, d.base);
     let host2 = cx.b.ins().splat(I64X2, host);
     // Out-of-range or inactive lanes: a load reads zeros, a store or atomic the sink.

@@ -9,8 +9,10 @@
 //! access size): `hi_min:lo_min` is at or below every address and `hi_max:lo_max + size`
 //! at or above every end, so when one mapped region holds that span every lane's access
 //! is in bounds — the interpreter's check, made once. Most instructions address one
-//! buffer, so a one-entry cache of the last region (`JitCtx::g_*`) answers inline; a miss
-//! calls `mem_span`, which looks the span up and refills the cache.
+//! buffer, so a cache of regions answers inline — one slot per access by its place among
+//! the unit's memory instructions (scalar loads share slot 0), the thread's, kept from
+//! one run to the next while the same `Memory` is unchanged (`JitCtx::gcache`); a miss
+//! calls `mem_span`, which looks the span up and refills the slot.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
@@ -23,14 +25,14 @@ use super::access::{
     side_exit_if, sink_ptr, store_lane, vreg_stored, At,
 };
 use crate::block::{mflags, Cx, CHUNKS};
-use crate::ctx::{JitCtx, OFF_G_DELTA, OFF_G_END, OFF_G_LO};
+use crate::ctx::{GRegion, JitCtx, G_OFF_DELTA, G_OFF_END, G_OFF_LO, G_SIZE, G_SLOTS, OFF_GCACHE};
 
 /// Look up the global region holding `lo..end` and make it the cached one. Returns 1 if
 /// the accesses may go ahead inline (`lo == end`: nothing is accessed), 0 if not.
 ///
 /// # Safety
 /// `ctx` is the context the dispatcher passed to the running block.
-pub unsafe extern "C" fn mem_span(ctx: *mut JitCtx, lo: u64, end: u64) -> u32 {
+pub unsafe extern "C" fn mem_span(ctx: *mut JitCtx, lo: u64, end: u64, slot: u64) -> u32 {
     let ctx = unsafe { &mut *ctx };
     if lo == end {
         return 1;
@@ -39,22 +41,43 @@ pub unsafe extern "C" fn mem_span(ctx: *mut JitCtx, lo: u64, end: u64) -> u32 {
     let mem = unsafe { &*ctx.mem };
     match mem.region_spanning(lo, end) {
         Some(r) => {
-            ctx.g_lo = r.base;
-            ctx.g_end = r.base + r.len;
-            ctx.g_delta = (r.host_ptr() as u64).wrapping_sub(r.base);
+            // SAFETY: `gcache` points at `G_SLOTS` slots only this context uses while it
+            // lives (`JitCtx::new`).
+            unsafe {
+                *ctx.gcache.add(slot as usize % G_SLOTS) = GRegion {
+                    lo: r.base,
+                    end: r.base + r.len,
+                    delta: (r.host_ptr() as u64).wrapping_sub(r.base),
+                };
+            }
             1
         }
         None => 0,
     }
 }
 
+/// The region cache slot of the `k`th vector access checked for the instruction at `at`
+/// (a run of loads checks several, the consecutive memory instructions from `at`): by
+/// its place among the unit's memory instructions, so that up to `G_SLOTS - 1` accesses
+/// of a unit to different buffers keep their regions. Slot 0 is the scalar loads' (they
+/// mostly read the kernel arguments, in every unit; `SCALAR_SLOT`).
+pub fn slot(at: At, k: usize) -> usize {
+    1 + (at.nth as usize + k) % (G_SLOTS - 1)
+}
+
+/// The region cache slot of scalar loads.
+pub const SCALAR_SLOT: usize = 0;
+
 /// The host-minus-guest delta of the region holding `lo..end` (`i64`s; `lo == end` when
-/// no lane accesses anything). A span no single region holds leaves through the side exit
-/// that runs the instruction `at` through the interpreter.
-pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At) -> Value {
+/// no lane accesses anything), looked up in region cache slot `slot` first. A span no
+/// single region holds leaves through the side exit that runs the instruction `at`
+/// through the interpreter.
+pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At, slot: usize) -> Value {
     let flags = mflags();
-    let c_lo = cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_LO);
-    let c_end = cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_END);
+    let g = G_SIZE * (slot % G_SLOTS) as i32;
+    let gp = cx.b.ins().load(cx.ptr, flags, cx.jctx, OFF_GCACHE);
+    let c_lo = cx.b.ins().load(types::I64, flags, gp, g + G_OFF_LO);
+    let c_end = cx.b.ins().load(types::I64, flags, gp, g + G_OFF_END);
     let a = cx.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, lo, c_lo);
     let b = cx.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, c_end);
     let c = cx.b.ins().icmp(IntCC::UnsignedLessThan, lo, end);
@@ -70,12 +93,14 @@ pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At) -> Value {
     sig.params.push(AbiParam::new(cx.ptr));
     sig.params.push(AbiParam::new(types::I64));
     sig.params.push(AbiParam::new(types::I64));
+    sig.params.push(AbiParam::new(types::I64));
     sig.returns.push(AbiParam::new(types::I32));
     let sref = cx.b.import_signature(sig);
     let f =
         cx.b.ins()
             .load(cx.ptr, flags, cx.jctx, crate::ctx::OFF_MEM_SPAN);
-    let call = cx.b.ins().call_indirect(sref, f, &[cx.jctx, lo, end]);
+    let k = cx.iconst64(slot as u64);
+    let call = cx.b.ins().call_indirect(sref, f, &[cx.jctx, lo, end, k]);
     let ok = cx.b.inst_results(call)[0];
     let side = cx.b.create_block();
     cx.b.set_cold_block(side);
@@ -85,7 +110,7 @@ pub fn region_delta(cx: &mut Cx, lo: Value, end: Value, at: At) -> Value {
     side_exit(cx, at);
     cx.b.switch_to_block(join);
     cx.b.seal_block(join);
-    cx.b.ins().load(types::I64, flags, cx.jctx, OFF_G_DELTA)
+    cx.b.ins().load(types::I64, flags, gp, g + G_OFF_DELTA)
 }
 
 /// The read-modify-write of a FLAT atomic lowered inline (32-bit: Cranelift's atomics on
@@ -210,22 +235,23 @@ pub fn plan(inst: &Inst) -> Option<FlatPlan> {
 /// Emit a FLAT load or store.
 pub fn emit(cx: &mut Cx, p: &FlatPlan, at: At) {
     settle(cx);
-    let delta = check(cx, p, at);
+    let delta = check(cx, p, at, 0);
     let sink = sink_ptr(cx);
     cx.for_chunks(|cx, c| chunk(cx, p, delta, sink, c));
 }
 
-/// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`),
+/// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`;
+/// `p` is the `k`th access checked for `at`),
 /// leaving through the side exit of `at` when it fails; the host address of a lane's
 /// access minus its address pair (the region's delta plus `p.bias`).
-pub fn check(cx: &mut Cx, p: &FlatPlan, at: At) -> Value {
+pub fn check(cx: &mut Cx, p: &FlatPlan, at: At, k: usize) -> Value {
     // The bias (and its own checks) first: a failing format check leaves before anything.
     let bias = p.bias.map(|b| super::rsrc::bias(cx, &b, at));
-    check_biased(cx, p, bias, at)
+    check_biased(cx, p, bias, at, k)
 }
 
 /// `check` with `p`'s bias already computed.
-fn check_biased(cx: &mut Cx, p: &FlatPlan, bias: Option<Value>, at: At) -> Value {
+fn check_biased(cx: &mut Cx, p: &FlatPlan, bias: Option<Value>, at: At, k: usize) -> Value {
     // The span of the active lanes' addresses (inactive lanes neutral).
     let ones = cx.splat32(u32::MAX);
     let zero = cx.splat32(0);
@@ -316,7 +342,7 @@ fn check_biased(cx: &mut Cx, p: &FlatPlan, bias: Option<Value>, at: At) -> Value
             )
         }
     };
-    let delta = region_delta(cx, lo, end, at);
+    let delta = region_delta(cx, lo, end, at, slot(at, k));
     match bias {
         None => delta,
         Some(k) => cx.b.ins().iadd(delta, k),
@@ -451,13 +477,13 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     // address wraps), so the span is the 256 bytes from lane 0's — no reductions. A span
     // running past 2^64 has `end < lo` and fails.
     let mut bases = Vec::with_capacity(run.len());
-    for (first, bias) in firsts.iter().zip(&biases) {
+    for (k, (first, bias)) in firsts.iter().zip(&biases).enumerate() {
         let lo = match bias {
             Some(k) => cx.b.ins().iadd(*first, *k),
             None => *first,
         };
         let end = cx.b.ins().iadd_imm_s(lo, 4 * 64);
-        let delta = region_delta(cx, lo, end, at);
+        let delta = region_delta(cx, lo, end, at, slot(at, k));
         bases.push(cx.b.ins().iadd(lo, delta));
     }
     for c in 0..CHUNKS {
@@ -480,7 +506,8 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     let deltas: Vec<Value> = run
         .iter()
         .zip(&biases)
-        .map(|(p, b)| check_biased(cx, p, *b, at))
+        .enumerate()
+        .map(|(k, (p, b))| check_biased(cx, p, *b, at, k))
         .collect();
     for c in 0..CHUNKS {
         for (p, delta) in run.iter().zip(&deltas) {

@@ -6,8 +6,8 @@
 //!
 //! Every access is checked before any lane touches memory, once per instruction over all
 //! active lanes: the span from the lowest to the highest address must lie in one mapped
-//! global region (a one-entry cache of the last region in `JitCtx`, refilled by
-//! `global::mem_span`), or in the LDS with every address naturally aligned. When the check
+//! global region (a cache of regions by the access's place in its unit,
+//! `JitCtx::gcache`, kept across runs on the thread, refilled by `global::mem_span`), or in the LDS with every address naturally aligned. When the check
 //! fails — the interpreter would report an error, or the lanes straddle two regions — a
 //! cold side exit stores the state and runs the instruction through the interpreter
 //! helper, which then reports its own error (pc, lane, address) or performs the access;
@@ -143,9 +143,9 @@ pub fn emit_run(cx: &mut Cx, run: &[(MPlan, At)]) {
     }
     settle(cx);
     let mut deltas = Vec::with_capacity(run.len());
-    for (p, _) in run {
+    for (k, (p, _)) in run.iter().enumerate() {
         deltas.push(match p {
-            MPlan::Flat(f) => Some(global::check(cx, f, *at0)),
+            MPlan::Flat(f) => Some(global::check(cx, f, *at0, k)),
             MPlan::Ds(d) => {
                 lds::check(cx, d, *at0);
                 None

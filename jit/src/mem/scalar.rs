@@ -112,7 +112,7 @@ pub fn emit(cx: &mut Cx, p: &SmemPlan, at: At) {
     let addr = cx.b.ins().band_imm_u(addr, !3u64 as i64);
     // A span that wraps past 2^64 gives `end < lo`: never a hit, and `mem_span` refuses it.
     let end = cx.b.ins().iadd_imm_s(addr, 4 * p.dwords as i64);
-    let delta = region_delta(cx, addr, end, at);
+    let delta = region_delta(cx, addr, end, at, super::global::SCALAR_SLOT);
     let host = cx.b.ins().iadd(addr, delta);
     for i in 0..p.dwords {
         let v =

@@ -289,6 +289,12 @@ pub fn rng(seed: u64) -> StdRng {
 
 // ---- instruction builders ----------------------------------------------------------------
 
+// Each test binary uses a part of these.
+#[allow(unused_imports)]
+pub use wavejit_isa::gcn::build::{
+    sop1, sop2, sopc, sopk, sopp, vop1, vop2, vop3, vopc, with_literal as with_lit,
+};
+
 pub fn v(n: u8) -> Src {
     Src::vgpr(n)
 }
@@ -304,46 +310,6 @@ pub fn ic(x: i32) -> Src {
     })
 }
 
-pub fn vop1(op: Op, vdst: u8, src0: Src) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vop1,
-        fields: Fields::Vop1 { vdst, src0 },
-        literal: None,
-    }
-}
-pub fn vop2(op: Op, vdst: u8, src0: Src, vsrc1: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vop2,
-        fields: Fields::Vop2 { vdst, src0, vsrc1 },
-        literal: None,
-    }
-}
-pub fn vopc(op: Op, src0: Src, vsrc1: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vopc,
-        fields: Fields::Vopc { src0, vsrc1 },
-        literal: None,
-    }
-}
-pub fn vop3(op: Op, vdst: u8, src: [Src; 3]) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vop3,
-        fields: Fields::Vop3 {
-            vdst,
-            sdst: 0,
-            src,
-            abs: 0,
-            neg: 0,
-            clamp: false,
-            omod: 0,
-        },
-        literal: None,
-    }
-}
 #[allow(clippy::too_many_arguments)]
 pub fn vop3m(
     op: Op,
@@ -367,54 +333,6 @@ pub fn vop3m(
             clamp,
             omod,
         },
-        literal: None,
-    }
-}
-pub fn with_lit(mut i: Inst, lit: u32) -> Inst {
-    i.literal = Some(lit);
-    i
-}
-pub fn sop2(op: Op, sdst: u8, a: Src, b: Src) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Sop2,
-        fields: Fields::Sop2 {
-            sdst,
-            ssrc0: a,
-            ssrc1: b,
-        },
-        literal: None,
-    }
-}
-pub fn sop1(op: Op, sdst: u8, a: Src) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Sop1,
-        fields: Fields::Sop1 { sdst, ssrc0: a },
-        literal: None,
-    }
-}
-pub fn sopk(op: Op, sdst: u8, simm16: u16) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Sopk,
-        fields: Fields::Sopk { sdst, simm16 },
-        literal: None,
-    }
-}
-pub fn sopc(op: Op, a: Src, b: Src) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Sopc,
-        fields: Fields::Sopc { ssrc0: a, ssrc1: b },
-        literal: None,
-    }
-}
-pub fn sopp(op: Op, simm16: u16) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Sopp,
-        fields: Fields::Sopp { simm16 },
         literal: None,
     }
 }

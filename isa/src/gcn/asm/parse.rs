@@ -179,44 +179,52 @@ impl<'a> P<'a> {
     }
 
     fn expr(&mut self, depth: u32) -> Result<i128, PErr> {
-        let mut v = self.term(depth)?;
-        while let Some(TokKind::Punct(c @ ('+' | '-'))) = self.peek() {
-            let col = self.col();
-            self.i += 1;
-            let r = self.term(depth)?;
-            v = if *c == '+' {
-                v.checked_add(r)
+        self.chain(depth, ['+', '-'], Self::term, |c, a, b| {
+            if c == '+' {
+                a.checked_add(b)
             } else {
-                v.checked_sub(r)
+                a.checked_sub(b)
             }
-            .filter(|x| x.unsigned_abs() <= u64::MAX as u128)
-            .ok_or(PErr {
-                col,
-                msg: "the expression overflows 64 bits".into(),
-            })?;
-        }
-        Ok(v)
+        })
     }
 
     fn term(&mut self, depth: u32) -> Result<i128, PErr> {
-        let mut v = self.unary(depth)?;
-        while let Some(TokKind::Punct(c @ ('*' | '/'))) = self.peek() {
+        self.chain(depth, ['*', '/'], Self::unary, |c, a, b| {
+            if c == '*' {
+                a.checked_mul(b)
+            } else {
+                a.checked_div(b)
+            }
+        })
+    }
+
+    /// A left-associative chain `next (op next)*` of the operators `ops`, where
+    /// `apply(op, a, b)` computes one step; every value stays within 64 bits (signed or
+    /// unsigned), and a division by zero is an error.
+    fn chain(
+        &mut self,
+        depth: u32,
+        ops: [char; 2],
+        next: fn(&mut Self, u32) -> Result<i128, PErr>,
+        apply: fn(char, i128, i128) -> Option<i128>,
+    ) -> Result<i128, PErr> {
+        let mut v = next(self, depth)?;
+        while let Some(&TokKind::Punct(c)) = self.peek() {
+            if !ops.contains(&c) {
+                break;
+            }
             let col = self.col();
             self.i += 1;
-            let r = self.unary(depth)?;
-            if *c == '/' && r == 0 {
+            let r = next(self, depth)?;
+            if c == '/' && r == 0 {
                 return perr(col, "division by zero");
             }
-            v = if *c == '*' {
-                v.checked_mul(r)
-            } else {
-                v.checked_div(r)
-            }
-            .filter(|x| x.unsigned_abs() <= u64::MAX as u128)
-            .ok_or(PErr {
-                col,
-                msg: "the expression overflows 64 bits".into(),
-            })?;
+            v = apply(c, v, r)
+                .filter(|x| x.unsigned_abs() <= u64::MAX as u128)
+                .ok_or(PErr {
+                    col,
+                    msg: "the expression overflows 64 bits".into(),
+                })?;
         }
         Ok(v)
     }
