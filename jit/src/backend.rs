@@ -117,6 +117,18 @@ pub fn host_has_fma() -> bool {
     }
 }
 
+/// The diagnostic directories (`WAVEJIT_JIT_CLIF`, `WAVEJIT_JIT_DUMP`), read from the
+/// environment once per process (every function's compile asked it before).
+static CLIF_DIR: std::sync::OnceLock<Option<std::ffi::OsString>> = std::sync::OnceLock::new();
+static DUMP_DIR: std::sync::OnceLock<Option<std::ffi::OsString>> = std::sync::OnceLock::new();
+
+fn diag_dir(
+    cell: &'static std::sync::OnceLock<Option<std::ffi::OsString>>,
+    var: &str,
+) -> Option<&'static std::ffi::OsString> {
+    cell.get_or_init(|| std::env::var_os(var)).as_ref()
+}
+
 /// One JIT module: the functions compiled into it live until it is dropped.
 pub struct Backend {
     module: Option<JITModule>,
@@ -267,7 +279,7 @@ impl Backend {
             .map_err(|e| JitError::Backend(format!("declare: {e}")))?;
         // Cranelift reports most problems as errors, but a lowering it lacks may panic:
         // treat that like an error (the block then runs in the interpreter).
-        if let Some(dir) = std::env::var_os("WAVEJIT_JIT_CLIF") {
+        if let Some(dir) = diag_dir(&CLIF_DIR, "WAVEJIT_JIT_CLIF") {
             let path = std::path::Path::new(&dir)
                 .join(format!("fn{}_{}.clif", self.functions, self.ctx.func.name));
             let _ = std::fs::write(path, self.ctx.func.display().to_string());
@@ -308,7 +320,7 @@ impl Backend {
         };
         // Diagnostics: `WAVEJIT_JIT_DUMP=<dir>` writes each function's machine code there
         // (`objdump -D -b binary -mi386:x86-64 <file>` disassembles it).
-        if let Some(dir) = std::env::var_os("WAVEJIT_JIT_DUMP") {
+        if let Some(dir) = diag_dir(&DUMP_DIR, "WAVEJIT_JIT_DUMP") {
             if let Some(c) = self.ctx.compiled_code() {
                 let path = std::path::Path::new(&dir)
                     .join(format!("fn{}_{}.bin", self.functions, self.ctx.func.name));

@@ -30,15 +30,31 @@ impl Cx<'_> {
                 *e = self.exec_lanes(c);
             }
         }
+        // The byte view of each source chunk, made once (a chunk feeds the gathers of
+        // two destination chunks: the IR of the casts is most of a gather's).
+        let mut bytes: [Option<Value>; CHUNKS] = [None; CHUNKS];
+        let identity: [u8; 16] = std::array::from_fn(|i| i as u8);
         for c in 0..CHUNKS {
             let g = gather(d.ctrl, c)?;
-            let imm = self.b.func.dfg.immediates.push(g.mask.to_vec().into());
-            let a = self.vreg(r, g.a);
-            let b = self.vreg(r, g.b);
-            let a8 = self.cast(crate::block::I8X16, a);
-            let b8 = self.cast(crate::block::I8X16, b);
-            let s = self.b.ins().shuffle(a8, b8, imm);
-            src0[c] = Some(self.cast(I32X4, s));
+            if g.mask == identity {
+                // Lanes 0-3 of chunk `a` in place (whole-chunk shifts): no shuffle.
+                src0[c] = Some(self.vreg(r, g.a));
+            } else {
+                let imm = self.b.func.dfg.immediates.push(g.mask.to_vec().into());
+                let mut view = |cx: &mut Self, k: usize| match bytes[k] {
+                    Some(v) => v,
+                    None => {
+                        let v = cx.vreg(r, k);
+                        let v = cx.cast(crate::block::I8X16, v);
+                        bytes[k] = Some(v);
+                        v
+                    }
+                };
+                let a8 = view(self, g.a);
+                let b8 = view(self, g.b);
+                let s = self.b.ins().shuffle(a8, b8, imm);
+                src0[c] = Some(self.cast(I32X4, s));
+            }
             let all_in_range = g.valid.iter().all(|&v| v);
             let range = (!all_in_range).then(|| {
                 let l: [u32; 4] = std::array::from_fn(|i| if g.valid[i] { u32::MAX } else { 0 });
