@@ -87,11 +87,15 @@ pub fn src_lanes(ctrl: u16) -> &'static [u8; LANES] {
     maps.get(ctrl as usize).unwrap_or(&NONE)
 }
 
-/// `lane_enabled` of every lane as a lane mask.
+/// `lane_enabled` of every lane as a lane mask: the enabled banks' four lanes in a row
+/// of 16, repeated in the enabled rows.
 pub fn enabled_lanes(row_mask: u8, bank_mask: u8) -> u64 {
-    (0..LANES).fold(0, |m, l| {
-        m | (lane_enabled(row_mask, bank_mask, l) as u64) << l
-    })
+    let row = (0..4)
+        .filter(|b| bank_mask >> b & 1 != 0)
+        .fold(0u64, |m, b| m | 0xF << (4 * b));
+    (0..4)
+        .filter(|r| row_mask >> r & 1 != 0)
+        .fold(0u64, |m, r| m | row << (16 * r))
 }
 
 /// What SRC0 of `lane` is under DPP: `Some(Some(l))` read lane `l`, `Some(None)` read 0
@@ -138,5 +142,13 @@ mod tests {
         // Rows 1 and 3, banks 0 and 2: lanes 16-19, 24-27, 48-51, 56-59.
         assert_eq!(enabled_lanes(0b1010, 0b0101), 0x0F0F_0000_0F0F_0000);
         assert_eq!(enabled_lanes(0xF, 0xF), u64::MAX);
+        for row_mask in 0..16u8 {
+            for bank_mask in 0..16u8 {
+                let m = enabled_lanes(row_mask, bank_mask);
+                for lane in 0..LANES {
+                    assert_eq!(m >> lane & 1 != 0, lane_enabled(row_mask, bank_mask, lane));
+                }
+            }
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! The one lane loop every vector ALU operation runs through (STYLE.md: "operand fetch,
 //! modifiers, SDWA, DPP, EXEC masking and write-back written once").
 //!
-//! For each lane the driver decides what happens (`Act`: EXEC, and for DPP the row/bank
-//! masks and source-lane validity), reads the sources of the lane (DPP: SRC0 from its
+//! The driver decides which lanes run (EXEC, and for DPP the row/bank masks and
+//! source-lane validity), reads the sources of each lane (DPP: SRC0 from its
 //! source lane; SDWA: selection, then NEG/ABS), calls the operation's pure per-lane
 //! function, applies OMOD then CLAMP to float results, and keeps the result. Only when
 //! every lane is computed are VDST, the lane-mask destination and EXEC written, so an
@@ -24,18 +24,6 @@ pub type R = Result<(), ExecErrorKind>;
 pub struct Cx<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
     pub v: Vop,
-}
-
-/// What one lane does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Act {
-    /// EXEC is 0: nothing is written; a lane-mask result has 0 for this lane.
-    Off,
-    /// DPP: the lane is masked off by ROW_MASK/BANK_MASK, or its source lane is invalid
-    /// without BOUND_CTRL: VDST and the lane's bit of a lane-mask result keep their value.
-    Keep,
-    /// The lane executes; SRC0 is read from lane `src0` (`None`: DPP BOUND_CTRL zero).
-    Run { src0: Option<usize> },
 }
 
 /// A lane-bit input of an operation.
@@ -76,39 +64,6 @@ impl Cx<'_, '_> {
         Mode(self.ctx.wave.mode)
     }
 
-    /// What each lane does in this instruction.
-    pub fn plan(&self) -> [Act; LANES] {
-        let exec = self.ctx.wave.exec;
-        let mut acts = [Act::Off; LANES];
-        let Some(d) = self.v.dpp else {
-            for (lane, a) in acts.iter_mut().enumerate() {
-                if exec >> lane & 1 != 0 {
-                    *a = Act::Run { src0: Some(lane) };
-                }
-            }
-            return acts;
-        };
-        // `dpp::lane_enabled` and `dpp::lane_reads`, from their tables.
-        let enabled = dpp::enabled_lanes(d.row_mask, d.bank_mask);
-        let map = dpp::src_lanes(d.ctrl);
-        let mut m = exec;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let src = map[lane] as usize;
-            acts[lane] = if enabled >> lane & 1 == 0 {
-                Act::Keep
-            } else if src < LANES && exec >> src & 1 != 0 {
-                Act::Run { src0: Some(src) }
-            } else if d.bound_ctrl {
-                Act::Run { src0: None }
-            } else {
-                Act::Keep
-            };
-        }
-        acts
-    }
-
     /// The sources of DPP and SDWA forms as rows of 32-bit lane values, and the lanes
     /// that run and keep their lane-mask bit. DPP: SRC0 of each running lane read from its
     /// source lane (0 where BOUND_CTRL zeroes it), lanes masked off by ROW_MASK/BANK_MASK
@@ -126,26 +81,38 @@ impl Cx<'_, '_> {
         let w = &*self.ctx.wave;
         let mut from_rows = [false; 3];
         let exec = w.exec;
-        if self.v.dpp.is_some() {
-            let (mut run, mut keep) = (0u64, 0u64);
+        if let Some(d) = self.v.dpp {
+            // Per lane of EXEC: a lane masked off by ROW_MASK/BANK_MASK keeps its values;
+            // else it runs, reading SRC0 from its source lane when that lane exists and
+            // is in EXEC, or 0 with BOUND_CTRL; else (no BOUND_CTRL) it keeps its values
+            // (`dpp::lane_enabled`, `dpp::lane_reads`, from their tables).
+            let enabled = dpp::enabled_lanes(d.row_mask, d.bank_mask);
+            let map = dpp::src_lanes(d.ctrl);
             let wide = ins.first().is_some_and(|t| t.bits() == 64);
-            for (lane, act) in self.plan().into_iter().enumerate() {
-                let src0 = match act {
-                    Act::Off => continue,
-                    Act::Keep => {
-                        keep |= 1 << lane;
-                        continue;
+            let src0 = ops.first().copied();
+            let (mut run, mut keep) = (0u64, 0u64);
+            let mut m = exec;
+            while m != 0 {
+                let lane = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let src = map[lane] as usize;
+                if enabled >> lane & 1 == 0 {
+                    keep |= 1 << lane;
+                } else if src < LANES && exec >> src & 1 != 0 {
+                    run |= 1 << lane;
+                    if let Some(o) = src0 {
+                        let x =
+                            operands::lane_value(w, o, if wide { Ty::B64 } else { Ty::B32 }, src);
+                        rows[0][lane] = x as u32;
+                        rows[1][lane] = (x >> 32) as u32;
                     }
-                    Act::Run { src0 } => src0,
-                };
-                run |= 1 << lane;
-                if let (Some(l), Some(&o)) = (src0, ops.first()) {
-                    let x = operands::lane_value(w, o, if wide { Ty::B64 } else { Ty::B32 }, l);
-                    rows[0][lane] = x as u32;
-                    rows[1][lane] = (x >> 32) as u32;
+                } else if d.bound_ctrl {
+                    run |= 1 << lane;
+                } else {
+                    keep |= 1 << lane;
                 }
             }
-            from_rows[0] = !ops.is_empty();
+            from_rows[0] = src0.is_some();
             return Ok((from_rows, run, keep));
         }
         if let Some(sel) = &self.v.sdwa {
