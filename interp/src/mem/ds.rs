@@ -314,13 +314,42 @@ fn lds_fault(addr: u64, size: u32, lane: usize) -> ExecErrorKind {
 /// Read `out.len()` dwords at `addr` (bytes); `size` may be 1 or 2 for sub-dword reads.
 fn lds_read(lds: &Lds, addr: u64, size: u32, lane: usize) -> Result<[u8; 16], ExecErrorKind> {
     let mut buf = [0u8; 16];
+    // Inside LDS (nearly always): the bytes straight from it, with a copy of constant
+    // length for the usual sizes. Outside, `Lds::read` names the fault.
+    if let Some(src) = lds_bytes(lds, addr, size) {
+        match src.len() {
+            4 => buf[..4].copy_from_slice(src),
+            8 => buf[..8].copy_from_slice(src),
+            n => buf[..n].copy_from_slice(src),
+        }
+        return Ok(buf);
+    }
     let a = u32::try_from(addr).map_err(|_| lds_fault(addr, size, lane))?;
     lds.read(a, &mut buf[..size as usize])
         .map_err(|f| lane_fault(f, lane))?;
     Ok(buf)
 }
 
+/// The `size` bytes of LDS at `addr`, when they are all inside it (`Lds::read`'s check).
+#[inline]
+fn lds_bytes(lds: &Lds, addr: u64, size: u32) -> Option<&[u8]> {
+    let a = usize::try_from(addr).ok()?;
+    lds.bytes.get(a..a.checked_add(size as usize)?)
+}
+
 fn lds_write(lds: &mut Lds, addr: u64, bytes: &[u8], lane: usize) -> Result<(), ExecErrorKind> {
+    // Inside LDS: written straight (as `lds_read`).
+    let end = usize::try_from(addr)
+        .ok()
+        .and_then(|a| Some(a..a.checked_add(bytes.len())?));
+    if let Some(dst) = end.and_then(|r| lds.bytes.get_mut(r)) {
+        match bytes.len() {
+            4 => dst[..4].copy_from_slice(&bytes[..4]),
+            8 => dst[..8].copy_from_slice(&bytes[..8]),
+            _ => dst.copy_from_slice(bytes),
+        }
+        return Ok(());
+    }
     let a = u32::try_from(addr).map_err(|_| lds_fault(addr, bytes.len() as u32, lane))?;
     lds.write(a, bytes).map_err(|f| lane_fault(f, lane))
 }
