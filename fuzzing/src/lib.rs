@@ -15,7 +15,9 @@
 //!
 //! Program `i` of a campaign with seed `s` is a function of `(s, i)` alone, so a campaign
 //! finds the same mismatches whatever `--jobs` says, and a mismatch can be regenerated
-//! from its index.
+//! from its index. Each program runs from several initial states (`--states`; state `k`
+//! a function of `(s, i, k)`): compiling is most of a program's cost, and the code
+//! compiled once meets every state.
 
 pub mod campaign;
 pub mod case;

@@ -39,12 +39,13 @@
 //!
 //! The software core is the definition; the fast path is an optimisation that must give
 //! the same bits. It takes f32 and f64 addition, subtraction, multiplication, fused
-//! multiply-add, division, square root and comparison to the host's floating-point unit
-//! only when the rounding direction of the precision is round-to-nearest-even, and
-//! canonicalisation (what min/max/med3 return) to bit operations in every mode. Every
-//! other case (the three directed roundings, f16, the scaled FMA of V_DIV_FMAS,
-//! conversions, rounding to integral, the transcendentals) stays on the software path.
-//! Why the two agree:
+//! multiply-add, division, square root, comparison and integer-to-float conversion to the
+//! host's floating-point unit only when the rounding direction of the precision is
+//! round-to-nearest-even, and canonicalisation and minimum/maximum (what min/max/med3
+//! return) to bit operations in every mode and format. Every other case (the three
+//! directed roundings, f16 arithmetic, the scaled FMA of V_DIV_FMAS, float-to-float and
+//! float-to-integer conversions, rounding to integral, the transcendentals) stays on the
+//! software path. Why the two agree:
 //!
 //! * **The host rounds the same way.** Rust's `+ - * /`, `sqrt` and `mul_add` on `f32`
 //!   and `f64` are IEEE 754 basic operations: the exact result rounded once to nearest,
@@ -75,6 +76,17 @@
 //!   same values the same way, -0 equals +0, and a NaN is unordered on both paths.
 //! * **Canonicalisation** of a non-NaN input rounds nothing (the value is already in the
 //!   format): it only flushes, which is a bit operation.
+//! * **Integer to float.** Rust's `as` from an integer to `f32`/`f64` gives the nearest
+//!   value, ties to even: the software path's single rounding of the same exact integer.
+//!   An integer other than 0 is at least 1 in magnitude, so the result is never a
+//!   denormal (no output flush applies) and 0 is +0 on both paths; every `i128` is below
+//!   2^127, inside both formats' range, so nothing overflows.
+//! * **Minimum and maximum** compare canonical values. Mapping a non-NaN value's bits to
+//!   a key (sign bit set for positive values, every bit flipped for negative ones) orders
+//!   keys as the values are ordered, with -0 below +0 as the definition breaks that tie;
+//!   two canonical values with the same key are the same bits (a value other than ±0
+//!   has one encoding), so picking by key returns the definition's bits. NaN operands
+//!   are handled before, exactly as the definition does.
 //!
 //! `float/host_vs_soft.rs` runs each of these operations through both paths over
 //! special values (signed zeros, denormals at both ends, the normal/denormal boundary,

@@ -1,7 +1,8 @@
-//! The host-float fast path of the software float core: f32/f64 arithmetic on the host's
-//! FPU when it gives the software path's bits (the argument is at the top of `float.rs`).
-//! Each function answers `None` when the case is not one it may take; the caller then uses
-//! the software path.
+//! The fast path of the software float core: f32/f64 arithmetic and integer-to-float
+//! conversion on the host's FPU when it gives the software path's bits, and
+//! canonicalisation and minimum/maximum as bit operations (the argument is at the top of
+//! `float.rs`). Each host function answers `None` when the case is not one it may take;
+//! the caller then uses the software path.
 
 use std::cmp::Ordering;
 
