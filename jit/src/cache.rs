@@ -191,14 +191,14 @@ pub struct JitConfig {
 pub const DEFAULT_TIER_THRESHOLD: u32 = 32;
 
 /// The default `JitConfig::hot_threshold`: entries of a quick-tier unit before it is
-/// compiled again, optimised (see jit/README.md, "Tiers"). Chosen from `wavejit bench`'s
-/// "opt break-even" (2026-11-28, 2-core EPYC): the optimising compile (85-340 µs per
-/// instruction) pays for itself after 16 k (dpp) to 128 k (lds_matmul) runs of the quick
-/// code, median ~29 k — it gains only 1.5-6.8 ns per instruction and run. 16384: at the
-/// suite's lowest break-even (a unit that stops just past it costs at most about twice
-/// the better choice), and every loop kernel of the suite still reaches it in its first
-/// run. (256, before, recompiled units that would never repay it.)
-pub const DEFAULT_HOT_THRESHOLD: u32 = 16384;
+/// compiled again, optimised (see jit/README.md, "Tiers"). On ALU loops the optimising
+/// compile (85-340 µs per instruction) repays itself only after 16 k-128 k runs of quick
+/// code, but real kernels' quick code (memory in chunk loops) is much slower than their
+/// optimised code: at 16384 the tiered engine ran `bench --real`'s tiled matmul and
+/// stencil at 0.5-0.65x of the 256 before; 4096 ran them at or above it, and the ALU
+/// suite's cold runs faster than 16384 too. (256 recompiled units that would never
+/// repay it.)
+pub const DEFAULT_HOT_THRESHOLD: u32 = 4096;
 
 impl Default for JitConfig {
     fn default() -> Self {
