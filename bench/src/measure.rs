@@ -1,6 +1,7 @@
 //! The measurements of `wavejit bench`: every suite kernel on every engine (rates,
 //! compile cost, break-even), the native baselines, the tiered engine on a program that
-//! runs each block once and over a range of thresholds, and multi-wave scaling. Times are
+//! runs each block once and over a range of thresholds, multi-wave scaling, and the rate of
+//! short differential fuzzing campaigns. Times are
 //! the best of several runs (the least disturbed by other work on the host); every
 //! engine's result is checked against the kernel's independent computation before its
 //! time counts.
@@ -13,11 +14,14 @@ use wavejit_isa::{Arch, Gen};
 use wavejit_jit::DEFAULT_TIER_THRESHOLD;
 
 use super::engines::{self, Matmul};
-use super::report::{Host, KernelResult, Once, Report, Scaling, ScalingPoint, Sweep, Times};
+use super::report::{
+    FuzzRate, Host, KernelResult, Once, Report, Scaling, ScalingPoint, Sweep, Times,
+};
 use super::suite::{Kernel, Shape, WaveState, KERNELS};
 use super::{clock, native};
 use wavejit::engine::{Interp, Jit, WaveEngine};
 use wavejit::Error;
+use wavejit_fuzzing::campaign;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -67,6 +71,8 @@ pub fn run(opts: &Options) -> Result<Report, Error> {
     }
     opts.say(|| "tiered engine on a program that runs each block once".into());
     let once = measure_once(opts)?;
+    opts.say(|| "short fuzzing campaigns".into());
+    let fuzz = measure_fuzz(opts)?;
     let sweep = if opts.quick {
         Vec::new()
     } else {
@@ -83,6 +89,7 @@ pub fn run(opts: &Options) -> Result<Report, Error> {
         kernels,
         scaling,
         tiered_once: once,
+        fuzz,
         tier_sweep: sweep,
         targets: Vec::new(),
         seconds: started.elapsed().as_secs_f64(),
@@ -437,6 +444,36 @@ fn once_state() -> WaveState {
         lds: wavejit_isa::state::Lds::new(0),
         mem: wavejit_isa::state::Memory::new(),
     }
+}
+
+/// `wavejit fuzz` on gfx8 and VP1 for a fixed number of programs (one job, seed 1): the
+/// rate at which the interpreter and the JIT are compared. A mismatch is an error of the
+/// benchmark, as a wrong result of a kernel is.
+fn measure_fuzz(opts: &Options) -> Result<Vec<FuzzRate>, Error> {
+    let programs = if opts.quick { 100 } else { 300 };
+    let mut out = Vec::new();
+    for arch in [Arch::Gcn(Gen::Gfx8), Arch::Vp1] {
+        let mut cfg = campaign::Config::new(arch);
+        cfg.programs = Some(programs);
+        let t0 = clock::now();
+        let sum = campaign::run(&cfg)?;
+        let cpu_s = clock::now() - t0;
+        if sum.mismatches > 0 {
+            return Err(wrong(
+                &format!("fuzzing {arch}"),
+                "jit",
+                format!("{} mismatching programs", sum.mismatches),
+            ));
+        }
+        out.push(FuzzRate {
+            arch: arch.to_string(),
+            programs: sum.programs,
+            runs: sum.runs,
+            insts: sum.insts,
+            cpu_s,
+        });
+    }
+    Ok(out)
 }
 
 fn measure_once(opts: &Options) -> Result<Once, Error> {

@@ -369,6 +369,27 @@ pub struct Once {
     pub jit_s: f64,
 }
 
+/// A short differential fuzzing campaign (`wavejit fuzz`, one job): how many
+/// instructions per CPU-second the interpreter and the JIT check against each other.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct FuzzRate {
+    /// `gfx8` or `vp1`.
+    pub arch: String,
+    pub programs: u64,
+    /// Each program from each of its initial states.
+    pub runs: u64,
+    /// Instructions executed by the interpreter (the JIT ran as many).
+    pub insts: u64,
+    /// Process CPU seconds of the campaign.
+    pub cpu_s: f64,
+}
+
+impl FuzzRate {
+    pub fn insts_per_cpu_s(&self) -> f64 {
+        self.insts as f64 / self.cpu_s.max(1e-9)
+    }
+}
+
 /// One tier threshold (0: the interpreter, 1: the eager JIT) on three workloads.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Sweep {
@@ -479,6 +500,8 @@ pub struct Report {
     pub kernels: Vec<KernelResult>,
     pub scaling: Scaling,
     pub tiered_once: Once,
+    #[serde(default)]
+    pub fuzz: Vec<FuzzRate>,
     #[serde(default)]
     pub tier_sweep: Vec<Sweep>,
     #[serde(default)]
@@ -785,6 +808,17 @@ pub fn against(new: &Report, old: &Report) -> String {
             ratio(k.interp_ips, o.interp_ips),
         );
     }
+    for f in &new.fuzz {
+        if let Some(o) = old.fuzz.iter().find(|o| o.arch == f.arch) {
+            let _ = writeln!(
+                s,
+                "fuzzing {}: inst per CPU-second {} ({:.0} k before)",
+                f.arch,
+                ratio(f.insts_per_cpu_s(), o.insts_per_cpu_s()),
+                o.insts_per_cpu_s() / 1e3
+            );
+        }
+    }
     let (n, o) = (&new.tiered_once, &old.tiered_once);
     if n.jit_s > 0.0 && o.jit_s > 0.0 {
         let _ = writeln!(
@@ -862,6 +896,18 @@ pub fn summary(r: &Report, markdown: bool) -> String {
             o.tiered_s / o.interp_s,
             o.jit_s * 1e3,
             o.jit_s / o.interp_s
+        );
+    }
+    for f in &r.fuzz {
+        let _ = writeln!(
+            s,
+            "{b}Fuzzing {} (wavejit fuzz, one job, seed 1, 0 mismatches): {} programs, {} runs, {} instructions in {:.2} CPU-s: {:.0} k inst per CPU-second",
+            f.arch,
+            f.programs,
+            f.runs,
+            f.insts,
+            f.cpu_s,
+            f.insts_per_cpu_s() / 1e3
         );
     }
     if !r.tier_sweep.is_empty() {
@@ -1149,6 +1195,13 @@ mod tests {
                 tiered_s: 1.3,
                 jit_s: 9.0,
             },
+            fuzz: vec![FuzzRate {
+                arch: "gfx8".into(),
+                programs: 10,
+                runs: 80,
+                insts: 5000,
+                cpu_s: 0.25,
+            }],
             tier_sweep: Vec::new(),
             targets: Vec::new(),
             seconds: 1.0,
@@ -1211,5 +1264,23 @@ mod tests {
         assert!(md.contains("JIT/native-128 (time)") && md.contains("| 1.30 | 0.65 |"));
         assert!(md.contains("Host calibration"));
         assert!(md.contains("[MISSED]"));
+        // 5000 instructions in 0.25 CPU-s.
+        assert!(md.contains(
+            "10 programs, 80 runs, 5000 instructions in 0.25 CPU-s: 20 k inst per CPU-second"
+        ));
+    }
+
+    #[test]
+    fn fuzz_rates_are_compared_with_the_baselines() {
+        let new = sample();
+        let mut old = sample();
+        old.fuzz[0].cpu_s = 0.5; // 10 k inst per CPU-second: the new run is twice as fast
+        let s = against(&new, &old);
+        assert!(
+            s.contains("fuzzing gfx8: inst per CPU-second 2.00 (10 k before)"),
+            "{s}"
+        );
+        old.fuzz.clear(); // a baseline written before the fuzz figures: no line
+        assert!(!against(&new, &old).contains("fuzzing"));
     }
 }
