@@ -36,8 +36,14 @@ fn main() {
     let mut all_nanos = 0u64;
     let mut all_insts = 0u64;
     for path in &files {
-        let text = std::fs::read_to_string(path).expect("read the kernel");
-        let asm = wavejit_isa::gcn::asm::assemble(gen, &text).expect("assemble");
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+            eprintln!("compile_cost: {path}: {e}");
+            std::process::exit(1)
+        });
+        let asm = wavejit_isa::gcn::asm::assemble(gen, &text).unwrap_or_else(|e| {
+            eprintln!("compile_cost: {path}: {e}");
+            std::process::exit(1)
+        });
         let prog = Program::new(Arch::Gcn(gen), &asm.bytes);
         let mut last = Default::default();
         let (mut nanos, mut insts) = (0u64, 0u64);

@@ -42,9 +42,10 @@ enum Lane {
     Buffer { index: u64, off: u64 },
 }
 
-/// What a MUBUF operation moves.
+/// What a MUBUF operation moves (the JIT's inline lowering reads it too, so that each
+/// operation's size, extension and format are stated once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
     /// `size` bytes (1, 2, or 4 × dwords) into VDATA; sub-dword loads extend per `sext`.
     Load {
         size: u32,
@@ -63,7 +64,8 @@ pub(crate) enum Kind {
     CacheOp,
 }
 
-fn kind(op: Op) -> Option<Kind> {
+/// What `op` moves (`None`: not a MUBUF operation the interpreter runs).
+pub fn kind(op: Op) -> Option<Kind> {
     use Kind::*;
     use Op::*;
     let ld = |size, sext, format| Load { size, sext, format };

@@ -71,35 +71,18 @@ pub struct BufPlan {
 }
 
 fn kind(op: Op) -> Option<(BufKind, bool)> {
-    use BufKind::*;
-    use Op::*;
-    let ld = |size, sext| Load { size, sext };
-    Some(match op {
-        BufferLoadFormatX => (ld(4, false), true),
-        BufferLoadFormatXy => (ld(8, false), true),
-        BufferLoadFormatXyz => (ld(12, false), true),
-        BufferLoadFormatXyzw => (ld(16, false), true),
-        BufferStoreFormatX => (Store { size: 4 }, true),
-        BufferStoreFormatXy => (Store { size: 8 }, true),
-        BufferStoreFormatXyz => (Store { size: 12 }, true),
-        BufferStoreFormatXyzw => (Store { size: 16 }, true),
-        BufferLoadUbyte => (ld(1, false), false),
-        BufferLoadSbyte => (ld(1, true), false),
-        BufferLoadUshort => (ld(2, false), false),
-        BufferLoadSshort => (ld(2, true), false),
-        BufferLoadDword => (ld(4, false), false),
-        BufferLoadDwordx2 => (ld(8, false), false),
-        BufferLoadDwordx3 => (ld(12, false), false),
-        BufferLoadDwordx4 => (ld(16, false), false),
-        BufferStoreByte => (Store { size: 1 }, false),
-        BufferStoreShort => (Store { size: 2 }, false),
-        BufferStoreDword => (Store { size: 4 }, false),
-        BufferStoreDwordx2 => (Store { size: 8 }, false),
-        BufferStoreDwordx3 => (Store { size: 12 }, false),
-        BufferStoreDwordx4 => (Store { size: 16 }, false),
-        _ => {
-            return host_atomic(op).map(|op| (Atomic { op, ret: false }, false));
-        }
+    use wavejit_interp::mem::mubuf::Kind;
+    Some(match wavejit_interp::mem::mubuf::kind(op)? {
+        Kind::Load { size, sext, format } => (BufKind::Load { size, sext }, format),
+        Kind::Store { size, format } => (BufKind::Store { size }, format),
+        Kind::Atomic { .. } => (
+            BufKind::Atomic {
+                op: host_atomic(op)?,
+                ret: false,
+            },
+            false,
+        ),
+        Kind::CacheOp => return None,
     })
 }
 
