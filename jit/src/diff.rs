@@ -15,6 +15,9 @@
 //! The caller's state ends as the interpreter left it (the reference).
 
 use std::fmt;
+use wavejit_isa::gcn::{
+    BufferFields, DppFields, DsFields, FlatFields, SdwaFields, VintrpFields, Vop3Fields,
+};
 
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
@@ -159,10 +162,10 @@ impl Footprint {
                     Fields::Vopc { .. } => return true,
                     Fields::Vop1 { vdst, .. }
                     | Fields::Vop2 { vdst, .. }
-                    | Fields::Vop3 { vdst, .. }
-                    | Fields::Sdwa { vdst, .. }
-                    | Fields::Dpp { vdst, .. }
-                    | Fields::Vintrp { vdst, .. } => vdst as usize,
+                    | Fields::Vop3(Vop3Fields { vdst, .. })
+                    | Fields::Sdwa(SdwaFields { vdst, .. })
+                    | Fields::Dpp(DppFields { vdst, .. })
+                    | Fields::Vintrp(VintrpFields { vdst, .. }) => vdst as usize,
                     _ => return false,
                 };
                 // A vector result is at most 64 bits; two more registers for margin.
@@ -172,9 +175,9 @@ impl Footprint {
             // LDS: the registers a read returns (at most four dwords: ds_read_b128,
             // ds_read2_b64), and LDS itself for everything but a read. GDS: anything.
             Enc::Ds => {
-                let Fields::Ds {
+                let Fields::Ds(DsFields {
                     vdst, gds: false, ..
-                } = g.fields
+                }) = g.fields
                 else {
                     return false;
                 };
@@ -188,8 +191,8 @@ impl Footprint {
             // (an address in the LDS aperture).
             Enc::Mubuf | Enc::Flat => {
                 let (v, lds_bit, flat) = match g.fields {
-                    Fields::Mubuf { vdata, lds, .. } => (vdata, lds, false),
-                    Fields::Flat { vdst, .. } => (vdst, false, true),
+                    Fields::Mubuf(BufferFields { vdata, lds, .. }) => (vdata, lds, false),
+                    Fields::Flat(FlatFields { vdst, .. }) => (vdst, false, true),
                     _ => return false,
                 };
                 let m = g.op.mnemonic();

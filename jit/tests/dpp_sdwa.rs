@@ -9,6 +9,7 @@ mod common;
 use common::*;
 use rand::Rng;
 use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::{DppFields, SdwaFields};
 use wavejit_isa::gcn::{Fields, Inst, Op, VopBase};
 
 fn valid_ctrls() -> Vec<u16> {
@@ -90,9 +91,9 @@ fn every_dpp_control_bound_ctrl_and_masks() {
                         base: VopBase::Vop1
                     }
                 );
-                if let Fields::Dpp {
+                if let Fields::Dpp(DppFields {
                     src0_neg, src1_abs, ..
-                } = &mut inst.fields
+                }) = &mut inst.fields
                 {
                     *src0_neg = ctrl & 1 != 0;
                     // VOP1 has no SRC1: its modifier bits are reserved (the decoder refuses them).
@@ -291,12 +292,12 @@ fn sdwa_compares_modifiers_and_clamp() {
                     sext,
                 ),
             };
-            if let Fields::Sdwa {
+            if let Fields::Sdwa(SdwaFields {
                 src0_neg,
                 src1_abs,
                 clamp,
                 ..
-            } = &mut inst.fields
+            }) = &mut inst.fields
             {
                 *src0_neg = r.random();
                 *src1_abs = r.random();

@@ -11,6 +11,7 @@ use common::*;
 use rand::Rng;
 use wavejit_interp::{Ctx, ExecErrorKind};
 use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::{DsFields, FlatFields, SmemFields, SmrdFields};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
 use wavejit_isa::state::{Lds, Space, Wave};
 use wavejit_jit::{Jit, JitConfig};
@@ -25,21 +26,21 @@ fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     Inst {
         op,
         enc: Enc::Flat,
-        fields: Fields::Flat {
+        fields: Fields::Flat(FlatFields {
             vdst,
             addr,
             data,
             glc: false,
             slc: false,
             tfe: false,
-        },
+        }),
         literal: None,
     }
 }
 
 fn flat_glc(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     let mut i = flat(op, vdst, addr, data);
-    if let Fields::Flat { glc, .. } = &mut i.fields {
+    if let Fields::Flat(FlatFields { glc, .. }) = &mut i.fields {
         *glc = true;
     }
     i
@@ -49,7 +50,7 @@ fn ds(op: Op, vdst: u8, addr: u8, data: [u8; 2], offset: [u8; 2]) -> Inst {
     Inst {
         op,
         enc: Enc::Ds,
-        fields: Fields::Ds {
+        fields: Fields::Ds(DsFields {
             vdst,
             addr,
             data0: data[0],
@@ -57,7 +58,7 @@ fn ds(op: Op, vdst: u8, addr: u8, data: [u8; 2], offset: [u8; 2]) -> Inst {
             offset0: offset[0],
             offset1: offset[1],
             gds: false,
-        },
+        }),
         literal: None,
     }
 }
@@ -66,13 +67,13 @@ fn smem(op: Op, sdata: u8, sbase: u8, imm: bool, offset: u32) -> Inst {
     Inst {
         op,
         enc: Enc::Smem,
-        fields: Fields::Smem {
+        fields: Fields::Smem(SmemFields {
             sdata,
             sbase,
             imm,
             glc: false,
             offset,
-        },
+        }),
         literal: None,
     }
 }
@@ -81,12 +82,12 @@ fn smrd(op: Op, sdst: u8, sbase: u8, imm: bool, offset: u8) -> Inst {
     Inst {
         op,
         enc: Enc::Smrd,
-        fields: Fields::Smrd {
+        fields: Fields::Smrd(SmrdFields {
             sdst,
             sbase,
             imm,
             offset,
-        },
+        }),
         literal: None,
     }
 }

@@ -9,6 +9,7 @@ mod common;
 use common::*;
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::{DsFields, FlatFields};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Space, Wave};
 
@@ -16,14 +17,14 @@ fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     Inst {
         op,
         enc: Enc::Flat,
-        fields: Fields::Flat {
+        fields: Fields::Flat(FlatFields {
             vdst,
             addr,
             data,
             glc: false,
             slc: false,
             tfe: false,
-        },
+        }),
         literal: None,
     }
 }
@@ -32,7 +33,7 @@ fn ds(op: Op, vdst: u8, addr: u8, data0: u8) -> Inst {
     Inst {
         op,
         enc: Enc::Ds,
-        fields: Fields::Ds {
+        fields: Fields::Ds(DsFields {
             vdst,
             addr,
             data0,
@@ -40,7 +41,7 @@ fn ds(op: Op, vdst: u8, addr: u8, data0: u8) -> Inst {
             offset0: 0,
             offset1: 0,
             gds: false,
-        },
+        }),
         literal: None,
     }
 }

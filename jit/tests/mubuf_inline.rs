@@ -13,6 +13,7 @@ use common::*;
 use rand::Rng;
 use wavejit_interp::Ctx;
 use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::BufferFields;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Wave};
 
@@ -57,7 +58,7 @@ fn mubuf(op: Op, vdata: u8, srsrc: u8, a: Addr, glc: bool) -> Inst {
     Inst {
         op,
         enc: Enc::Mubuf,
-        fields: Fields::Mubuf {
+        fields: Fields::Mubuf(BufferFields {
             vdata,
             vaddr: a.vaddr,
             srsrc,
@@ -70,7 +71,8 @@ fn mubuf(op: Op, vdata: u8, srsrc: u8, a: Addr, glc: bool) -> Inst {
             tfe: false,
             lds: false,
             addr64: a.addr64,
-        },
+            format: None,
+        }),
         literal: None,
     }
 }

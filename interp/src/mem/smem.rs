@@ -16,6 +16,7 @@
 //! make results nondeterministic) and `s_atc_probe*` are `Unsupported`.
 
 use wavejit_isa::gcn::{Fields, Inst, Op, Src};
+use wavejit_isa::gcn::{SmemFields, SmrdFields};
 use wavejit_isa::Gen;
 
 use super::buffer::Resource;
@@ -73,12 +74,12 @@ pub(crate) fn traffic(inst: &Inst) -> Option<super::access::Traffic> {
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     let w = &*ctx.wave;
     let (sdata, sbase, offset) = match inst.fields {
-        Fields::Smrd {
+        Fields::Smrd(SmrdFields {
             sdst,
             sbase,
             imm,
             offset,
-        } => {
+        }) => {
             let off = if imm {
                 offset as u64 * 4
             } else if offset == 255 && w.gen == Gen::Gfx7 {
@@ -93,13 +94,13 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             };
             (sdst, sbase, off)
         }
-        Fields::Smem {
+        Fields::Smem(SmemFields {
             sdata,
             sbase,
             imm,
             offset,
             ..
-        } => {
+        }) => {
             let off = if imm {
                 (offset & 0xf_ffff) as u64
             } else {

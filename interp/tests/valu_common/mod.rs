@@ -8,6 +8,7 @@
 
 use wavejit_interp::exec::{Ctx, Step};
 use wavejit_interp::ExecErrorKind;
+use wavejit_isa::gcn::{DppFields, SdwaFields};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
 use wavejit_isa::state::{Lds, Memory, Wave};
 use wavejit_isa::Gen;
@@ -88,7 +89,7 @@ pub fn sdwa(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8) -> Inst {
     Inst {
         op: o,
         enc: Enc::Sdwa { base },
-        fields: Fields::Sdwa {
+        fields: Fields::Sdwa(SdwaFields {
             vdst,
             src0,
             vsrc1,
@@ -103,7 +104,7 @@ pub fn sdwa(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8) -> Inst {
             src1_sext: false,
             src1_neg: false,
             src1_abs: false,
-        },
+        }),
         literal: None,
     }
 }
@@ -113,7 +114,7 @@ pub fn dpp(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8, ctrl: u16) -> In
     Inst {
         op: o,
         enc: Enc::Dpp { base },
-        fields: Fields::Dpp {
+        fields: Fields::Dpp(DppFields {
             vdst,
             src0,
             vsrc1,
@@ -125,7 +126,7 @@ pub fn dpp(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8, ctrl: u16) -> In
             src1_abs: false,
             bank_mask: 0xF,
             row_mask: 0xF,
-        },
+        }),
         literal: None,
     }
 }

@@ -10,6 +10,7 @@ use cranelift_codegen::ir::types;
 use cranelift_codegen::ir::InstBuilder;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Fields, Inst, Op};
+use wavejit_isa::gcn::{SmemFields, SmrdFields};
 
 use super::access::{host_flags, At};
 use super::global::region_delta;
@@ -52,12 +53,12 @@ fn dwords(op: Op) -> Option<u32> {
 pub fn plan(gen: Gen, inst: &Inst) -> Option<SmemPlan> {
     let n = dwords(inst.op)?;
     let (sdst, sbase, offset) = match inst.fields {
-        Fields::Smrd {
+        Fields::Smrd(SmrdFields {
             sdst,
             sbase,
             imm,
             offset,
-        } => {
+        }) => {
             let off = if imm {
                 SOffset::Imm(offset as u64 * 4)
             } else if offset == 255 && gen == Gen::Gfx7 {
@@ -69,13 +70,13 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<SmemPlan> {
             };
             (sdst, sbase, off)
         }
-        Fields::Smem {
+        Fields::Smem(SmemFields {
             sdata,
             sbase,
             imm,
             offset,
             ..
-        } => {
+        }) => {
             let off = if imm {
                 SOffset::Imm((offset & 0xf_ffff) as u64)
             } else if (offset & 0xff) < PLAIN_SGPRS {
