@@ -21,8 +21,8 @@ use crate::fxhash::{FxMap as HashMap, FxSet as HashSet};
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Type,
-    Value,
+    types, AbiParam, Block, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData,
+    Signature, Type, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
@@ -1126,6 +1126,13 @@ impl<'a> Cx<'a> {
             }
             self.vregs[r].dirty = 0;
         }
+        self.store_dirty_scalars();
+        self.sdirty = 0;
+        self.scc_dirty = false;
+    }
+
+    /// Store the dirty scalar slots and SCC to the wave (the cache is left as it is).
+    fn store_dirty_scalars(&mut self) {
         for s in 0..128u8 {
             if self.sdirty & (1u128 << s) != 0 {
                 if let Some(v) = self.sregs[s as usize] {
@@ -1135,12 +1142,10 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        self.sdirty = 0;
         if self.scc_dirty {
             if let Some(v) = self.scc {
                 self.b.ins().store(mflags(), v, self.wave, wave_off::SCC);
             }
-            self.scc_dirty = false;
         }
     }
 
@@ -1208,20 +1213,7 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        for s in 0..128u8 {
-            if self.sdirty & (1u128 << s) != 0 {
-                if let Some(v) = self.sregs[s as usize] {
-                    self.b
-                        .ins()
-                        .store(mflags(), v, self.wave, wave_off::sreg(s));
-                }
-            }
-        }
-        if self.scc_dirty {
-            if let Some(v) = self.scc {
-                self.b.ins().store(mflags(), v, self.wave, wave_off::SCC);
-            }
-        }
+        self.store_dirty_scalars();
     }
 
     /// Forget every cached register (after a helper that may have changed any of them).

@@ -6,7 +6,6 @@
 //! convention, entered from Rust through the trampoline of `cache.rs`). It returns one of
 //! the `EXIT_*` codes with `wave.pc` holding the pc to continue at.
 
-use std::mem::offset_of;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use wavejit_interp::profile::{self, InstCounters, Profile};
@@ -80,11 +79,18 @@ pub struct JitCtx {
 
 /// `pub const NAME: i32` byte offsets of a `#[repr(C)]` struct's fields, for compiled
 /// code that addresses them directly.
+/// With `layout NAME`, also `pub const NAME: &[i32]`: the offsets in order and the
+/// struct's size, which the disk cache's key includes (compiled code builds them in).
 macro_rules! field_offsets {
     ($ty:ty { $($name:ident: $field:ident),* $(,)? }) => {
-        $(pub const $name: i32 = offset_of!($ty, $field) as i32;)*
+        $(pub const $name: i32 = ::std::mem::offset_of!($ty, $field) as i32;)*
+    };
+    ($ty:ty { $($name:ident: $field:ident),* $(,)? } layout $layout:ident) => {
+        $crate::ctx::field_offsets!($ty { $($name: $field),* });
+        pub const $layout: &[i32] = &[$($name,)* ::std::mem::size_of::<$ty>() as i32];
     };
 }
+pub(crate) use field_offsets;
 
 field_offsets!(JitCtx {
     OFF_BUDGET: budget,
@@ -99,7 +105,7 @@ field_offsets!(JitCtx {
     OFF_MEM_SPAN: mem_span,
     OFF_LDS_ZEROS: lds_zeros,
     OFF_PROFILE_DS: profile_ds,
-});
+} layout CTX_LAYOUT);
 
 /// Slots of `JitCtx::gcache`.
 pub const G_SLOTS: usize = 8;
@@ -124,7 +130,7 @@ field_offsets!(GRegion {
     G_OFF_LO: lo,
     G_OFF_END: end,
     G_OFF_DELTA: delta,
-});
+} layout G_LAYOUT);
 
 /// A thread's region cache: the slots and what they were learned under — the memory (its
 /// address and its region list's, which another `Memory` moved to that address would not
@@ -254,7 +260,7 @@ pub mod wave_off {
         MODE: mode,
         PC: pc,
         CODE_BASE: code_base,
-    });
+    } layout LAYOUT);
 
     /// Offset of the 16-byte chunk `chunk` (lanes 4c..4c+3) of `v[reg]`.
     pub fn vgpr_chunk(reg: u8, chunk: usize) -> i32 {

@@ -221,7 +221,6 @@ pub(super) fn sext16(cx: &mut Cx, x: Value) -> Value {
     cx.b.ins().sshr_imm_u(t, 16)
 }
 
-
 /// A 16-bit integer operation of chunk `c`; `amt` is the shift amount when it is the same
 /// in every lane. Results have their high 16 bits zero.
 pub(super) fn int16(cx: &mut Cx, op: I16, v: &[Opnd; 3], clamp: bool, amt: Option<Uni>) -> Value {

@@ -245,24 +245,8 @@ fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32, max_len: u32) -> Opti
     Some(items)
 }
 
-/// What the instructions of the segment being built touch (see `joins`).
-#[derive(Default)]
-struct SegIo {
-    scalar_reads: Vec<u8>,
-    lane_reads: Vec<u8>,
-    lane_writes: Vec<u8>,
-}
-
-impl SegIo {
-    fn clear(&mut self) {
-        *self = SegIo::default();
-    }
-    fn add(&mut self, io: &vplan::LaneIo) {
-        self.scalar_reads.extend(&io.scalar_reads);
-        self.lane_reads.extend(&io.lane_reads);
-        self.lane_writes.extend(&io.lane_writes);
-    }
-}
+/// What the instructions of the segment being built touch, together (see `joins`).
+type SegIo = vplan::LaneIo;
 
 fn pairs_overlap(a: u8, b: u8) -> bool {
     let a1 = a.wrapping_add(1) & 127;
@@ -280,33 +264,20 @@ fn pair_has(lo: u8, s: u8) -> bool {
 /// also read as a scalar (before or after the write) or through a different, overlapping
 /// pair.
 fn joins(seg: &SegIo, io: &vplan::LaneIo) -> bool {
-    for &w in &seg.lane_writes {
-        if io.scalar_reads.iter().any(|&s| pair_has(w, s)) {
-            return false;
-        }
-        if io
-            .lane_reads
-            .iter()
-            .chain(&io.lane_writes)
-            .any(|&p| p != w && pairs_overlap(p, w))
-        {
-            return false;
-        }
-    }
-    for &w in &io.lane_writes {
-        if seg.scalar_reads.iter().any(|&s| pair_has(w, s)) {
-            return false;
-        }
-        if seg
-            .lane_reads
-            .iter()
-            .chain(&seg.lane_writes)
-            .any(|&p| p != w && pairs_overlap(p, w))
-        {
-            return false;
-        }
-    }
-    true
+    writes_apart(seg, io) && writes_apart(io, seg)
+}
+
+/// Whether no mask pair `a` writes lane by lane is read by `b` as a scalar, or read or
+/// written by `b` through a different, overlapping pair.
+fn writes_apart(a: &vplan::LaneIo, b: &vplan::LaneIo) -> bool {
+    a.lane_writes.iter().all(|&w| {
+        !b.scalar_reads.iter().any(|&s| pair_has(w, s))
+            && !b
+                .lane_reads
+                .iter()
+                .chain(&b.lane_writes)
+                .any(|&p| p != w && pairs_overlap(p, w))
+    })
 }
 
 /// Compile the unit `spec` of `prog` into `be`'s module. `hot`: the code is quick-tier
@@ -415,7 +386,7 @@ pub(crate) fn compile(
                     count_segment(&mut cx, prof, prog, &seg);
                     emit_segment(&mut cx, &seg, loops);
                     seg.clear();
-                    segio.clear();
+                    segio = SegIo::default();
                 }
                 segio.add(&io);
                 seg.push((vp, p.pc));
@@ -425,7 +396,7 @@ pub(crate) fn compile(
                 count_segment(&mut cx, prof, prog, &seg);
                 emit_segment(&mut cx, &seg, loops);
                 seg.clear();
-                segio.clear();
+                segio = SegIo::default();
             }
         }
         if let Some(base) = prof {
