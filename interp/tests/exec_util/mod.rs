@@ -11,6 +11,8 @@
 use wavejit_isa::gcn::build::with_literal;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 
+// Each test binary uses a part of these.
+#[allow(unused_imports)]
 pub use wavejit_testkit::machine::Machine;
 
 /// An SGPR operand.

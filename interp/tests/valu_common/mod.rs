@@ -8,6 +8,8 @@
 
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
 
+// Each test binary uses a part of these.
+#[allow(unused_imports)]
 pub use wavejit_testkit::machine::Machine;
 
 pub fn op(m: &str) -> Op {
