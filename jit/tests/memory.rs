@@ -134,15 +134,8 @@ fn lds_out_of_bounds_is_an_error() {
         endpgm(),
     ];
     let prog = program(gen, &insts);
-    let out = check_with(
-        &jit,
-        &prog,
-        &w,
-        &Lds::new(1024),
-        &MemInit::default(),
-        100,
-        "lds far",
-    );
+    let (lds, none) = (Lds::new(1024), MemInit::default());
+    let out = check_with(&jit, &prog, &w, &lds, &none, 100, "lds far");
     let e = out.result.expect_err("lane 63 writes far past the LDS");
     assert!(
         matches!(
@@ -156,15 +149,7 @@ fn lds_out_of_bounds_is_an_error() {
     );
     // In bounds: the same program with lane 63 at 252.
     w.vgpr[0][63] = 252;
-    let out = check_with(
-        &jit,
-        &prog,
-        &w,
-        &Lds::new(1024),
-        &MemInit::default(),
-        100,
-        "lds in bounds",
-    );
+    let out = check_with(&jit, &prog, &w, &lds, &none, 100, "lds in bounds");
     assert_eq!(out.wave.vgpr[3][10], !(10 + 9));
     let _ = Src::ZERO;
 }

@@ -17,15 +17,6 @@ fn f(x: f32) -> u32 {
     x.to_bits()
 }
 
-fn put64(w: &mut Wave, r: usize, l: usize, x: u64) {
-    w.vgpr[r][l] = x as u32;
-    w.vgpr[r + 1][l] = (x >> 32) as u32;
-}
-
-fn get64(w: &Wave, r: usize, l: usize) -> u64 {
-    w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32
-}
-
 #[test]
 fn shifts_64_by_hand() {
     let gen = Gen::Gfx8;
@@ -551,7 +542,6 @@ fn ldexp_boundaries_many_states() {
 /// The operations of this file run inline: no interpreter helper.
 #[test]
 fn lowered_without_helper() {
-    use wavejit_interp::Ctx;
     let ops = [
         Op::VLshlrevB64,
         Op::VAshrI64,
@@ -591,15 +581,7 @@ fn lowered_without_helper() {
             let prog = program(gen, &[i, endpgm()]);
             let jit = jit();
             let w = edge_wave(gen, &mut rng, 0xC0);
-            let (mut wj, mut lds) = (w.clone(), wavejit_isa::state::Lds::new(0));
-            let mem = MemInit::default().build();
-            let mut ctx = Ctx {
-                wave: &mut wj,
-                lds: &mut lds,
-                mem: &mem,
-            };
-            let (_, st) = jit.run_with_stats(&mut ctx, &prog, 10).expect("runs");
-            assert_eq!(st.helper_steps + st.interpreted, 0, "{gen} {op:?}: {st:?}");
+            assert_inline(&jit, &prog, &w, &format!("{gen} {op:?}"));
             checked += 1;
         }
     }
