@@ -16,7 +16,7 @@
 pub mod backend;
 pub mod block;
 pub mod cache;
-mod cputime;
+pub mod cputime;
 pub mod ctx;
 pub mod diff;
 pub mod disk;
