@@ -21,22 +21,6 @@ const B: u64 = 0x20000;
 const B_LEN: usize = 512;
 const LDS_LEN: usize = 512;
 
-fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Flat,
-        fields: Fields::Flat {
-            vdst,
-            addr,
-            data,
-            glc: false,
-            slc: false,
-            tfe: false,
-        },
-        literal: None,
-    }
-}
-
 fn flat_glc(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     let mut i = flat(op, vdst, addr, data);
     if let Fields::Flat { glc, .. } = &mut i.fields {
