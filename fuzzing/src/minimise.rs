@@ -7,8 +7,7 @@
 //! `still` answers "does this case still show a mismatch?"; the number of times it is
 //! asked is bounded (`MAX_TRIES`) so that minimising always ends.
 
-use wavejit_isa::gcn::Fields;
-use wavejit_isa::gcn::{DppFields, SdwaFields, Vop3Fields};
+use wavejit_isa::gcn::{DppFields, Fields, SdwaFields, Vop3Fields};
 use wavejit_isa::progen::shape::GcnProgram;
 use wavejit_isa::state::{LANES, MODE_DEFAULT};
 use wavejit_isa::vp1::State as Vp1State;

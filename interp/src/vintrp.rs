@@ -19,8 +19,7 @@
 //! * Sources are read for every lane before VDST is written (ERRATA VINTRP 5).
 
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
-use wavejit_isa::gcn::{VintrpFields, Vop3Fields};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op, VintrpFields, Vop3Fields};
 use wavejit_isa::state::{Lds, LANES};
 
 use crate::ctx::Ctx;

@@ -8,11 +8,10 @@ mod valu_common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use wavejit_isa::gcn::{DppFields, SdwaFields, VintrpFields, Vop3Fields};
 
 use valu_common::{Machine, Rng};
 use wavejit_interp::ExecErrorKind;
-use wavejit_isa::gcn::{decode, Enc};
+use wavejit_isa::gcn::{decode, DppFields, Enc, SdwaFields, VintrpFields, Vop3Fields};
 use wavejit_isa::Gen;
 
 fn rows() -> Vec<(Gen, Vec<u8>, String)> {

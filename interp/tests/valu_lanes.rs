@@ -6,8 +6,7 @@ mod valu_common;
 
 use valu_common::{op, v, vop1, vop2, vop3, vopc, Machine};
 use wavejit_interp::ExecErrorKind;
-use wavejit_isa::gcn::{DppFields, Vop3Fields};
-use wavejit_isa::gcn::{Enc, Fields, Inst, Src};
+use wavejit_isa::gcn::{DppFields, Enc, Fields, Inst, Src, Vop3Fields};
 use wavejit_isa::Gen;
 
 const VCC: u8 = 106;

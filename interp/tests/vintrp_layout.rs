@@ -6,8 +6,7 @@ mod valu_common;
 
 use valu_common::{op, Machine};
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Src};
-use wavejit_isa::gcn::{VintrpFields, Vop3Fields};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Src, VintrpFields, Vop3Fields};
 use wavejit_isa::Gen;
 
 const MASK: u32 = 0b101_0011;

@@ -15,13 +15,10 @@
 //! The caller's state ends as the interpreter left it (the reference).
 
 use std::fmt;
-use wavejit_isa::gcn::{
-    BufferFields, DppFields, DsFields, FlatFields, SdwaFields, VintrpFields, Vop3Fields,
-};
 
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
-use wavejit_isa::gcn::{Enc, Fields, Inst as GcnInst, Op};
+use wavejit_isa::gcn::{DsFields, Enc, Fields, Inst as GcnInst, Op};
 use wavejit_isa::ir::{Inst as IrInst, Program};
 use wavejit_isa::state::diff::Difference;
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -160,13 +157,10 @@ impl Footprint {
                 }
                 let vdst = match g.fields {
                     Fields::Vopc { .. } => return true,
-                    Fields::Vop1 { vdst, .. }
-                    | Fields::Vop2 { vdst, .. }
-                    | Fields::Vop3(Vop3Fields { vdst, .. })
-                    | Fields::Sdwa(SdwaFields { vdst, .. })
-                    | Fields::Dpp(DppFields { vdst, .. })
-                    | Fields::Vintrp(VintrpFields { vdst, .. }) => vdst as usize,
-                    _ => return false,
+                    f => match f.vdst() {
+                        Some(v) => v as usize,
+                        None => return false,
+                    },
                 };
                 // A vector result is at most 64 bits; two more registers for margin.
                 self.regs(vdst, 4);
@@ -191,8 +185,8 @@ impl Footprint {
             // (an address in the LDS aperture).
             Enc::Mubuf | Enc::Flat => {
                 let (v, lds_bit, flat) = match g.fields {
-                    Fields::Mubuf(BufferFields { vdata, lds, .. }) => (vdata, lds, false),
-                    Fields::Flat(FlatFields { vdst, .. }) => (vdst, false, true),
+                    Fields::Mubuf(b) => (b.vdata, b.lds, false),
+                    Fields::Flat(f) => (f.vdst, false, true),
                     _ => return false,
                 };
                 let m = g.op.mnemonic();

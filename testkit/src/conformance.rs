@@ -3,8 +3,8 @@
 //! the JIT and require the two to agree bit for bit, before the test's own hand-worked
 //! assertions read the state.
 //!
-//! The interpreter's harnesses (`interp/tests/valu_common`, `interp/tests/exec_util`) call
-//! [`exec_one`] for each hand-built instruction. Each call:
+//! The interpreter's instruction tests run each hand-built instruction on
+//! [`crate::machine::Machine`], which calls [`exec_one`]. Each call:
 //! 1. runs the interpreter's reference code on a copy of the state (wave, LDS, memory);
 //! 2. runs the same instruction on the real state through the JIT's dispatcher: the
 //!    instruction is encoded into a program (padding `s_endpgm`s up to `wave.pc`, the
@@ -37,13 +37,12 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use wavejit_isa::gcn::{DppFields, DsFields, SdwaFields, Vop3Fields};
 
 use wavejit_interp::exec::{Ctx, Step};
 use wavejit_interp::vp1::RunStats as Vp1Stats;
 use wavejit_interp::{ExecError, ExecErrorKind, RunStats};
 use wavejit_isa::arch::Arch;
-use wavejit_isa::gcn::Inst;
+use wavejit_isa::gcn::{DppFields, DsFields, Inst, SdwaFields, Vop3Fields};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::diff::image_diff;
 use wavejit_isa::state::{Lds, Memory, Wave};

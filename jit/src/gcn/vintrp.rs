@@ -28,8 +28,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Endianness, InstBuilder, MemFlagsData, Value};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
-use wavejit_isa::gcn::{VintrpFields, Vop3Fields};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op, VintrpFields, Vop3Fields};
 
 use super::sem::{self, Sem};
 use super::vocab::{FOp, Fmt, IOp, Vop2Form};

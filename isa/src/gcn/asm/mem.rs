@@ -11,8 +11,7 @@ use crate::gcn::fmt::mem::{
     nfmt_names, DsField, FlatKind, DFMT_NAMES,
 };
 use crate::gcn::fmt::shape::{row_sig, sig_dwords, Ty};
-use crate::gcn::inst::{BufferFields, Enc, Fields, Inst, Src};
-use crate::gcn::inst::{DsFields, FlatFields, VintrpFields};
+use crate::gcn::inst::{BufferFields, DsFields, Enc, Fields, FlatFields, Inst, Src, VintrpFields};
 use crate::gcn::table::{Op, Row, TableEnc};
 
 /// Collected modifiers of a memory instruction.

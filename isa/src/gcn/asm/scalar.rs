@@ -10,8 +10,7 @@ use crate::gcn::fmt::scalar::{
     SYSMSG_OPS,
 };
 use crate::gcn::fmt::shape::{sig_dwords, Ty};
-use crate::gcn::inst::{Enc, Fields, Inst, Src};
-use crate::gcn::inst::{SmemFields, SmrdFields};
+use crate::gcn::inst::{Enc, Fields, Inst, SmemFields, SmrdFields, Src};
 use crate::gcn::table::{Op, Row, TableEnc};
 
 /// Where branch labels are resolved: label → byte offset (`None`: unknown).

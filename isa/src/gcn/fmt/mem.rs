@@ -7,8 +7,7 @@ use super::names;
 use super::names::Syntax;
 use super::shape::{row_sig, sig_dwords, Ty};
 use crate::arch::Gen;
-use crate::gcn::inst::{BufferFields, Fields, Inst};
-use crate::gcn::inst::{FlatFields, VintrpFields};
+use crate::gcn::inst::{BufferFields, Fields, FlatFields, Inst, VintrpFields};
 use crate::gcn::table::{Op, TableEnc};
 
 /// The DS register fields named by an operation's text, in order.

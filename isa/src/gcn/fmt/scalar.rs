@@ -6,8 +6,7 @@ use super::names;
 use super::names::Syntax;
 use super::shape::{row_sig, Ty};
 use crate::arch::Gen;
-use crate::gcn::inst::{Fields, Inst, Src};
-use crate::gcn::inst::{SmemFields, SmrdFields};
+use crate::gcn::inst::{Fields, Inst, SmemFields, SmrdFields, Src};
 use crate::gcn::table::{Op, TableEnc};
 
 /// SOPP branches and the SOPK fork: their 16-bit immediate is a signed dword offset.

@@ -7,8 +7,7 @@ use super::names;
 use super::names::Syntax;
 use super::shape::{Ty, ValuKind, ValuShape};
 use crate::arch::Gen;
-use crate::gcn::inst::{DppFields, SdwaFields, Vop3Fields};
-use crate::gcn::inst::{Enc, Fields, Inst, Src, VopBase};
+use crate::gcn::inst::{DppFields, Enc, Fields, Inst, SdwaFields, Src, Vop3Fields, VopBase};
 use crate::gcn::table::{Op, TableEnc};
 
 pub use crate::gcn::valu::{
