@@ -35,55 +35,79 @@ fn run_batch(jit: &wavejit_jit::Jit, insts: &[Inst], seed: u64, what: &str) {
     }
 }
 
+/// Instructions gathered into programs of `size` (distinct destinations), each program
+/// run by `run_batch` as it fills (seeds `seed`, `seed + 1`, ...).
+struct Batches<'a> {
+    jit: &'a wavejit_jit::Jit,
+    insts: Vec<Inst>,
+    size: usize,
+    seed: u64,
+    batch: u64,
+    what: &'static str,
+    count: usize,
+}
+
+impl<'a> Batches<'a> {
+    fn new(jit: &'a wavejit_jit::Jit, size: usize, seed: u64, what: &'static str) -> Self {
+        Batches {
+            jit,
+            insts: Vec::new(),
+            size,
+            seed,
+            batch: 0,
+            what,
+            count: 0,
+        }
+    }
+
+    /// Instructions in the program being gathered.
+    fn len(&self) -> usize {
+        self.insts.len()
+    }
+
+    fn push(&mut self, inst: Inst) {
+        self.insts.push(inst);
+        self.count += 1;
+        if self.insts.len() == self.size {
+            let what = format!("{} batch {}", self.what, self.batch);
+            run_batch(self.jit, &self.insts, self.seed + self.batch, &what);
+            self.insts.clear();
+            self.batch += 1;
+        }
+    }
+
+    /// Run the last, partly filled program; how many instructions ran in all. Every unit
+    /// must have compiled, and every instruction run inline.
+    fn finish(self) -> usize {
+        if !self.insts.is_empty() {
+            let what = format!("{} last batch", self.what);
+            run_batch(self.jit, &self.insts, self.seed + self.batch, &what);
+        }
+        let st = self.jit.stats();
+        assert_eq!(st.failures, 0, "{st:?}");
+        assert_eq!(st.helper_insts, 0, "{} must be inline: {st:?}", self.what);
+        self.count
+    }
+}
+
 #[test]
 fn every_dpp_control_bound_ctrl_and_masks() {
     let jit = jit();
     let masks = [(0xf, 0xf), (0xa, 0xf), (0xf, 0x5), (0x3, 0xc)];
     let ctrls = valid_ctrls();
     assert_eq!(ctrls.len(), 256 + 15 * 3 + 8);
-    let mut insts = Vec::new();
-    let mut n = 0;
-    let mut batch = 0;
+    let mut batches = Batches::new(&jit, 24, 1000, "dpp");
     for &ctrl in &ctrls {
         for bound in [false, true] {
             for (i, &(row, bank)) in masks.iter().enumerate() {
                 // Alternate a move, an integer op and a float op with modifiers.
-                let vdst = 20 + (insts.len() as u8);
-                let mut inst = match (ctrl as usize + i) % 3 {
-                    0 => dpp(
-                        Op::VMovB32,
-                        VopBase::Vop1,
-                        vdst,
-                        1,
-                        0,
-                        ctrl,
-                        bound,
-                        row,
-                        bank,
-                    ),
-                    1 => dpp(
-                        Op::VAddI32,
-                        VopBase::Vop2,
-                        vdst,
-                        2,
-                        3,
-                        ctrl,
-                        bound,
-                        row,
-                        bank,
-                    ),
-                    _ => dpp(
-                        Op::VMulF32,
-                        VopBase::Vop2,
-                        vdst,
-                        4,
-                        5,
-                        ctrl,
-                        bound,
-                        row,
-                        bank,
-                    ),
-                };
+                let (op, base, src0, vsrc1) = [
+                    (Op::VMovB32, VopBase::Vop1, 1, 0),
+                    (Op::VAddU32, VopBase::Vop2, 2, 3),
+                    (Op::VMulF32, VopBase::Vop2, 4, 5),
+                ][(ctrl as usize + i) % 3];
+                let vdst = 20 + (batches.len() as u8);
+                let mut inst = dpp(op, base, vdst, src0, vsrc1, ctrl, bound, row, bank);
                 let vop1 = matches!(
                     inst.enc,
                     wavejit_isa::gcn::Enc::Dpp {
@@ -98,26 +122,11 @@ fn every_dpp_control_bound_ctrl_and_masks() {
                     // VOP1 has no SRC1: its modifier bits are reserved (the decoder refuses them).
                     *src1_abs = !vop1 && ctrl & 2 != 0;
                 }
-                if inst.op == Op::VAddI32 {
-                    inst.op = Op::VAddU32; // GCN 1.2 name
-                }
-                insts.push(inst);
-                n += 1;
-                if insts.len() == 24 {
-                    run_batch(&jit, &insts, 1000 + batch, &format!("dpp batch {batch}"));
-                    insts.clear();
-                    batch += 1;
-                }
+                batches.push(inst);
             }
         }
     }
-    if !insts.is_empty() {
-        run_batch(&jit, &insts, 1000 + batch, "dpp last batch");
-    }
-    assert_eq!(n, ctrls.len() * 2 * masks.len());
-    let st = jit.stats();
-    assert_eq!(st.failures, 0, "{st:?}");
-    assert_eq!(st.helper_insts, 0, "DPP must be inline: {st:?}");
+    assert_eq!(batches.finish(), ctrls.len() * 2 * masks.len());
 }
 
 /// DPP reading a source whose lanes are partly inactive (ERRATA DPP 1: such a source is
@@ -179,81 +188,29 @@ fn dpp_compares_and_source_exec() {
 #[test]
 fn every_sdwa_selection_combination() {
     let jit = jit();
-    let mut insts = Vec::new();
-    let mut n = 0;
-    let mut batch = 0;
+    let mut batches = Batches::new(&jit, 32, 2000, "sdwa");
     for dst_sel in 0..7u8 {
         for unused in 0..3u8 {
             for s0 in 0..7u8 {
                 for s1 in 0..7u8 {
                     for sext in [[false, false], [true, false], [false, true], [true, true]] {
-                        let vdst = 20 + (insts.len() as u8);
-                        let k = (dst_sel + unused + s0 + s1) % 4;
-                        let inst = match k {
-                            0 => sdwa(
-                                Op::VAddU32,
-                                VopBase::Vop2,
-                                vdst,
-                                1,
-                                2,
-                                dst_sel,
-                                unused,
-                                [s0, s1],
-                                sext,
-                            ),
-                            1 => sdwa(
-                                Op::VXorB32,
-                                VopBase::Vop2,
-                                vdst,
-                                3,
-                                4,
-                                dst_sel,
-                                unused,
-                                [s0, s1],
-                                sext,
-                            ),
-                            2 => sdwa(
-                                Op::VMovB32,
-                                VopBase::Vop1,
-                                vdst,
-                                5,
-                                0,
-                                dst_sel,
-                                unused,
-                                [s0, 6],
-                                sext,
-                            ),
-                            _ => sdwa(
-                                Op::VMulF32,
-                                VopBase::Vop2,
-                                vdst,
-                                6,
-                                7,
-                                dst_sel,
-                                unused,
-                                [s0, s1],
-                                sext,
-                            ),
-                        };
-                        insts.push(inst);
-                        n += 1;
-                        if insts.len() == 32 {
-                            run_batch(&jit, &insts, 2000 + batch, &format!("sdwa batch {batch}"));
-                            insts.clear();
-                            batch += 1;
-                        }
+                        // A move (VOP1: SRC1_SEL 6), integer ops and a float op.
+                        let (op, base, src0, src1, sel1) = [
+                            (Op::VAddU32, VopBase::Vop2, 1, 2, s1),
+                            (Op::VXorB32, VopBase::Vop2, 3, 4, s1),
+                            (Op::VMovB32, VopBase::Vop1, 5, 0, 6),
+                            (Op::VMulF32, VopBase::Vop2, 6, 7, s1),
+                        ][((dst_sel + unused + s0 + s1) % 4) as usize];
+                        let vdst = 20 + (batches.len() as u8);
+                        let sels = [s0, sel1];
+                        let inst = sdwa(op, base, vdst, src0, src1, dst_sel, unused, sels, sext);
+                        batches.push(inst);
                     }
                 }
             }
         }
     }
-    if !insts.is_empty() {
-        run_batch(&jit, &insts, 2000 + batch, "sdwa last batch");
-    }
-    assert_eq!(n, 7 * 3 * 7 * 7 * 4);
-    let st = jit.stats();
-    assert_eq!(st.failures, 0, "{st:?}");
-    assert_eq!(st.helper_insts, 0, "SDWA must be inline: {st:?}");
+    assert_eq!(batches.finish(), 7 * 3 * 7 * 7 * 4);
 }
 
 /// SDWA compares (VCC only), float NEG/ABS and CLAMP.
@@ -266,30 +223,12 @@ fn sdwa_compares_modifiers_and_clamp() {
         for i in 0..8u8 {
             let sel = [r.random_range(0..7), r.random_range(0..7)];
             let sext = [r.random(), r.random()];
-            let mut inst = match i % 3 {
-                0 => sdwa(Op::VCmpLtF32, VopBase::Vopc, 0, 1, 2, 0, 0, sel, sext),
-                1 => sdwa(
-                    Op::VAddF32,
-                    VopBase::Vop2,
-                    30 + i,
-                    3,
-                    4,
-                    r.random_range(0..7),
-                    r.random_range(0..3),
-                    sel,
-                    sext,
-                ),
-                _ => sdwa(
-                    Op::VCndmaskB32,
-                    VopBase::Vop2,
-                    30 + i,
-                    5,
-                    6,
-                    r.random_range(0..7),
-                    r.random_range(0..3),
-                    sel,
-                    sext,
-                ),
+            let mut inst = if i % 3 == 0 {
+                sdwa(Op::VCmpLtF32, VopBase::Vopc, 0, 1, 2, 0, 0, sel, sext)
+            } else {
+                let (op, a, b) = [(Op::VAddF32, 3, 4), (Op::VCndmaskB32, 5, 6)][i as usize % 3 - 1];
+                let (dst_sel, unused) = (r.random_range(0..7), r.random_range(0..3));
+                sdwa(op, VopBase::Vop2, 30 + i, a, b, dst_sel, unused, sel, sext)
             };
             if let Fields::Sdwa {
                 src0_neg,

@@ -325,7 +325,6 @@ fn random_16_bit_blocks() {
 /// The 16-bit operations run inline (no interpreter helper) under MODE's default.
 #[test]
 fn lowered_without_helper() {
-    use wavejit_interp::Ctx;
     let prog = program(
         GEN,
         &[
@@ -343,16 +342,8 @@ fn lowered_without_helper() {
     );
     let jit = jit();
     let mut rng = rng(3);
-    let mut w = edge_wave16(&mut rng, 0xC0);
-    let mut lds = wavejit_isa::state::Lds::new(0);
-    let mem = MemInit::default().build();
-    let mut ctx = Ctx {
-        wave: &mut w,
-        lds: &mut lds,
-        mem: &mem,
-    };
-    let (_, st) = jit.run_with_stats(&mut ctx, &prog, 100).expect("runs");
-    assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
+    let w = edge_wave16(&mut rng, 0xC0);
+    assert_inline(&jit, &prog, &w, "f16 operations");
 }
 
 /// Every f16 value through the unary operations and conversions, and against a few fixed

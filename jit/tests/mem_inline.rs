@@ -21,22 +21,6 @@ const B: u64 = 0x20000;
 const B_LEN: usize = 512;
 const LDS_LEN: usize = 512;
 
-fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Flat,
-        fields: Fields::Flat {
-            vdst,
-            addr,
-            data,
-            glc: false,
-            slc: false,
-            tfe: false,
-        },
-        literal: None,
-    }
-}
-
 fn flat_glc(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     let mut i = flat(op, vdst, addr, data);
     if let Fields::Flat { glc, .. } = &mut i.fields {
@@ -110,24 +94,9 @@ fn lds() -> Lds {
     l
 }
 
-fn set_addr(w: &mut Wave, reg: usize, lane: usize, a: u64) {
-    w.vgpr[reg][lane] = a as u32;
-    w.vgpr[reg + 1][lane] = (a >> 32) as u32;
-}
-
 fn helper_steps(prog: &wavejit_isa::ir::Program, w: &Wave) -> u64 {
-    let jit = jit();
-    let (mut wj, mut l) = (Box::new(w.clone()), lds());
-    let m = memory().build();
-    let mut ctx = Ctx {
-        wave: &mut wj,
-        lds: &mut l,
-        mem: &m,
-    };
-    jit.run_with_stats(&mut ctx, prog, 1000)
-        .expect("runs")
-        .1
-        .helper_steps
+    let run = jit_run_stats(&jit(), prog, w, &lds(), &memory());
+    run.expect("runs").1.helper_steps
 }
 
 #[test]
@@ -135,9 +104,9 @@ fn loads_and_stores_by_hand() {
     let gen = Gen::Gfx8;
     let mut w = Wave::new(gen);
     for l in 0..64 {
-        set_addr(&mut w, 0, l, A + 0x80 + l as u64); // bytes 0x80 + l
-        set_addr(&mut w, 2, l, A + 0x100 + 2 * l as u64); // shorts at 0x100 + 2l
-        set_addr(&mut w, 4, l, A + 0x200 + 4 * l as u64); // dwords
+        put64(&mut w, 0, l, A + 0x80 + l as u64); // bytes 0x80 + l
+        put64(&mut w, 2, l, A + 0x100 + 2 * l as u64); // shorts at 0x100 + 2l
+        put64(&mut w, 4, l, A + 0x200 + 4 * l as u64); // dwords
         w.vgpr[6][l] = 4 * l as u32; // LDS dword l
         w.vgpr[7][l] = 0x1000 + l as u32;
     }
@@ -192,7 +161,7 @@ fn loads_and_stores_by_hand() {
     w2.exec = 0x00ff_0000_f0f0_0001;
     for l in 0..64 {
         if (w2.exec >> l) & 1 == 0 {
-            set_addr(&mut w2, 0, l, 0xdead_0000_0000);
+            put64(&mut w2, 0, l, 0xdead_0000_0000);
             w2.vgpr[6][l] = 0x7fff_0001;
         }
     }
@@ -210,8 +179,8 @@ fn quick_tier_memory_accesses_loop_over_chunks() {
     let gen = Gen::Gfx8;
     let mut w = Wave::new(gen);
     for l in 0..64 {
-        set_addr(&mut w, 0, l, A + 0x80 + l as u64);
-        set_addr(&mut w, 2, l, A + 0x100 + 2 * l as u64);
+        put64(&mut w, 0, l, A + 0x80 + l as u64);
+        put64(&mut w, 2, l, A + 0x100 + 2 * l as u64);
         w.vgpr[6][l] = 4 * l as u32;
         w.vgpr[7][l] = 0x1000 + l as u32;
     }
@@ -229,8 +198,8 @@ fn quick_tier_memory_accesses_loop_over_chunks() {
         let mut w = w.clone();
         w.exec = exec;
         for l in (0..64).filter(|l| (exec >> l) & 1 == 0) {
-            set_addr(&mut w, 0, l, 0xdead_0000_0000);
-            set_addr(&mut w, 2, l, 0xdead_0000_0000);
+            put64(&mut w, 0, l, 0xdead_0000_0000);
+            put64(&mut w, 2, l, 0xdead_0000_0000);
             w.vgpr[6][l] = 0x7fff_0001;
         }
         let mut ir = Vec::new();
@@ -345,12 +314,12 @@ fn contiguous_dwords_by_hand() {
     let gen = Gen::Gfx8;
     let mut w = Wave::new(gen);
     for l in 0..64 {
-        set_addr(&mut w, 0, l, A + 0x40 + 4 * l as u64);
-        set_addr(&mut w, 2, l, B + 0x10 + 4 * l as u64);
-        set_addr(&mut w, 4, l, A + 0x40 + 4 * l as u64);
+        put64(&mut w, 0, l, A + 0x40 + 4 * l as u64);
+        put64(&mut w, 2, l, B + 0x10 + 4 * l as u64);
+        put64(&mut w, 4, l, A + 0x40 + 4 * l as u64);
         w.vgpr[6][l] = 0x5000 + l as u32;
     }
-    set_addr(&mut w, 4, 37, A);
+    put64(&mut w, 4, 37, A);
     let insts = vec![
         flat(Op::FlatLoadDword, 10, 0, 0),
         flat(Op::FlatLoadDword, 11, 2, 0),
@@ -389,7 +358,7 @@ fn contiguous_dwords_by_hand() {
     // reports the interpreter's error (compared by `check_with`).
     let mut w2 = w.clone();
     for l in 0..64 {
-        set_addr(&mut w2, 0, l, A + A_LEN as u64 - 128 + 4 * l as u64);
+        put64(&mut w2, 0, l, A + A_LEN as u64 - 128 + 4 * l as u64);
     }
     let out = check_with(&jit(), &prog, &w2, &lds(), &memory(), 1000, "past the end");
     // The first load (pc 0) faults at lane 32, the first lane past A's end.
@@ -413,8 +382,8 @@ fn atomics_by_hand() {
     let gen = Gen::Gfx8;
     let mut w = Wave::new(gen);
     for l in 0..64 {
-        set_addr(&mut w, 0, l, A + 0x40); // every lane on one dword
-        set_addr(&mut w, 2, l, A + 0x80 + 4 * (l as u64 % 4)); // four dwords
+        put64(&mut w, 0, l, A + 0x40); // every lane on one dword
+        put64(&mut w, 2, l, A + 0x80 + 4 * (l as u64 % 4)); // four dwords
         w.vgpr[4][l] = 1;
         w.vgpr[5][l] = l as u32;
         w.vgpr[6][l] = 0x8b8a_8988; // dword 0x88 of A before anything: cmpswap's compare
@@ -716,8 +685,8 @@ fn random_wave_for_mem(gen: Gen, rng: &mut rand::rngs::StdRng) -> Box<Wave> {
         _ => rand64(rng),
     };
     for l in 0..64 {
-        set_addr(&mut w, 0, l, A + rng.random_range(0..A_LEN as u64 - 16));
-        set_addr(&mut w, 2, l, B + rng.random_range(0..B_LEN as u64 - 16));
+        put64(&mut w, 0, l, A + rng.random_range(0..A_LEN as u64 - 16));
+        put64(&mut w, 2, l, B + rng.random_range(0..B_LEN as u64 - 16));
         w.vgpr[4][l] = 16 * rng.random_range(0..(LDS_LEN as u32 - 64) / 16);
         w.vgpr[5][l] = rng.random_range(0..LDS_LEN as u32 - 64);
     }
@@ -731,15 +700,15 @@ fn random_wave_for_mem(gen: Gen, rng: &mut rand::rngs::StdRng) -> Box<Wave> {
             B + 4 * rng.random_range(0..(B_LEN as u64 - 256) / 4),
         );
         for l in 0..64 {
-            set_addr(&mut w, 0, l, a + 4 * l as u64);
-            set_addr(&mut w, 2, l, b + 4 * l as u64);
+            put64(&mut w, 0, l, a + 4 * l as u64);
+            put64(&mut w, 2, l, b + 4 * l as u64);
         }
     }
     let lane = rng.random_range(0..64);
     match rng.random_range(0..8) {
-        0 => set_addr(&mut w, 0, lane, A + A_LEN as u64 - 2),
-        1 => set_addr(&mut w, 0, lane, B + 8),
-        2 => set_addr(&mut w, 2, lane, u64::MAX - 1),
+        0 => put64(&mut w, 0, lane, A + A_LEN as u64 - 2),
+        1 => put64(&mut w, 0, lane, B + 8),
+        2 => put64(&mut w, 2, lane, u64::MAX - 1),
         3 => w.vgpr[4][lane] = LDS_LEN as u32 - 4,
         4 => w.vgpr[4][lane] += 2,
         5 => w.vgpr[4][lane] = u32::MAX - 3,
@@ -766,16 +735,7 @@ fn random_memory_programs_match_the_interpreter() {
         .enumerate()
     {
         let n = rng.random_range(1..10);
-        let mut insts: Vec<Inst> = Vec::new();
-        while insts.len() < n {
-            let inst = random_inst(*gen, &mut rng);
-            // Not every operation exists in every generation.
-            if wavejit_isa::gcn::encode(*gen, &inst).is_ok() {
-                insts.push(inst);
-            }
-        }
-        insts.push(endpgm());
-        let prog = program(*gen, &insts);
+        let (insts, prog) = random_program(*gen, &mut rng, n, random_inst);
         let w = random_wave_for_mem(*gen, &mut rng);
         for (name, jit) in &jits {
             check_with(
@@ -799,7 +759,7 @@ fn region_cache_follows_the_memory() {
     let gen = Gen::Gfx8;
     let mut w = Wave::new(gen);
     for l in 0..64 {
-        set_addr(&mut w, 0, l, A + 4 * l as u64);
+        put64(&mut w, 0, l, A + 4 * l as u64);
     }
     let prog = program(gen, &[flat(Op::FlatLoadDword, 10, 0, 0), endpgm()]);
     let jit = jit();

@@ -12,22 +12,6 @@ use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Space, Wave};
 
-fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Flat,
-        fields: Fields::Flat {
-            vdst,
-            addr,
-            data,
-            glc: false,
-            slc: false,
-            tfe: false,
-        },
-        literal: None,
-    }
-}
-
 fn ds(op: Op, vdst: u8, addr: u8, data0: u8) -> Inst {
     Inst {
         op,
@@ -134,15 +118,8 @@ fn lds_out_of_bounds_is_an_error() {
         endpgm(),
     ];
     let prog = program(gen, &insts);
-    let out = check_with(
-        &jit,
-        &prog,
-        &w,
-        &Lds::new(1024),
-        &MemInit::default(),
-        100,
-        "lds far",
-    );
+    let (lds, none) = (Lds::new(1024), MemInit::default());
+    let out = check_with(&jit, &prog, &w, &lds, &none, 100, "lds far");
     let e = out.result.expect_err("lane 63 writes far past the LDS");
     assert!(
         matches!(
@@ -156,15 +133,7 @@ fn lds_out_of_bounds_is_an_error() {
     );
     // In bounds: the same program with lane 63 at 252.
     w.vgpr[0][63] = 252;
-    let out = check_with(
-        &jit,
-        &prog,
-        &w,
-        &Lds::new(1024),
-        &MemInit::default(),
-        100,
-        "lds in bounds",
-    );
+    let out = check_with(&jit, &prog, &w, &lds, &none, 100, "lds in bounds");
     assert_eq!(out.wave.vgpr[3][10], !(10 + 9));
     let _ = Src::ZERO;
 }

@@ -17,15 +17,6 @@ fn f(x: f32) -> u32 {
     x.to_bits()
 }
 
-fn put64(w: &mut Wave, r: usize, l: usize, x: u64) {
-    w.vgpr[r][l] = x as u32;
-    w.vgpr[r + 1][l] = (x >> 32) as u32;
-}
-
-fn get64(w: &Wave, r: usize, l: usize) -> u64 {
-    w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32
-}
-
 #[test]
 fn shifts_64_by_hand() {
     let gen = Gen::Gfx8;
@@ -467,63 +458,27 @@ fn random_blocks(ops: &[(Op, [bool; 2])], seed: u64, cases: usize) {
     eprintln!("{run} blocks, {} (op, encoding) forms", forms_seen.len());
 }
 
-#[test]
-fn random_64_bit_shifts() {
-    let ops = [
-        (Op::VLshlrevB64, [true, false]),
-        (Op::VLshrrevB64, [true, false]),
-        (Op::VAshrrevI64, [true, false]),
-        (Op::VLshlB64, [false, true]),
-        (Op::VLshrB64, [false, true]),
-        (Op::VAshrI64, [false, true]),
-    ];
-    random_blocks(&ops, 0x64, 240);
+/// One test per family: random blocks of its operations (`OP @ N`: source N draws
+/// exponent-edge values, the rest any values), from seed `SEED`, `CASES` blocks.
+macro_rules! random_tests {
+    ($($name:ident($seed:literal, $cases:literal): $($op:ident $(@ $src:literal)?),+;)+) => {$(
+        #[test]
+        fn $name() {
+            random_blocks(&[$((Op::$op, exp_sources(&[$($src)?]))),+], $seed, $cases);
+        }
+    )+};
 }
 
-#[test]
-fn random_ldexp_frexp_fract() {
-    let ops = [
-        (Op::VLdexpF32, [false, true]),
-        (Op::VLdexpF64, [false, true]),
-        (Op::VFrexpExpI32F32, [false, false]),
-        (Op::VFrexpExpI32F64, [false, false]),
-        (Op::VFrexpMantF32, [false, false]),
-        (Op::VFrexpMantF64, [false, false]),
-        (Op::VFractF32, [false, false]),
-        (Op::VFractF64, [false, false]),
-    ];
-    random_blocks(&ops, 0x1dec, 300);
+/// The exponent flags of sources 0 and 1 from the sources listed.
+fn exp_sources(srcs: &[usize]) -> [bool; 2] {
+    [srcs.contains(&0), srcs.contains(&1)]
 }
 
-#[test]
-fn random_f64_conversions() {
-    let ops = [
-        (Op::VCvtF64F32, [false, false]),
-        (Op::VCvtF32F64, [false, false]),
-        (Op::VCvtF64I32, [false, false]),
-        (Op::VCvtF64U32, [false, false]),
-        (Op::VCvtI32F64, [false, false]),
-        (Op::VCvtU32F64, [false, false]),
-        (Op::VCvtF32I32, [false, false]),
-        (Op::VCvtF32U32, [false, false]),
-        (Op::VCvtF32Ubyte2, [false, false]),
-    ];
-    random_blocks(&ops, 0xc0f, 240);
-}
-
-#[test]
-fn random_add_sub_with_clamp() {
-    let ops = [
-        (Op::VAddU32, [false, false]),
-        (Op::VSubU32, [false, false]),
-        (Op::VSubrevU32, [false, false]),
-        (Op::VAddI32, [false, false]),
-        (Op::VSubI32, [false, false]),
-        (Op::VSubrevI32, [false, false]),
-        (Op::VMulLoU32, [false, false]),
-        (Op::VXorB32, [false, false]),
-    ];
-    random_blocks(&ops, 0xadd, 240);
+random_tests! {
+    random_64_bit_shifts(0x64, 240): VLshlrevB64 @ 0, VLshrrevB64 @ 0, VAshrrevI64 @ 0, VLshlB64 @ 1, VLshrB64 @ 1, VAshrI64 @ 1;
+    random_ldexp_frexp_fract(0x1dec, 300): VLdexpF32 @ 1, VLdexpF64 @ 1, VFrexpExpI32F32, VFrexpExpI32F64, VFrexpMantF32, VFrexpMantF64, VFractF32, VFractF64;
+    random_f64_conversions(0xc0f, 240): VCvtF64F32, VCvtF32F64, VCvtF64I32, VCvtF64U32, VCvtI32F64, VCvtU32F64, VCvtF32I32, VCvtF32U32, VCvtF32Ubyte2;
+    random_add_sub_with_clamp(0xadd, 240): VAddU32, VSubU32, VSubrevU32, VAddI32, VSubI32, VSubrevI32, VMulLoU32, VXorB32;
 }
 
 /// Many lanes of ldexp at the format boundaries (one compiled block, many states).
@@ -551,7 +506,6 @@ fn ldexp_boundaries_many_states() {
 /// The operations of this file run inline: no interpreter helper.
 #[test]
 fn lowered_without_helper() {
-    use wavejit_interp::Ctx;
     let ops = [
         Op::VLshlrevB64,
         Op::VAshrI64,
@@ -591,15 +545,7 @@ fn lowered_without_helper() {
             let prog = program(gen, &[i, endpgm()]);
             let jit = jit();
             let w = edge_wave(gen, &mut rng, 0xC0);
-            let (mut wj, mut lds) = (w.clone(), wavejit_isa::state::Lds::new(0));
-            let mem = MemInit::default().build();
-            let mut ctx = Ctx {
-                wave: &mut wj,
-                lds: &mut lds,
-                mem: &mem,
-            };
-            let (_, st) = jit.run_with_stats(&mut ctx, &prog, 10).expect("runs");
-            assert_eq!(st.helper_steps + st.interpreted, 0, "{gen} {op:?}: {st:?}");
+            assert_inline(&jit, &prog, &w, &format!("{gen} {op:?}"));
             checked += 1;
         }
     }

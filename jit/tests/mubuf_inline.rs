@@ -11,7 +11,6 @@ mod common;
 
 use common::*;
 use rand::Rng;
-use wavejit_interp::Ctx;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Wave};
@@ -94,24 +93,9 @@ fn set_rsrc(w: &mut Wave, s: usize, r: [u32; 4]) {
     w.sgpr[s..s + 4].copy_from_slice(&r);
 }
 
-fn set_pair(w: &mut Wave, reg: usize, lane: usize, a: u64) {
-    w.vgpr[reg][lane] = a as u32;
-    w.vgpr[reg + 1][lane] = (a >> 32) as u32;
-}
-
 fn helper_steps(prog: &wavejit_isa::ir::Program, w: &Wave) -> u64 {
-    let jit = jit();
-    let (mut wj, mut l) = (Box::new(w.clone()), Lds::new(0));
-    let m = memory().build();
-    let mut ctx = Ctx {
-        wave: &mut wj,
-        lds: &mut l,
-        mem: &m,
-    };
-    jit.run_with_stats(&mut ctx, prog, 1000)
-        .expect("runs")
-        .1
-        .helper_steps
+    let run = jit_run_stats(&jit(), prog, w, &Lds::new(0), &memory());
+    run.expect("runs").1.helper_steps
 }
 
 fn run_checked(gen: Gen, insts: &[Inst], w: &Wave, what: &str) -> Box<Wave> {
@@ -134,9 +118,9 @@ fn addr64_by_hand() {
     set_rsrc(&mut w, 8, rsrc(A - 0x100, 0, 0, None, false, WORD3));
     w.sgpr[12] = 0x40;
     for l in 0..64 {
-        set_pair(&mut w, 0, l, 0xb0 + 0x80 + l as u64); // byte A + 0x80 + l
-        set_pair(&mut w, 2, l, 0xb0 + 0x200 + 4 * l as u64); // dword A + 0x200 + 4l
-        set_pair(&mut w, 4, l, 0xb0 + 0x40); // one dword for every lane
+        put64(&mut w, 0, l, 0xb0 + 0x80 + l as u64); // byte A + 0x80 + l
+        put64(&mut w, 2, l, 0xb0 + 0x200 + 4 * l as u64); // dword A + 0x200 + 4l
+        put64(&mut w, 4, l, 0xb0 + 0x40); // one dword for every lane
         w.vgpr[7][l] = 0x1000 + l as u32;
         w.vgpr[20][l] = 1;
     }
@@ -173,7 +157,7 @@ fn addr64_by_hand() {
     let mut w7 = w.clone();
     w7.gen = Gen::Gfx7;
     run_checked(Gen::Gfx7, &insts, &w7, "addr64 gfx7");
-    set_pair(&mut w, 0, 17, 0xb0 + A_LEN as u64);
+    put64(&mut w, 0, 17, 0xb0 + A_LEN as u64);
     let prog = program(gen, &insts);
     let out = check_with(
         &jit(),
@@ -524,13 +508,13 @@ fn random_wave(gen: Gen, rng: &mut rand::rngs::StdRng) -> Box<Wave> {
         } else {
             rng.random_range(0..0x300)
         };
-        set_pair(&mut w, 2, l, a);
+        put64(&mut w, 2, l, a);
     }
     let lane = rng.random_range(0..64);
     match rng.random_range(0..6) {
         0 => w.vgpr[0][lane] = u32::MAX - rng.random_range(0..4),
         1 => w.vgpr[1][lane] = u32::MAX - rng.random_range(0..16),
-        2 => set_pair(&mut w, 2, lane, u64::MAX - rng.random_range(0..64)),
+        2 => put64(&mut w, 2, lane, u64::MAX - rng.random_range(0..64)),
         _ => {}
     }
     w
@@ -548,25 +532,10 @@ fn random_buffer_programs_match_the_interpreter() {
         .enumerate()
     {
         let n = rng.random_range(1..7);
-        let mut insts: Vec<Inst> = Vec::new();
-        while insts.len() < n {
-            let inst = random_inst(*gen, &mut rng);
-            if wavejit_isa::gcn::encode(*gen, &inst).is_ok() {
-                insts.push(inst);
-            }
-        }
-        insts.push(endpgm());
-        let prog = program(*gen, &insts);
+        let (insts, prog) = random_program(*gen, &mut rng, n, random_inst);
         let w = random_wave(*gen, &mut rng);
         // Programs that ran to the end with no instruction through the interpreter.
-        let (mut wj, mut l) = (w.clone(), Lds::new(0));
-        let m = memory().build();
-        let mut ctx = Ctx {
-            wave: &mut wj,
-            lds: &mut l,
-            mem: &m,
-        };
-        if let Ok((_, st)) = jits[0].1.run_with_stats(&mut ctx, &prog, 1000) {
+        if let Ok((_, st)) = jit_run_stats(&jits[0].1, &prog, &w, &Lds::new(0), &memory()) {
             inline += (st.helper_steps == 0) as u32;
         }
         for (name, jit) in &jits {

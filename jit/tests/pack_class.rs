@@ -9,7 +9,6 @@ mod common;
 use common::*;
 use rand::rngs::StdRng;
 use rand::Rng;
-use wavejit_interp::Ctx;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Enc, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Wave};
@@ -383,15 +382,7 @@ fn bytes_by_hand() {
     assert_eq!(q(20, 0), [1, 5, 9, 8]);
     assert_eq!(q(24, 2), [10, 23, 36, 49]);
     assert_eq!(q(20, 1), [0, 0, 0, 0]);
-    let (mut wj, mut lds) = (w.clone(), Lds::new(0));
-    let mem = MemInit::default().build();
-    let mut ctx = Ctx {
-        wave: &mut wj,
-        lds: &mut lds,
-        mem: &mem,
-    };
-    let (_, st) = jit.run_with_stats(&mut ctx, &prog, 10).expect("runs");
-    assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
+    assert_inline(&jit, &prog, &w, "mqsad_u32");
 }
 
 #[test]
@@ -536,15 +527,7 @@ fn legacy_and_floor_by_hand() {
     let w = wave_with(gen, 0xF0);
     let out = check(&jit, &prog, &w, "nop");
     assert_eq!(out.wave.vgpr[3][9], 5);
-    let (mut wj, mut lds) = (w.clone(), Lds::new(0));
-    let mem = MemInit::default().build();
-    let mut ctx = Ctx {
-        wave: &mut wj,
-        lds: &mut lds,
-        mem: &mem,
-    };
-    let (_, st) = jit.run_with_stats(&mut ctx, &prog, 10).expect("runs");
-    assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
+    assert_inline(&jit, &prog, &w, "nop");
 }
 
 #[test]
@@ -740,14 +723,8 @@ fn lowered_without_helper() {
                 let prog = program(gen, &[i, endpgm()]);
                 let jit = jit();
                 let w = rich_wave(gen, &mut rng, 0xF0);
-                let (mut wj, mut lds) = (w.clone(), Lds::new(0));
-                let mem = MemInit::default().build();
-                let mut ctx = Ctx {
-                    wave: &mut wj,
-                    lds: &mut lds,
-                    mem: &mem,
-                };
-                if let Ok((_, st)) = jit.run_with_stats(&mut ctx, &prog, 10) {
+                let none = MemInit::default();
+                if let Ok((_, st)) = jit_run_stats(&jit, &prog, &w, &Lds::new(0), &none) {
                     assert_eq!(st.helper_steps + st.interpreted, 0, "{gen} {i:?}: {st:?}");
                     checked += 1;
                 }

@@ -30,15 +30,6 @@ const ONE: u32 = 0x3f80_0000;
 const QNAN32: u32 = 0x7fc0_0000;
 const QNAN64: u64 = 0x7ff8_0000_0000_0000;
 
-fn put64(w: &mut Wave, r: usize, l: usize, x: u64) {
-    w.vgpr[r][l] = x as u32;
-    w.vgpr[r + 1][l] = (x >> 32) as u32;
-}
-
-fn get64(w: &Wave, r: usize, l: usize) -> u64 {
-    w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32
-}
-
 /// Lane 0: a signalling NaN with payload 1 (x86 turns it into 0x7fc00001), lane 1: a
 /// negative quiet NaN with a payload, lane 2: numbers. EXEC all ones (raw results are only
 /// kept for writes of all lanes), denormals kept.

@@ -19,15 +19,9 @@ fn set_v0(k: i32) -> Program {
 
 /// Run `prog` on `jit` from a zeroed wave; its `v0` in lanes 0 and 63.
 fn v0_after(jit: &wavejit_jit::Jit, prog: &Program) -> [u32; 2] {
-    let mut w = Box::new(Wave::new(Gen::Gfx8));
-    let mut lds = Lds::new(0);
-    let mem = MemInit::default().build();
-    let mut ctx = Ctx {
-        wave: &mut w,
-        lds: &mut lds,
-        mem: &mem,
-    };
-    let st = jit.run_with_stats(&mut ctx, prog, 100).expect("runs").1;
+    let none = MemInit::default();
+    let run = jit_run_stats(jit, prog, &Wave::new(Gen::Gfx8), &Lds::new(0), &none);
+    let (w, st) = run.expect("runs");
     assert_eq!(st.interpreted, 0, "compiled: {st:?}");
     [w.vgpr[0][0], w.vgpr[0][63]]
 }

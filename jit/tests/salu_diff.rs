@@ -289,14 +289,7 @@ fn scalar_loops_match_the_interpreter() {
 fn scalar_code_is_compiled_not_interpreted() {
     let gen = Gen::Gfx8;
     let jit = jit();
-    let insts = vec![
-        sopk(Op::SMovkI32, 0, 100),
-        sop2(Op::SAddU32, 1, s(1), ic(3)),
-        sop2(Op::SSubU32, 0, s(0), ic(1)),
-        sopc(Op::SCmpLgU32, s(0), ic(0)),
-        sopp(Op::SCbranchScc1, (-4i16) as u16),
-        endpgm(),
-    ];
+    let insts = counted_loop(gen, 100, &[sop2(Op::SAddU32, 1, s(1), ic(3))]);
     let prog = program(gen, &insts);
     let mut w = wavejit_isa::state::Wave::new(gen);
     w.sgpr[1] = 5;

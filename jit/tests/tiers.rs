@@ -11,16 +11,12 @@ use wavejit_jit::{Jit, JitConfig};
 
 /// `s0` trips round a loop of VALU and SALU work (`s0` set by `s_movk`).
 fn looped(trips: u16) -> Vec<wavejit_isa::gcn::Inst> {
-    vec![
-        sopk(Op::SMovkI32, 0, trips),
+    let body = [
         vop2(Op::VAddU32, 1, v(1), 2),
         vop2(Op::VXorB32, 3, v(1), 4),
         vop2(Op::VMulLoU16, 5, v(3), 1),
-        sop2(Op::SSubU32, 0, s(0), ic(1)),
-        sopc(Op::SCmpLgU32, s(0), ic(0)),
-        sopp(Op::SCbranchScc1, (-6i16) as u16),
-        endpgm(),
-    ]
+    ];
+    counted_loop(Gen::Gfx8, trips, &body)
 }
 
 #[test]

@@ -8,7 +8,7 @@ mod common;
 
 use common::*;
 use rand::Rng;
-use wavejit_interp::{Ctx, ExecErrorKind};
+use wavejit_interp::ExecErrorKind;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::InterpAttr;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
@@ -158,15 +158,7 @@ fn no_helper_for_f32_interpolation() {
     for (i, b) in lds.bytes.iter_mut().enumerate() {
         *b = (i * 7) as u8;
     }
-    let mut wj = w.clone();
-    let mut lj = lds.clone();
-    let mem = MemInit::default().build();
-    let mut ctx = Ctx {
-        wave: &mut wj,
-        lds: &mut lj,
-        mem: &mem,
-    };
-    let (_, st) = jit.run_with_stats(&mut ctx, &prog, 100).expect("runs");
+    let (_, st) = jit_run_stats(&jit, &prog, &w, &lds, &MemInit::default()).expect("runs");
     assert_eq!(st.helper_steps, 0, "{st:?}");
     assert_eq!(st.interpreted, 0, "{st:?}");
     check_with(&jit, &prog, &w, &lds, &MemInit::default(), 100, "inline");

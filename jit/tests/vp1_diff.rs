@@ -68,42 +68,37 @@ fn diff_with(
     bad
 }
 
+/// No mismatch, or each one described.
+fn assert_none(bad: &[String]) {
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n\n")
+    );
+}
+
 #[test]
 fn jit_equals_interpreter_on_random_programs() {
     let mut bad = Vec::new();
     for seed in 1..=4 {
         bad.extend(diff(seed, 300, 24));
     }
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n\n")
-    );
+    assert_none(&bad);
 }
 
 /// Programs longer than one compiled function (`jit::vp1::CHUNK` words).
 #[test]
 fn long_programs_span_several_functions() {
     let bad = diff_with(9, 4, 2 * jit::CHUNK as u32 + 1, 100, false);
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n\n")
-    );
+    assert_none(&bad);
 }
 
 #[test]
 #[ignore = "20000 programs: run with --ignored --release"]
 fn jit_equals_interpreter_on_20000_programs() {
     let bad = diff(1, 20_000, 40);
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n\n")
-    );
+    assert_none(&bad);
 }
 
 #[test]

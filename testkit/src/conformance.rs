@@ -3,8 +3,8 @@
 //! the JIT and require the two to agree bit for bit, before the test's own hand-worked
 //! assertions read the state.
 //!
-//! The interpreter's harnesses (`interp/tests/valu_common`, `interp/tests/exec_util`) call
-//! [`exec_one`] for each hand-built instruction. Each call:
+//! The interpreter's instruction tests run each hand-built instruction on
+//! [`crate::machine::Machine`], which calls [`exec_one`]. Each call:
 //! 1. runs the interpreter's reference code on a copy of the state (wave, LDS, memory);
 //! 2. runs the same instruction on the real state through the JIT's dispatcher: the
 //!    instruction is encoded into a program (padding `s_endpgm`s up to `wave.pc`, the

@@ -1,10 +1,12 @@
 //! What the test suites of the workspace share: where the repository's data is
 //! ([`root`]), running programs and external tools ([`run_program`], [`tool`],
-//! [`oracles_required`]), the kernel-launch helpers ([`launch`]), and the engine-generic
-//! harness that runs the interpreter's tests on every engine ([`conformance`]).
+//! [`oracles_required`]), the kernel-launch helpers ([`launch`]), the engine-generic
+//! harness that runs the interpreter's tests on every engine ([`conformance`]), and the
+//! machine those tests run one instruction on ([`machine`]).
 
 pub mod conformance;
 pub mod launch;
+pub mod machine;
 
 use std::ffi::OsStr;
 use std::path::PathBuf;

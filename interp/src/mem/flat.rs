@@ -134,6 +134,11 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             let mut out = [[0u32; LANES]; 4];
             for lane in active_lanes(exec) {
                 let at = lane_addr(w, lane);
+                if size == 4 {
+                    // A dword as one word: `read_u32` faults as `read` of its four bytes.
+                    out[0][lane] = mem.read_u32(at).map_err(|f| lane_fault(f, lane))?;
+                    continue;
+                }
                 let mut b = [0u8; 16];
                 mem.read(at, &mut b[..size as usize])
                     .map_err(|f| lane_fault(f, lane))?;
@@ -167,6 +172,12 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             let s = vregs(data, n)?;
             for lane in active_lanes(exec) {
                 let at = lane_addr(w, lane);
+                if size == 4 {
+                    // A dword as one word: `write_u32` faults as `write` of its four bytes.
+                    mem.write_u32(at, w.vgpr[s][lane])
+                        .map_err(|f| lane_fault(f, lane))?;
+                    continue;
+                }
                 let mut b = [0u8; 16];
                 for i in 0..n {
                     b[4 * i..4 * i + 4].copy_from_slice(&w.vgpr[s + i][lane].to_le_bytes());

@@ -35,33 +35,36 @@ fn compare_op(cx: &mut Cx, d: vopc::CmpDesc) -> R {
         (None, _) => Err(ExecErrorKind::Unsupported {
             mnemonic: cx.v.op.mnemonic().into(),
         }),
-        (Some(c), ty) => match ty {
-            CmpTy::F16 => compare(cx, [F16, F16], x, |[a, b]| {
-                vopc::cmp_float(FMT16, fl(m.fp16()), c, a, b)
-            }),
-            CmpTy::F32 => compare(cx, [F32, F32], x, |[a, b]| {
-                vopc::cmp_float(FMT32, fl(m.fp32()), c, a, b)
-            }),
-            CmpTy::F64 => compare(cx, [F64, F64], x, |[a, b]| {
-                vopc::cmp_float(FMT64, fl(m.fp64()), c, a, b)
-            }),
-            CmpTy::I16 => compare(cx, [B16, B16], x, |[a, b]| {
-                vopc::cmp_int(c, a as u16 as i16, b as u16 as i16)
-            }),
-            CmpTy::U16 => compare(cx, [B16, B16], x, |[a, b]| {
-                vopc::cmp_int(c, a as u16, b as u16)
-            }),
-            CmpTy::I32 => compare(cx, [B32, B32], x, |[a, b]| {
-                vopc::cmp_int(c, a as u32 as i32, b as u32 as i32)
-            }),
-            CmpTy::U32 => compare(cx, [B32, B32], x, |[a, b]| {
-                vopc::cmp_int(c, a as u32, b as u32)
-            }),
-            CmpTy::I64 => compare(cx, [B64, B64], x, |[a, b]| {
-                vopc::cmp_int(c, a as i64, b as i64)
-            }),
-            CmpTy::U64 => compare(cx, [B64, B64], x, |[a, b]| vopc::cmp_int(c, a, b)),
-        },
+        (Some(c), ty) => {
+            let c = vopc::Truth::of(c);
+            match ty {
+                CmpTy::F16 => compare(cx, [F16, F16], x, |[a, b]| {
+                    vopc::cmp_float(FMT16, fl(m.fp16()), c, a, b)
+                }),
+                CmpTy::F32 => compare(cx, [F32, F32], x, |[a, b]| {
+                    vopc::cmp_float(FMT32, fl(m.fp32()), c, a, b)
+                }),
+                CmpTy::F64 => compare(cx, [F64, F64], x, |[a, b]| {
+                    vopc::cmp_float(FMT64, fl(m.fp64()), c, a, b)
+                }),
+                CmpTy::I16 => compare(cx, [B16, B16], x, |[a, b]| {
+                    vopc::cmp_int(c, a as u16 as i16, b as u16 as i16)
+                }),
+                CmpTy::U16 => compare(cx, [B16, B16], x, |[a, b]| {
+                    vopc::cmp_int(c, a as u16, b as u16)
+                }),
+                CmpTy::I32 => compare(cx, [B32, B32], x, |[a, b]| {
+                    vopc::cmp_int(c, a as u32 as i32, b as u32 as i32)
+                }),
+                CmpTy::U32 => compare(cx, [B32, B32], x, |[a, b]| {
+                    vopc::cmp_int(c, a as u32, b as u32)
+                }),
+                CmpTy::I64 => compare(cx, [B64, B64], x, |[a, b]| {
+                    vopc::cmp_int(c, a as i64, b as i64)
+                }),
+                CmpTy::U64 => compare(cx, [B64, B64], x, |[a, b]| vopc::cmp_int(c, a, b)),
+            }
+        }
     }
 }
 

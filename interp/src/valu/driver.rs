@@ -251,27 +251,33 @@ impl Cx<'_, '_> {
             }
         });
         let out_mask = out.map_or(0, |t| t.mask());
-        let post = self.post(out);
         let mut results = [0u64; LANES];
         let mut mask = 0u64;
-        let mut lane_step = |lane: usize| {
-            let s: [u64; N] = std::array::from_fn(|i| srcs[i].get(lane));
-            let (mut r, bit) = f(lane, s, bits_in >> lane & 1 != 0);
-            r &= out_mask;
-            if let Some(ty) = post {
-                r = self.float_post(ty, r);
-            }
-            results[lane] = r;
-            mask |= (bit as u64) << lane;
-        };
         if run == u64::MAX {
-            (0..LANES).for_each(&mut lane_step);
+            // Every lane: a counted loop (no bit scan), which the compiler can unroll.
+            for (lane, r) in results.iter_mut().enumerate() {
+                let (x, bit) = lane_op(&f, &srcs, lane, bits_in);
+                *r = x & out_mask;
+                mask |= (bit as u64) << lane;
+            }
         } else {
             let mut m = run;
             while m != 0 {
                 let lane = m.trailing_zeros() as usize;
                 m &= m - 1;
-                lane_step(lane);
+                let (x, bit) = lane_op(&f, &srcs, lane, bits_in);
+                results[lane] = x & out_mask;
+                mask |= (bit as u64) << lane;
+            }
+        }
+        // OMOD and CLAMP in a pass of their own, so that the lane loop above has no branch
+        // for them (most instructions have neither).
+        if let Some(ty) = self.post(out) {
+            let mut m = run;
+            while m != 0 {
+                let lane = m.trailing_zeros() as usize;
+                m &= m - 1;
+                results[lane] = self.float_post(ty, results[lane]);
             }
         }
         self.write_back(shape, run, keep, &results, mask)
@@ -329,6 +335,11 @@ impl Cx<'_, '_> {
                         }
                     }
                 }
+                _ if run == u64::MAX => {
+                    for (d, &r) in vg[vdst].iter_mut().zip(results) {
+                        *d = r as u32;
+                    }
+                }
                 _ => {
                     let row = &mut vg[vdst];
                     for (lane, (d, &r)) in row.iter_mut().zip(results).enumerate() {
@@ -348,6 +359,17 @@ impl Cx<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// One lane of an operation: its sources read from `srcs`, its lane bit taken from
+/// `bits_in`. Always inlined, so that each operation's lane loop holds its operation.
+#[inline(always)]
+fn lane_op<const N: usize, F>(f: &F, srcs: &[Lanes; N], lane: usize, bits_in: u64) -> (u64, bool)
+where
+    F: Fn(usize, [u64; N], bool) -> (u64, bool),
+{
+    let s: [u64; N] = std::array::from_fn(|i| srcs[i].get(lane));
+    f(lane, s, bits_in >> lane & 1 != 0)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,17 +3,54 @@
 //! column of the table (`Op::compare`). V_CMPS* (GCN 1.0/1.1 "signalling" compares) give the
 //! same results: exceptions are not modelled. V_CMPX* also write EXEC (the driver does that).
 
+use std::cmp::Ordering;
+
 pub use wavejit_isa::gcn::{CmpDesc, CmpTy, Cond};
 
 use crate::float::{self, Format};
 
+/// A condition as a truth table over the four outcomes of a comparison (bit 0 less,
+/// 1 equal, 2 greater, 3 unordered), built once per instruction from `Cond::holds`, so
+/// that each lane looks its outcome up instead of matching on the condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Truth(u8);
+
+/// The outcomes in the order of `Truth`'s bits.
+const OUTCOMES: [Option<Ordering>; 4] = [
+    Some(Ordering::Less),
+    Some(Ordering::Equal),
+    Some(Ordering::Greater),
+    None,
+];
+
+impl Truth {
+    pub fn of(cond: Cond) -> Truth {
+        Truth(
+            OUTCOMES
+                .iter()
+                .enumerate()
+                .fold(0, |t, (i, &o)| t | (cond.holds(o) as u8) << i),
+        )
+    }
+
+    /// Whether the condition holds on outcome `o` (what `Cond::holds` answers).
+    #[inline(always)]
+    pub fn holds(self, o: Option<Ordering>) -> bool {
+        // Less, Equal and Greater are -1, 0 and 1 as integers.
+        let bit = o.map_or(3, |o| (o as i8 + 1) as u32);
+        self.0 >> bit & 1 != 0
+    }
+}
+
 /// A float compare after MODE's input flush (denormals compare as zero when flushed).
-pub fn cmp_float(fmt: Format, flush_in: bool, cond: Cond, a: u64, b: u64) -> bool {
+#[inline(always)]
+pub fn cmp_float(fmt: Format, flush_in: bool, cond: Truth, a: u64, b: u64) -> bool {
     cond.holds(float::compare(fmt, flush_in, a, b))
 }
 
 /// An integer compare.
-pub fn cmp_int<T: Ord>(cond: Cond, a: T, b: T) -> bool {
+#[inline(always)]
+pub fn cmp_int<T: Ord>(cond: Truth, a: T, b: T) -> bool {
     cond.holds(Some(a.cmp(&b)))
 }
 
@@ -76,6 +113,24 @@ mod tests {
         }
         let n = ALL_OPS.iter().filter(|o| o.compare().is_some()).count();
         assert!(n > 250, "{n} compares found in the table");
+    }
+
+    #[test]
+    fn truth_tables_answer_as_the_conditions() {
+        use wavejit_isa::gcn::table::ALL_OPS;
+        let conds: Vec<Cond> = ALL_OPS.iter().filter_map(|o| o.compare()?.cond).collect();
+        let mut seen = std::collections::HashSet::new();
+        for c in conds {
+            seen.insert(c);
+            for o in OUTCOMES {
+                assert_eq!(Truth::of(c).holds(o), c.holds(o), "{c:?} {o:?}");
+            }
+        }
+        // The 16 float conditions (the 8 integer ones are among them).
+        assert_eq!(seen.len(), 16);
+        // By hand: GT holds on greater only, NLT on all but less (unordered included).
+        assert_eq!(Truth::of(Cond::Gt), Truth(0b0100));
+        assert_eq!(Truth::of(Cond::Nlt), Truth(0b1110));
     }
 
     #[test]

@@ -2,87 +2,18 @@
 //! and constructors for hand-built instructions (so that the scalar and memory semantics
 //! are tested independently of the decoder).
 //!
-//! The machine runs instructions through `wavejit_testkit::conformance`: on the
-//! interpreter and on the JIT, compared bit for bit.
+//! The machine (`wavejit_testkit::machine`) runs instructions through
+//! `wavejit_testkit::conformance`: on the interpreter and on the JIT, compared bit for
+//! bit.
 
 #![allow(dead_code)]
 
-use wavejit_interp::exec::{exec_inst, Ctx, Step};
-use wavejit_interp::ExecErrorKind;
 use wavejit_isa::gcn::build::with_literal;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
-use wavejit_isa::state::{Lds, Memory, Wave};
-use wavejit_isa::Gen;
 
-pub struct Machine {
-    pub wave: Box<Wave>,
-    pub lds: Lds,
-    pub mem: Memory,
-}
-
-impl Machine {
-    pub fn new(gen: Gen) -> Machine {
-        Machine {
-            wave: Wave::new(gen),
-            lds: Lds::new(Lds::MAX),
-            mem: Memory::new(),
-        }
-    }
-
-    /// Execute `inst` at the current pc (size 4, or 8 with a literal or a 64-bit
-    /// encoding).
-    pub fn exec(&mut self, inst: Inst) -> Result<Step, ExecErrorKind> {
-        let size = |i: &Inst| match i.enc {
-            Enc::Smem | Enc::Ds | Enc::Mubuf | Enc::Flat | Enc::Vop3 => 8,
-            _ if i.literal.is_some() => 8,
-            _ => 4,
-        };
-        let pc = self.wave.pc;
-        let reference = |ctx: &mut Ctx<'_>, i: &Inst| exec_inst(ctx, i, pc, size(i));
-        wavejit_testkit::conformance::exec_one(
-            &mut self.wave,
-            &mut self.lds,
-            &self.mem,
-            &inst,
-            true,
-            true,
-            &reference,
-        )
-    }
-
-    /// Execute and expect success.
-    pub fn ok(&mut self, inst: Inst) -> Step {
-        match self.exec(inst) {
-            Ok(s) => s,
-            Err(e) => panic!("{:?} failed: {e}", inst.op),
-        }
-    }
-
-    pub fn s(&self, n: u8) -> u32 {
-        self.wave.read_sreg(n)
-    }
-    pub fn s64(&self, n: u8) -> u64 {
-        self.wave.read_sreg64(n)
-    }
-    pub fn set_s(&mut self, n: u8, v: u32) {
-        self.wave.write_sreg(n, v);
-    }
-    pub fn set_s64(&mut self, n: u8, v: u64) {
-        self.wave.write_sreg64(n, v);
-    }
-    pub fn scc(&self) -> u32 {
-        self.wave.scc
-    }
-    pub fn set_scc(&mut self, c: bool) {
-        self.wave.scc = c as u32;
-    }
-    /// Set every lane of v[r] with `f(lane)`.
-    pub fn set_v(&mut self, r: usize, f: impl Fn(usize) -> u32) {
-        for l in 0..64 {
-            self.wave.vgpr[r][l] = f(l);
-        }
-    }
-}
+// Each test binary uses a part of these.
+#[allow(unused_imports)]
+pub use wavejit_testkit::machine::Machine;
 
 /// An SGPR operand.
 pub fn s(n: u16) -> Src {

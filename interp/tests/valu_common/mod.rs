@@ -1,75 +1,16 @@
 //! Helpers shared by the vector-ALU tests: a machine to run one hand-built instruction on,
 //! and builders for each encoding's fields.
 //!
-//! The machine runs instructions through `wavejit_testkit::conformance`: on the
-//! interpreter and on the JIT, compared bit for bit. The test's assertions then read the
-//! machine's state.
+//! The machine (`wavejit_testkit::machine`) runs instructions through
+//! `wavejit_testkit::conformance`: on the interpreter and on the JIT, compared bit for
+//! bit. The test's assertions then read the machine's state.
 #![allow(dead_code)]
 
-use wavejit_interp::exec::{Ctx, Step};
-use wavejit_interp::ExecErrorKind;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
-use wavejit_isa::state::{Lds, Memory, Wave};
-use wavejit_isa::Gen;
 
-pub struct Machine {
-    pub wave: Box<Wave>,
-    pub lds: Lds,
-    pub mem: Memory,
-}
-
-impl Machine {
-    pub fn new(gen: Gen) -> Machine {
-        Machine {
-            wave: Wave::new(gen),
-            lds: Lds::new(64 * 1024),
-            mem: Memory::new(),
-        }
-    }
-    /// Run one vector ALU instruction.
-    /// (The reference is the vector unit itself, which leaves `wave.pc` alone.)
-    pub fn valu(&mut self, inst: &Inst) -> Result<(), ExecErrorKind> {
-        let reference = |ctx: &mut Ctx<'_>, i: &Inst| {
-            wavejit_interp::valu::exec(ctx, i).map(|()| Step::Continue)
-        };
-        wavejit_testkit::conformance::exec_one(
-            &mut self.wave,
-            &mut self.lds,
-            &self.mem,
-            inst,
-            false,
-            matches!(
-                inst.enc,
-                Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa { .. } | Enc::Dpp { .. }
-            ),
-            &reference,
-        )
-        .map(|_| ())
-    }
-    /// Run one VINTRP instruction.
-    pub fn vintrp(&mut self, inst: &Inst) -> Result<(), ExecErrorKind> {
-        let reference = |ctx: &mut Ctx<'_>, i: &Inst| {
-            wavejit_interp::vintrp::exec(ctx, i).map(|()| Step::Continue)
-        };
-        wavejit_testkit::conformance::exec_one(
-            &mut self.wave,
-            &mut self.lds,
-            &self.mem,
-            inst,
-            false,
-            // VOP3-encoded interpolation runs in the vector unit, which hands it over.
-            matches!(inst.enc, Enc::Vintrp | Enc::Vop3),
-            &reference,
-        )
-        .map(|_| ())
-    }
-    /// Every lane of `v[r]`.
-    pub fn set_v(&mut self, r: usize, f: impl Fn(usize) -> u32) {
-        for l in 0..64 {
-            self.wave.vgpr[r][l] = f(l);
-        }
-    }
-}
+// Each test binary uses a part of these.
+#[allow(unused_imports)]
+pub use wavejit_testkit::machine::Machine;
 
 pub fn op(m: &str) -> Op {
     Op::from_mnemonic(m).unwrap_or_else(|| panic!("no operation `{m}` in the table"))

@@ -89,6 +89,17 @@ pub fn random_wave(gen: Gen, rng: &mut StdRng, mode: u32) -> Box<Wave> {
     w
 }
 
+/// Set the 64-bit VGPR pair `r`, `r + 1` of lane `l` to `x` (low word in `r`).
+pub fn put64(w: &mut Wave, r: usize, l: usize, x: u64) {
+    w.vgpr[r][l] = x as u32;
+    w.vgpr[r + 1][l] = (x >> 32) as u32;
+}
+
+/// The 64-bit VGPR pair `r`, `r + 1` of lane `l`.
+pub fn get64(w: &Wave, r: usize, l: usize) -> u64 {
+    w.vgpr[r][l] as u64 | (w.vgpr[r + 1][l] as u64) << 32
+}
+
 /// The program made of `insts` (encoded for `gen`, then decoded).
 pub fn program(gen: Gen, insts: &[Inst]) -> Program {
     let mut bytes = Vec::new();
@@ -106,6 +117,43 @@ pub fn program(gen: Gen, insts: &[Inst]) -> Program {
         }
     }
     p
+}
+
+/// A program of `n` instructions drawn by `next` (a draw `gen` cannot encode is drawn
+/// again: not every operation exists in every generation), then `s_endpgm`.
+pub fn random_program(
+    gen: Gen,
+    rng: &mut StdRng,
+    n: usize,
+    mut next: impl FnMut(Gen, &mut StdRng) -> Inst,
+) -> (Vec<Inst>, Program) {
+    let mut insts: Vec<Inst> = Vec::new();
+    while insts.len() < n {
+        let inst = next(gen, rng);
+        if wavejit_isa::gcn::encode(gen, &inst).is_ok() {
+            insts.push(inst);
+        }
+    }
+    insts.push(endpgm());
+    let prog = program(gen, &insts);
+    (insts, prog)
+}
+
+/// `s0 = trips` (`s_movk`), then a loop that runs `body` `trips` times (`s_sub` / `s_cmp`
+/// / `s_cbranch_scc1` back to the body's first instruction), then `s_endpgm`.
+pub fn counted_loop(gen: Gen, trips: u16, body: &[Inst]) -> Vec<Inst> {
+    let mut insts = vec![sopk(Op::SMovkI32, 0, trips)];
+    insts.extend_from_slice(body);
+    insts.push(sop2(Op::SSubU32, 0, s(0), ic(1)));
+    insts.push(sopc(Op::SCmpLgU32, s(0), ic(0)));
+    // The branch offset counts dwords from the instruction after the branch.
+    let words: usize = insts[1..]
+        .iter()
+        .map(|i| wavejit_isa::gcn::encode(gen, i).expect("encode").len())
+        .sum();
+    insts.push(sopp(Op::SCbranchScc1, (-(words as i16 + 1)) as u16));
+    insts.push(endpgm());
+    insts
 }
 
 /// Memory contents both engines start with.
@@ -143,24 +191,31 @@ fn dump_mem(m: &Memory) -> Vec<(u64, Vec<u8>)> {
         .collect()
 }
 
-pub fn run_interp(prog: &Program, wave: &Wave, lds: &Lds, mem: &MemInit, max: u64) -> Outcome {
+/// Run from copies of `wave`, `lds` and `mem` with `run` (one engine's run of a program).
+fn run_on(
+    wave: &Wave,
+    lds: &Lds,
+    mem: &MemInit,
+    run: impl FnOnce(&mut Ctx<'_>) -> Result<(Step, RunStats), ExecError>,
+) -> Outcome {
     let mut w = Box::new(wave.clone());
     let mut l = lds.clone();
     let m = mem.build();
-    let result = {
-        let mut ctx = Ctx {
-            wave: &mut w,
-            lds: &mut l,
-            mem: &m,
-        };
-        wavejit_interp::run(&mut ctx, prog, max)
-    };
+    let result = run(&mut Ctx {
+        wave: &mut w,
+        lds: &mut l,
+        mem: &m,
+    });
     Outcome {
         result,
         wave: w,
         lds: l,
         mem: dump_mem(&m),
     }
+}
+
+pub fn run_interp(prog: &Program, wave: &Wave, lds: &Lds, mem: &MemInit, max: u64) -> Outcome {
+    run_on(wave, lds, mem, |ctx| wavejit_interp::run(ctx, prog, max))
 }
 
 pub fn run_jit(
@@ -171,39 +226,45 @@ pub fn run_jit(
     mem: &MemInit,
     max: u64,
 ) -> Outcome {
-    let mut w = Box::new(wave.clone());
-    let mut l = lds.clone();
+    run_on(wave, lds, mem, |ctx| jit.run(ctx, prog, max))
+}
+
+/// Run `prog` on the JIT alone from `w` with `lds` and memory `mem`: the final wave and
+/// the run's counters (how many instructions ran inline, through the interpreter helper,
+/// or in the interpreter).
+pub fn jit_run_stats(
+    jit: &Jit,
+    prog: &Program,
+    w: &Wave,
+    lds: &Lds,
+    mem: &MemInit,
+) -> Result<(Box<Wave>, wavejit_jit::JitRunStats), ExecError> {
+    let (mut wj, mut l) = (Box::new(w.clone()), lds.clone());
     let m = mem.build();
-    let result = {
-        let mut ctx = Ctx {
-            wave: &mut w,
-            lds: &mut l,
-            mem: &m,
-        };
-        jit.run(&mut ctx, prog, max)
+    let mut ctx = Ctx {
+        wave: &mut wj,
+        lds: &mut l,
+        mem: &m,
     };
-    Outcome {
-        result,
-        wave: w,
-        lds: l,
-        mem: dump_mem(&m),
-    }
+    let (_, st) = jit.run_with_stats(&mut ctx, prog, 1000)?;
+    Ok((wj, st))
+}
+
+/// Run `prog` on the JIT alone from `w` (no memory, no LDS) and return its counters.
+pub fn jit_stats(jit: &Jit, prog: &Program, w: &Wave) -> wavejit_jit::JitRunStats {
+    jit_run_stats(jit, prog, w, &Lds::new(0), &MemInit::default())
+        .expect("runs")
+        .1
+}
+
+/// Assert that `prog` ran from `w` all in compiled code: no instruction through the
+/// interpreter helper, none in the interpreter.
+pub fn assert_inline(jit: &Jit, prog: &Program, w: &Wave, what: &str) {
+    let st = jit_stats(jit, prog, w);
+    assert_eq!(st.helper_steps + st.interpreted, 0, "{what}: {st:?}");
 }
 
 /// The first difference between two outcomes, described.
-/// Run `prog` on the JIT alone from `w` (no memory, no LDS) and return its counters: how
-/// many instructions ran inline and how many through the interpreter helper.
-pub fn jit_stats(jit: &Jit, prog: &Program, w: &Wave) -> wavejit_jit::JitRunStats {
-    let (mut wj, mut lds) = (Box::new(w.clone()), Lds::new(0));
-    let mem = MemInit::default().build();
-    let mut ctx = Ctx {
-        wave: &mut wj,
-        lds: &mut lds,
-        mem: &mem,
-    };
-    jit.run_with_stats(&mut ctx, prog, 1000).expect("runs").1
-}
-
 pub fn compare(a: &Outcome, b: &Outcome) -> Option<String> {
     if a.result != b.result {
         return Some(format!("result: interp {:?}, jit {:?}", a.result, b.result));
@@ -308,6 +369,23 @@ pub fn ic(x: i32) -> Src {
     } else {
         (192 - x) as u16
     })
+}
+
+/// A FLAT instruction with GLC, SLC and TFE clear.
+pub fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Flat,
+        fields: Fields::Flat {
+            vdst,
+            addr,
+            data,
+            glc: false,
+            slc: false,
+            tfe: false,
+        },
+        literal: None,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
