@@ -24,30 +24,8 @@ pub fn now() -> f64 {
 }
 
 /// Process CPU seconds (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`).
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
 pub fn cpu_time() -> Option<f64> {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_PROCESS_CPUTIME_ID: i32 = 2;
-    let mut ts = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec of the C layout on 64-bit Linux (time_t
-    // and long are 64 bits); the C library is linked by std.
-    let r = unsafe { clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    (r == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-pub fn cpu_time() -> Option<f64> {
-    None
+    wavejit_jit::cputime::process_cpu_nanos().map(|n| n as f64 * 1e-9)
 }
 
 /// Nanoseconds the calling thread has run on a CPU and waited, runnable, for one

@@ -90,58 +90,37 @@ pub struct WaveState {
     pub mem: Memory,
 }
 
-/// The suite, in the order of the issue.
+/// A `Shape::Wave` kernel of `bench/kernels/`: `NAME.s` and `NAME.json`, its run sizes
+/// (full, quick) for the compiled engines and for the interpreter, whether `native` has a
+/// baseline, and what it exercises.
+macro_rules! wave_kernel {
+    ($name:literal, $size:expr, $interp:expr, $native:expr, $what:literal) => {
+        Kernel {
+            name: $name,
+            what: $what,
+            source: include_str!(concat!("../kernels/", $name, ".s")),
+            state: include_str!(concat!("../kernels/", $name, ".json")),
+            shape: Shape::Wave,
+            size: $size,
+            interp_size: $interp,
+            native: $native,
+        }
+    };
+}
+
+/// The suite.
+#[rustfmt::skip]
 pub const KERNELS: [Kernel; 7] = [
-    Kernel {
-        name: "valu",
-        what: "32 f32/int VALU ops (fma, mad, med3, bfe, bfi, alignbit, cvt...) in a scalar loop",
-        source: include_str!("../kernels/valu.s"),
-        state: include_str!("../kernels/valu.json"),
-        shape: Shape::Wave,
-        size: (100_000, 100_000),
-        interp_size: (100_000, 4_000),
-        native: true,
-    },
-    Kernel {
-        name: "dpp",
-        what: "DPP prefix sum / reduction (row_shr, row_bcast), quad_perm max, wave_shr",
-        source: include_str!("../kernels/dpp.s"),
-        state: include_str!("../kernels/dpp.json"),
-        shape: Shape::Wave,
-        size: (100_000, 50_000),
-        interp_size: (50_000, 4_000),
-        native: false,
-    },
-    Kernel {
-        name: "sdwa",
-        what: "SDWA byte/word unpack, operate (sext), pack with dst_sel/dst_unused",
-        source: include_str!("../kernels/sdwa.s"),
-        state: include_str!("../kernels/sdwa.json"),
-        shape: Shape::Wave,
-        size: (100_000, 100_000),
-        interp_size: (50_000, 4_000),
-        native: true,
-    },
-    Kernel {
-        name: "vintrp",
-        what: "v_interp_p1/p2_f32 of 4 attributes x 4 channels per 64 pixels, LDS params",
-        source: include_str!("../kernels/vintrp.s"),
-        state: include_str!("../kernels/vintrp.json"),
-        shape: Shape::Wave,
-        size: (50_000, 20_000),
-        interp_size: (20_000, 1_500),
-        native: false,
-    },
-    Kernel {
-        name: "divergent",
-        what: "per-lane trip counts 16-79: v_cmp, s_and_saveexec_b64, s_cbranch_execz",
-        source: include_str!("../kernels/divergent.s"),
-        state: include_str!("../kernels/divergent.json"),
-        shape: Shape::Wave,
-        size: (4_000, 2_000),
-        interp_size: (1_000, 100),
-        native: false,
-    },
+    wave_kernel!("valu", (100_000, 100_000), (100_000, 4_000), true,
+        "32 f32/int VALU ops (fma, mad, med3, bfe, bfi, alignbit, cvt...) in a scalar loop"),
+    wave_kernel!("dpp", (100_000, 50_000), (50_000, 4_000), false,
+        "DPP prefix sum / reduction (row_shr, row_bcast), quad_perm max, wave_shr"),
+    wave_kernel!("sdwa", (100_000, 100_000), (50_000, 4_000), true,
+        "SDWA byte/word unpack, operate (sext), pack with dst_sel/dst_unused"),
+    wave_kernel!("vintrp", (50_000, 20_000), (20_000, 1_500), false,
+        "v_interp_p1/p2_f32 of 4 attributes x 4 channels per 64 pixels, LDS params"),
+    wave_kernel!("divergent", (4_000, 2_000), (1_000, 100), false,
+        "per-lane trip counts 16-79: v_cmp, s_and_saveexec_b64, s_cbranch_execz"),
     Kernel {
         name: "lds_matmul",
         what: "N x N f32 matmul, 16x16 LDS tiles, 4 waves per group, s_barrier",
@@ -152,16 +131,8 @@ pub const KERNELS: [Kernel; 7] = [
         interp_size: (128, 64),
         native: false,
     },
-    Kernel {
-        name: "f64",
-        what: "4 interleaved chains of v_fma_f64 (32 per iteration), NEG modifiers",
-        source: include_str!("../kernels/f64.s"),
-        state: include_str!("../kernels/f64.json"),
-        shape: Shape::Wave,
-        size: (100_000, 50_000),
-        interp_size: (20_000, 1_500),
-        native: true,
-    },
+    wave_kernel!("f64", (100_000, 50_000), (20_000, 1_500), true,
+        "4 interleaved chains of v_fma_f64 (32 per iteration), NEG modifiers"),
 ];
 
 /// The kernel called `name`.

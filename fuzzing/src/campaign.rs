@@ -633,7 +633,7 @@ fn minimise_one(
         String::new()
     };
     let name = format!("{}-s{}-p{}{at}{}", cfg.arch, cfg.seed, index, engine);
-    match gen {
+    let (diffs, min_diffs, min_len, min_text, repro) = match gen {
         Some(g) => {
             let mut b = engine_b(against);
             let case = gcn_case_state(cfg, g, index, state);
@@ -658,15 +658,8 @@ fn minimise_one(
                 Some(dir) => Some(repro::write_gcn(dir, &name, &small, &min_diffs, &origin)?),
                 None => None,
             };
-            Ok(Found {
-                index,
-                state,
-                diffs,
-                min_diffs,
-                min_len: small.prog.items.len(),
-                min_text,
-                repro,
-            })
+            let min_len = small.prog.items.len();
+            (diffs, min_diffs, min_len, min_text, repro)
         }
         None => {
             let case = vp1_case_state(cfg, index, state);
@@ -681,17 +674,18 @@ fn minimise_one(
                 Some(dir) => Some(repro::write_vp1(dir, &name, &small, &min_diffs, &origin)?),
                 None => None,
             };
-            Ok(Found {
-                index,
-                state,
-                diffs,
-                min_diffs,
-                min_len: small.words.len(),
-                min_text,
-                repro,
-            })
+            (diffs, min_diffs, small.words.len(), min_text, repro)
         }
-    }
+    };
+    Ok(Found {
+        index,
+        state,
+        diffs,
+        min_diffs,
+        min_len,
+        min_text,
+        repro,
+    })
 }
 
 fn progress_bar(cfg: &Config, limit: u64) -> indicatif::ProgressBar {

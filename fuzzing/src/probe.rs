@@ -63,10 +63,12 @@ fn supported(gen: Gen, c: &Cand, state: &GcnState, salt: u64) -> bool {
     false
 }
 
-/// The pool of `gen`: every candidate the interpreter runs (computed once per process).
-pub fn gcn_pool(gen: Gen) -> &'static Pool {
-    static POOLS: OnceLock<Mutex<HashMap<Gen, &'static Pool>>> = OnceLock::new();
-    let m = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
+/// Pools made once per generation, for the life of the process.
+type Pools = OnceLock<Mutex<HashMap<Gen, &'static Pool>>>;
+
+/// The pool of `gen` in `pools`, made by `make` the first time it is asked for.
+fn once_per_gen(pools: &'static Pools, gen: Gen, make: impl FnOnce() -> Pool) -> &'static Pool {
+    let m = pools.get_or_init(|| Mutex::new(HashMap::new()));
     let mut guard = match m.lock() {
         Ok(g) => g,
         Err(p) => p.into_inner(),
@@ -74,34 +76,31 @@ pub fn gcn_pool(gen: Gen) -> &'static Pool {
     if let Some(&p) = guard.get(&gen) {
         return p;
     }
-    let state = gcn_state(gen, &mut progen::rng(0x57A7E, gen.index() as u64));
-    let mut salt = 0u64;
-    let pool = Pool::new(gen, |c| {
-        salt += 1;
-        supported(gen, c, &state, salt)
-    });
-    // One pool per generation for the life of the process.
-    let p: &'static Pool = Box::leak(Box::new(pool));
+    let p: &'static Pool = Box::leak(Box::new(make()));
     guard.insert(gen, p);
     p
+}
+
+/// The pool of `gen`: every candidate the interpreter runs (computed once per process).
+pub fn gcn_pool(gen: Gen) -> &'static Pool {
+    static POOLS: Pools = OnceLock::new();
+    once_per_gen(&POOLS, gen, || {
+        let state = gcn_state(gen, &mut progen::rng(0x57A7E, gen.index() as u64));
+        let mut salt = 0u64;
+        Pool::new(gen, |c| {
+            salt += 1;
+            supported(gen, c, &state, salt)
+        })
+    })
 }
 
 /// The part of `gcn_pool(gen)` that the JIT lowers inline (not through its interpreter
 /// helper): what `--inline-only` campaigns draw from, to aim at the JIT's own code.
 pub fn gcn_pool_inline(gen: Gen) -> &'static Pool {
-    static POOLS: OnceLock<Mutex<HashMap<Gen, &'static Pool>>> = OnceLock::new();
-    let m = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut guard = match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    };
-    if let Some(&p) = guard.get(&gen) {
-        return p;
-    }
-    let pool = gcn_pool(gen).filtered(|c| wavejit_jit::gcn::lowers_inline(gen, c.op()));
-    let p: &'static Pool = Box::leak(Box::new(pool));
-    guard.insert(gen, p);
-    p
+    static POOLS: Pools = OnceLock::new();
+    once_per_gen(&POOLS, gen, || {
+        gcn_pool(gen).filtered(|c| wavejit_jit::gcn::lowers_inline(gen, c.op()))
+    })
 }
 
 /// The scalar opcodes the VP1 interpreter runs.

@@ -248,6 +248,32 @@ fn write(path: PathBuf, text: &str) -> Result<(), wavejit::Error> {
     })
 }
 
+/// The three files of a reproducer in `dir`: `NAME.s` (a header and `code`, the program's
+/// text), `NAME.json` (`state`) and `NAME.txt` (the note); returns the path of the `.s`
+/// file.
+#[allow(clippy::too_many_arguments)]
+fn write_three(
+    dir: &Path,
+    name: &str,
+    arch: Arch,
+    code: &str,
+    state: &str,
+    diffs: &Diffs,
+    origin: &Origin,
+    insts: usize,
+) -> Result<PathBuf, wavejit::Error> {
+    std::fs::create_dir_all(dir).map_err(|source| wavejit::Error::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    let s = dir.join(format!("{name}.s"));
+    write(s.clone(), &(header(arch, name) + code))?;
+    write(dir.join(format!("{name}.json")), state)?;
+    let text = note(arch, name, origin, diffs, insts);
+    write(dir.join(format!("{name}.txt")), &text)?;
+    Ok(s)
+}
+
 /// Write the three files of a GCN reproducer; returns the path of the `.s` file.
 pub fn write_gcn(
     dir: &Path,
@@ -256,27 +282,23 @@ pub fn write_gcn(
     diffs: &Diffs,
     origin: &Origin,
 ) -> Result<PathBuf, wavejit::Error> {
-    std::fs::create_dir_all(dir).map_err(|source| wavejit::Error::Io {
-        path: dir.display().to_string(),
-        source,
-    })?;
     let gen = case.prog.gen;
-    let arch = Arch::Gcn(gen);
     let code = case
         .prog
         .encode()
         .map_err(|e| wavejit::Error::Usage(e.to_string()))?;
-    let s = dir.join(format!("{name}.s"));
-    write(s.clone(), &(header(arch, name) + &gcn_text(gen, &code)))?;
-    write(
-        dir.join(format!("{name}.json")),
-        &gcn_state_json(&case.state)?,
-    )?;
-    write(
-        dir.join(format!("{name}.txt")),
-        &note(arch, name, origin, diffs, case.prog.items.len()),
-    )?;
-    Ok(s)
+    let (text, state) = (gcn_text(gen, &code), gcn_state_json(&case.state)?);
+    let insts = case.prog.items.len();
+    write_three(
+        dir,
+        name,
+        Arch::Gcn(gen),
+        &text,
+        &state,
+        diffs,
+        origin,
+        insts,
+    )
 }
 
 /// Write the three files of a VP1 reproducer.
@@ -287,24 +309,9 @@ pub fn write_vp1(
     diffs: &Diffs,
     origin: &Origin,
 ) -> Result<PathBuf, wavejit::Error> {
-    std::fs::create_dir_all(dir).map_err(|source| wavejit::Error::Io {
-        path: dir.display().to_string(),
-        source,
-    })?;
-    let s = dir.join(format!("{name}.s"));
-    write(
-        s.clone(),
-        &(header(Arch::Vp1, name) + &vp1_text(&case.words)),
-    )?;
-    write(
-        dir.join(format!("{name}.json")),
-        &vp1_state_json(&case.state),
-    )?;
-    write(
-        dir.join(format!("{name}.txt")),
-        &note(Arch::Vp1, name, origin, diffs, case.words.len()),
-    )?;
-    Ok(s)
+    let (text, state) = (vp1_text(&case.words), vp1_state_json(&case.state));
+    let insts = case.words.len();
+    write_three(dir, name, Arch::Vp1, &text, &state, diffs, origin, insts)
 }
 
 /// The architecture named by a reproducer's `// arch:` header line.

@@ -21,8 +21,8 @@ use crate::fxhash::{FxMap as HashMap, FxSet as HashSet};
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Type,
-    Value,
+    types, AbiParam, Block, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData,
+    Signature, Type, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
@@ -274,18 +274,23 @@ impl<'a> Cx<'a> {
         self.b.ins().iconst(types::I64, v as i64)
     }
 
-    /// A 128-bit vector constant of type `ty` from its little-endian bits.
-    pub fn vconst(&mut self, ty: Type, bits: u128) -> Value {
-        if let Some(&v) = self.const_cache.get(&(bits, ty)) {
-            return v;
-        }
+    /// A new `vconst` of `bits` (not shared with other uses).
+    fn vconst_uncached(&mut self, ty: Type, bits: u128) -> Value {
         let c = self
             .b
             .func
             .dfg
             .constants
             .insert(ConstantData::from(bits.to_le_bytes().to_vec()));
-        let v = self.b.ins().vconst(ty, c);
+        self.b.ins().vconst(ty, c)
+    }
+
+    /// A 128-bit vector constant of type `ty` from its little-endian bits.
+    pub fn vconst(&mut self, ty: Type, bits: u128) -> Value {
+        if let Some(&v) = self.const_cache.get(&(bits, ty)) {
+            return v;
+        }
+        let v = self.vconst_uncached(ty, bits);
         self.const_cache.insert((bits, ty), v);
         self.const_bits.insert(v, bits);
         v
@@ -554,13 +559,7 @@ impl<'a> Cx<'a> {
                 Some((pair, hi)),
             ),
         };
-        let cq = self
-            .b
-            .func
-            .dfg
-            .constants
-            .insert(ConstantData::from(q.to_le_bytes().to_vec()));
-        let qv = self.b.ins().vconst(ty, cq);
+        let qv = self.vconst_uncached(ty, q);
         let canon = |cx: &mut Self, x: Value| {
             let x = cx.b.ins().bitcast(ty, fl, x);
             let nan = cx.b.ins().fcmp(FloatCC::Unordered, x, x);
@@ -827,15 +826,32 @@ impl<'a> Cx<'a> {
     }
 
     /// Emit `body(cx, c)` for the 16 chunks `c` of a vector operation whose only lane
-    /// mask is EXEC (memory accesses): unrolled, each chunk ended after its body, or —
-    /// with `loops` (the quick tier) — once, as the body of a loop over the chunks
-    /// (emitted as chunk 0: VGPR chunks at `wave + 16 × chunk`, EXEC's lanes from its
-    /// bits of the chunk, `loop_chunk` the chunk's number), for a sixteenth of the IR.
-    /// Registers cached before are stored and forgotten first (the body reads them at
-    /// its chunk's address). `body` must not read or write other lane masks, nor depend
-    /// on `c` other than through the register cache.
-    pub fn for_chunks(&mut self, mut body: impl FnMut(&mut Cx<'a>, usize)) {
-        if !self.loops || self.vbase.is_some() {
+    /// mask is EXEC (memory accesses): `chunk_loop` with no other mask pairs.
+    pub fn for_chunks(&mut self, body: impl FnMut(&mut Cx<'a>, usize)) {
+        let as_loop = self.loops && self.vbase.is_none();
+        self.chunk_loop(as_loop, &[], &[], body);
+    }
+
+    /// Emit `body(cx, c)` for the 16 chunks `c`: unrolled, each chunk ended after its
+    /// body, or — `as_loop` (the quick tier) — once, as the body of a loop over the
+    /// chunks (emitted as chunk 0: VGPR chunks at `wave + 16 × chunk`, `loop_chunk` the
+    /// chunk's number), for a sixteenth of the IR. Registers cached before are stored and
+    /// forgotten first: the body reads every register from memory at its chunk's
+    /// address. EXEC is read once as an `i64` (unless known to be all ones), from which
+    /// the body takes its chunk's 4 bits (`loop_exec`). `pairs` are the other mask pairs
+    /// the body reads or writes lane by lane: `loop_lanes` holds their chunk's lanes of
+    /// the values before the loop; those in `written` (a subset, none of them EXEC) are
+    /// accumulated chunk by chunk in loop-carried `i64`s (`take_loop_bits`) and become
+    /// scalars after the loop. `body` must not depend on `c` other than through the
+    /// register cache.
+    pub fn chunk_loop(
+        &mut self,
+        as_loop: bool,
+        pairs: &[u8],
+        written: &[u8],
+        mut body: impl FnMut(&mut Cx<'a>, usize),
+    ) {
+        if !as_loop {
             for c in 0..CHUNKS {
                 body(self, c);
                 self.end_chunk(c);
@@ -846,47 +862,81 @@ impl<'a> Cx<'a> {
             self.end_chunk(c);
         }
         let exec = (!self.exec_known_ones()).then(|| self.sreg64(EXEC_LO));
+        let before: Vec<Value> = pairs.iter().map(|&m| self.sreg64(m)).collect();
         let lp = self.b.create_block();
         let done = self.b.create_block();
         let off = self.b.append_block_param(lp, self.ptr);
+        let accs: Vec<Value> = written
+            .iter()
+            .map(|_| self.b.append_block_param(lp, types::I64))
+            .collect();
         let zero = self.b.ins().iconst(self.ptr, 0);
-        self.b
-            .ins()
-            .jump(lp, &[cranelift_codegen::ir::BlockArg::Value(zero)]);
+        let mut args = vec![BlockArg::Value(zero)];
+        if !written.is_empty() {
+            let zero64 = self.iconst64(0);
+            args.extend(written.iter().map(|_| BlockArg::Value(zero64)));
+        }
+        self.b.ins().jump(lp, &args);
         self.b.switch_to_block(lp);
         self.vbase = Some(self.b.ins().iadd(self.wave, off));
-        // Chunk k's lanes are bits 4k..4k+3 of EXEC; `off` is 16k.
-        if let Some(e) = exec {
+        // Chunk k's lanes are bits 4k..4k+3 of a mask; `off` is 16k.
+        let sh = (exec.is_some() || !pairs.is_empty()).then(|| {
             let sh = self.b.ins().ushr_imm_u(off, 2);
-            let sh = if self.ptr == types::I64 {
+            if self.ptr == types::I64 {
                 sh
             } else {
                 self.b.ins().uextend(types::I64, sh)
-            };
-            let bits = self.b.ins().ushr(e, sh);
-            let bits = self.b.ins().ireduce(types::I32, bits);
-            self.loop_exec = Some(self.nibble_lanes(bits));
+            }
+        });
+        let nib = |cx: &mut Cx<'a>, v: Value, sh: Value| {
+            let bits = cx.b.ins().ushr(v, sh);
+            let bits = cx.b.ins().ireduce(types::I32, bits);
+            cx.nibble_lanes(bits)
+        };
+        if let (Some(e), Some(sh)) = (exec, sh) {
+            self.loop_exec = Some(nib(self, e, sh));
+        }
+        if let Some(sh) = sh {
+            self.loop_lanes = pairs
+                .iter()
+                .zip(&before)
+                .map(|(&m, &v)| (m, nib(self, v, sh)))
+                .collect();
         }
         let k = self.b.ins().ushr_imm_u(off, 4);
         self.loop_chunk = Some(self.b.ins().ireduce(types::I32, k));
         body(self, 0);
+        // Before the chunk ends: each written pair's 4 bits of this chunk into its
+        // accumulator (taken out of the pending masks: the scalars are set after the loop).
+        let accs_next: Vec<Value> = written
+            .iter()
+            .zip(&accs)
+            .map(|(&m, &acc)| match (self.take_loop_bits(m), sh) {
+                (Some(b), Some(sh)) => {
+                    let b = self.b.ins().uextend(types::I64, b);
+                    let b = self.b.ins().ishl(b, sh);
+                    self.b.ins().bor(acc, b)
+                }
+                _ => acc,
+            })
+            .collect();
         self.end_chunk(0);
         self.vbase = None;
         self.loop_exec = None;
         self.loop_chunk = None;
+        self.loop_lanes.clear();
         let next = self.b.ins().iadd_imm_u(off, 16);
         let more = self
             .b
             .ins()
             .icmp_imm_u(IntCC::UnsignedLessThan, next, (16 * CHUNKS) as i64);
-        self.b.ins().brif(
-            more,
-            lp,
-            &[cranelift_codegen::ir::BlockArg::Value(next)],
-            done,
-            &[],
-        );
+        let mut args = vec![BlockArg::Value(next)];
+        args.extend(accs_next.iter().map(|&v| BlockArg::Value(v)));
+        self.b.ins().brif(more, lp, &args, done, &[]);
         self.b.switch_to_block(done);
+        for (&m, &v) in written.iter().zip(&accs_next) {
+            self.set_sreg64(m, v);
+        }
     }
 
     /// EXEC's lane mask for chunk `c` (`None`: all lanes active).
@@ -1076,6 +1126,13 @@ impl<'a> Cx<'a> {
             }
             self.vregs[r].dirty = 0;
         }
+        self.store_dirty_scalars();
+        self.sdirty = 0;
+        self.scc_dirty = false;
+    }
+
+    /// Store the dirty scalar slots and SCC to the wave (the cache is left as it is).
+    fn store_dirty_scalars(&mut self) {
         for s in 0..128u8 {
             if self.sdirty & (1u128 << s) != 0 {
                 if let Some(v) = self.sregs[s as usize] {
@@ -1085,12 +1142,10 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        self.sdirty = 0;
         if self.scc_dirty {
             if let Some(v) = self.scc {
                 self.b.ins().store(mflags(), v, self.wave, wave_off::SCC);
             }
-            self.scc_dirty = false;
         }
     }
 
@@ -1158,20 +1213,7 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        for s in 0..128u8 {
-            if self.sdirty & (1u128 << s) != 0 {
-                if let Some(v) = self.sregs[s as usize] {
-                    self.b
-                        .ins()
-                        .store(mflags(), v, self.wave, wave_off::sreg(s));
-                }
-            }
-        }
-        if self.scc_dirty {
-            if let Some(v) = self.scc {
-                self.b.ins().store(mflags(), v, self.wave, wave_off::SCC);
-            }
-        }
+        self.store_dirty_scalars();
     }
 
     /// Forget every cached register (after a helper that may have changed any of them).
@@ -1241,30 +1283,34 @@ impl<'a> Cx<'a> {
     /// The signature of `ctx::helper_step` (`(wave, ctx, i64) -> i32`, C convention),
     /// imported once per function.
     pub fn helper_sig(&mut self) -> cranelift_codegen::ir::SigRef {
-        if let Some(s) = self.helper_sig {
-            return s;
-        }
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params.push(AbiParam::new(self.ptr));
-        sig.params.push(AbiParam::new(self.ptr));
-        sig.params.push(AbiParam::new(types::I64));
-        sig.returns.push(AbiParam::new(types::I32));
-        let s = self.b.import_signature(sig);
+        let params = [self.ptr, self.ptr, types::I64];
+        let s = self.import_sig_once(self.helper_sig, CallConv::SystemV, &params);
         self.helper_sig = Some(s);
         s
     }
 
-    /// The tail-call signature of compiled blocks, imported once per function.
+    /// The tail-call signature of compiled blocks (`(wave, ctx) -> i32`), imported once
+    /// per function.
     pub fn tail_sig(&mut self) -> cranelift_codegen::ir::SigRef {
-        if let Some(s) = self.tail_sig {
-            return s;
-        }
-        let mut sig = Signature::new(CallConv::Tail);
-        sig.params.push(AbiParam::new(self.ptr));
-        sig.params.push(AbiParam::new(self.ptr));
-        sig.returns.push(AbiParam::new(types::I32));
-        let s = self.b.import_signature(sig);
+        let params = [self.ptr, self.ptr];
+        let s = self.import_sig_once(self.tail_sig, CallConv::Tail, &params);
         self.tail_sig = Some(s);
         s
+    }
+
+    /// `known`, or a new import of the signature `params -> i32` under `conv`.
+    fn import_sig_once(
+        &mut self,
+        known: Option<cranelift_codegen::ir::SigRef>,
+        conv: CallConv,
+        params: &[types::Type],
+    ) -> cranelift_codegen::ir::SigRef {
+        if let Some(s) = known {
+            return s;
+        }
+        let mut sig = Signature::new(conv);
+        sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+        sig.returns.push(AbiParam::new(types::I32));
+        self.b.import_signature(sig)
     }
 }

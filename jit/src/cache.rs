@@ -52,11 +52,13 @@ pub struct EntrySlot {
     pub warm_masked: AtomicU32,
 }
 
-pub const SLOT_OFF_FULL: i32 = std::mem::offset_of!(EntrySlot, full) as i32;
-pub const SLOT_OFF_MASKED: i32 = std::mem::offset_of!(EntrySlot, masked) as i32;
-pub const SLOT_OFF_MODE: i32 = std::mem::offset_of!(EntrySlot, mode) as i32;
-pub const SLOT_OFF_WARM_FULL: i32 = std::mem::offset_of!(EntrySlot, warm_full) as i32;
-pub const SLOT_OFF_WARM_MASKED: i32 = std::mem::offset_of!(EntrySlot, warm_masked) as i32;
+crate::ctx::field_offsets!(EntrySlot {
+    SLOT_OFF_FULL: full,
+    SLOT_OFF_MASKED: masked,
+    SLOT_OFF_MODE: mode,
+    SLOT_OFF_WARM_FULL: warm_full,
+    SLOT_OFF_WARM_MASKED: warm_masked,
+} layout SLOT_LAYOUT);
 
 /// Everything cached for one program (one generation and one code byte string).
 pub struct ProgCode {
@@ -322,44 +324,14 @@ fn build_trampoline(be: &mut Backend) -> Result<*const u8, JitError> {
 /// The offsets and sizes compiled code builds in (part of the disk cache's key).
 fn layout() -> String {
     use crate::ctx::{self, wave_off};
-    let wave = [
-        wave_off::VGPR,
-        wave_off::SGPR,
-        wave_off::EXEC,
-        wave_off::VCC,
-        wave_off::M0,
-        wave_off::SCC,
-        wave_off::MODE,
-        wave_off::PC,
-        wave_off::CODE_BASE,
-        std::mem::size_of::<Wave>() as i32,
-    ];
-    let jctx = [
-        ctx::OFF_BUDGET,
-        ctx::OFF_LDS_BASE,
-        ctx::OFF_LDS_LEN,
-        ctx::OFF_ZEROS,
-        ctx::OFF_GCACHE,
-        ctx::G_SIZE,
-        ctx::G_SLOTS as i32,
-        ctx::OFF_SINK,
-        ctx::OFF_PROF,
-        ctx::OFF_SLOTS,
-        ctx::OFF_HELPER,
-        ctx::OFF_MEM_SPAN,
-        ctx::OFF_LDS_ZEROS,
-        ctx::OFF_PROFILE_DS,
-        std::mem::size_of::<JitCtx>() as i32,
-    ];
-    let slot = [
-        SLOT_OFF_FULL,
-        SLOT_OFF_MASKED,
-        SLOT_OFF_MODE,
-        SLOT_OFF_WARM_FULL,
-        SLOT_OFF_WARM_MASKED,
-        std::mem::size_of::<EntrySlot>() as i32,
-    ];
-    format!("layout wave {wave:?} ctx {jctx:?} slot {slot:?}")
+    format!(
+        "layout wave {:?} ctx {:?} region {:?} x{} slot {:?}",
+        wave_off::LAYOUT,
+        ctx::CTX_LAYOUT,
+        ctx::G_LAYOUT,
+        ctx::G_SLOTS,
+        SLOT_LAYOUT
+    )
 }
 
 /// Programs by (architecture, hash of the code); equal hashes are told apart by the bytes.

@@ -6,7 +6,6 @@
 //! convention, entered from Rust through the trampoline of `cache.rs`). It returns one of
 //! the `EXIT_*` codes with `wave.pc` holding the pc to continue at.
 
-use std::mem::offset_of;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use wavejit_interp::profile::{self, InstCounters, Profile};
@@ -78,11 +77,35 @@ pub struct JitCtx {
     pub profile_ds: usize,
 }
 
-pub const OFF_BUDGET: i32 = offset_of!(JitCtx, budget) as i32;
-pub const OFF_LDS_BASE: i32 = offset_of!(JitCtx, lds_base) as i32;
-pub const OFF_LDS_LEN: i32 = offset_of!(JitCtx, lds_len) as i32;
-pub const OFF_ZEROS: i32 = offset_of!(JitCtx, zeros) as i32;
-pub const OFF_GCACHE: i32 = offset_of!(JitCtx, gcache) as i32;
+/// `pub const NAME: i32` byte offsets of a `#[repr(C)]` struct's fields, for compiled
+/// code that addresses them directly.
+/// With `layout NAME`, also `pub const NAME: &[i32]`: the offsets in order and the
+/// struct's size, which the disk cache's key includes (compiled code builds them in).
+macro_rules! field_offsets {
+    ($ty:ty { $($name:ident: $field:ident),* $(,)? }) => {
+        $(pub const $name: i32 = ::std::mem::offset_of!($ty, $field) as i32;)*
+    };
+    ($ty:ty { $($name:ident: $field:ident),* $(,)? } layout $layout:ident) => {
+        $crate::ctx::field_offsets!($ty { $($name: $field),* });
+        pub const $layout: &[i32] = &[$($name,)* ::std::mem::size_of::<$ty>() as i32];
+    };
+}
+pub(crate) use field_offsets;
+
+field_offsets!(JitCtx {
+    OFF_BUDGET: budget,
+    OFF_LDS_BASE: lds_base,
+    OFF_LDS_LEN: lds_len,
+    OFF_ZEROS: zeros,
+    OFF_GCACHE: gcache,
+    OFF_SINK: sink,
+    OFF_PROF: prof,
+    OFF_SLOTS: slots,
+    OFF_HELPER: helper,
+    OFF_MEM_SPAN: mem_span,
+    OFF_LDS_ZEROS: lds_zeros,
+    OFF_PROFILE_DS: profile_ds,
+} layout CTX_LAYOUT);
 
 /// Slots of `JitCtx::gcache`.
 pub const G_SLOTS: usize = 8;
@@ -103,9 +126,11 @@ pub const G_EMPTY: GRegion = GRegion {
     delta: 0,
 };
 pub const G_SIZE: i32 = std::mem::size_of::<GRegion>() as i32;
-pub const G_OFF_LO: i32 = offset_of!(GRegion, lo) as i32;
-pub const G_OFF_END: i32 = offset_of!(GRegion, end) as i32;
-pub const G_OFF_DELTA: i32 = offset_of!(GRegion, delta) as i32;
+field_offsets!(GRegion {
+    G_OFF_LO: lo,
+    G_OFF_END: end,
+    G_OFF_DELTA: delta,
+} layout G_LAYOUT);
 
 /// A thread's region cache: the slots and what they were learned under — the memory (its
 /// address and its region list's, which another `Memory` moved to that address would not
@@ -154,13 +179,6 @@ impl Drop for JitCtx {
         }
     }
 }
-pub const OFF_SINK: i32 = offset_of!(JitCtx, sink) as i32;
-pub const OFF_PROF: i32 = offset_of!(JitCtx, prof) as i32;
-pub const OFF_SLOTS: i32 = offset_of!(JitCtx, slots) as i32;
-pub const OFF_HELPER: i32 = offset_of!(JitCtx, helper) as i32;
-pub const OFF_MEM_SPAN: i32 = offset_of!(JitCtx, mem_span) as i32;
-pub const OFF_LDS_ZEROS: i32 = offset_of!(JitCtx, lds_zeros) as i32;
-pub const OFF_PROFILE_DS: i32 = offset_of!(JitCtx, profile_ds) as i32;
 
 impl JitCtx {
     /// A context for a run of `prog` over `lds` and `mem` with `budget` instructions;
@@ -232,15 +250,17 @@ impl JitCtx {
 pub mod wave_off {
     use super::*;
     use crate::slots;
-    pub const VGPR: i32 = offset_of!(Wave, vgpr) as i32;
-    pub const SGPR: i32 = offset_of!(Wave, sgpr) as i32;
-    pub const EXEC: i32 = offset_of!(Wave, exec) as i32;
-    pub const VCC: i32 = offset_of!(Wave, vcc) as i32;
-    pub const M0: i32 = offset_of!(Wave, m0) as i32;
-    pub const SCC: i32 = offset_of!(Wave, scc) as i32;
-    pub const MODE: i32 = offset_of!(Wave, mode) as i32;
-    pub const PC: i32 = offset_of!(Wave, pc) as i32;
-    pub const CODE_BASE: i32 = offset_of!(Wave, code_base) as i32;
+    field_offsets!(Wave {
+        VGPR: vgpr,
+        SGPR: sgpr,
+        EXEC: exec,
+        VCC: vcc,
+        M0: m0,
+        SCC: scc,
+        MODE: mode,
+        PC: pc,
+        CODE_BASE: code_base,
+    } layout LAYOUT);
 
     /// Offset of the 16-byte chunk `chunk` (lanes 4c..4c+3) of `v[reg]`.
     pub fn vgpr_chunk(reg: u8, chunk: usize) -> i32 {

@@ -27,12 +27,16 @@ use wavejit_isa::arch::Arch;
 
 use crate::backend::{Artifact, LibReloc};
 
-/// What a stored unit is specialised on (the code cache's `gcn::Spec`).
+/// What a unit is specialised on: the code cache's key within a program, and part of a
+/// stored unit's (`gcn::Spec` is this type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
     pub pc: u32,
     pub mode: u32,
+    /// EXEC is all ones at entry (no lane masking until EXEC changes).
     pub exec_all: bool,
+    /// At most this many instructions (0: to the end of the basic block). The diff
+    /// engine compiles prefixes of a block to find the instruction that went wrong.
     pub max_len: u32,
 }
 

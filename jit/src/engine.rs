@@ -475,12 +475,7 @@ impl Jit {
         let Some(art) = last else {
             return;
         };
-        let spec = crate::disk::Spec {
-            pc: spec.pc,
-            mode: spec.mode,
-            exec_all: spec.exec_all,
-            max_len: spec.max_len,
-        };
+
         if let Ok(mut st) = code.stored.lock() {
             // A unit compiled again (its slot went to another MODE meanwhile) replaces
             // the stored one, so files do not grow from run to run.

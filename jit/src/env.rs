@@ -28,6 +28,12 @@ pub fn check() -> Result<(), String> {
     check_vars(std::env::vars_os())
 }
 
+/// The error for variable `k`'s value `v` (its first `keep` characters shown).
+fn bad(k: &str, v: &std::ffi::OsStr, keep: usize, what: &str) -> String {
+    let shown: String = v.to_string_lossy().chars().take(keep).collect();
+    format!("{k}={shown}: {what}")
+}
+
 fn check_vars(
     vars: impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
 ) -> Result<(), String> {
@@ -37,41 +43,21 @@ fn check_vars(
             continue;
         }
         match k {
-            "WAVEJIT_JIT_OPT" => match v.to_str() {
-                Some("speed" | "none") => {}
-                _ => {
-                    return Err(format!(
-                        "{k}={}: expected `speed` or `none`",
-                        v.to_string_lossy().chars().take(80).collect::<String>()
-                    ))
-                }
-            },
-            "WAVEJIT_JIT_REGALLOC" => match v.to_str() {
-                Some("single_pass" | "backtracking") => {}
-                _ => {
-                    return Err(format!(
-                        "{k}={}: expected `single_pass` or `backtracking`",
-                        v.to_string_lossy().chars().take(80).collect::<String>()
-                    ))
-                }
-            },
-            "WAVEJIT_JIT_HOT" => {
-                if v.to_str().and_then(|t| t.parse::<u32>().ok()).is_none() {
-                    return Err(format!(
-                        "{k}={}: expected a number of entries",
-                        v.to_string_lossy().chars().take(80).collect::<String>()
-                    ));
-                }
+            "WAVEJIT_JIT_OPT" if !matches!(v.to_str(), Some("speed" | "none")) => {
+                return Err(bad(k, &v, 80, "expected `speed` or `none`"));
             }
-            "WAVEJIT_JIT_CLIF" | "WAVEJIT_JIT_DUMP" => {
-                if !std::path::Path::new(&v).is_dir() {
-                    return Err(format!(
-                        "{k}={}: not a directory",
-                        v.to_string_lossy().chars().take(200).collect::<String>()
-                    ));
-                }
+            "WAVEJIT_JIT_REGALLOC"
+                if !matches!(v.to_str(), Some("single_pass" | "backtracking")) =>
+            {
+                return Err(bad(k, &v, 80, "expected `single_pass` or `backtracking`"));
             }
-            "WAVEJIT_JIT_DEBUG" => {}
+            "WAVEJIT_JIT_HOT" if v.to_str().and_then(|t| t.parse::<u32>().ok()).is_none() => {
+                return Err(bad(k, &v, 80, "expected a number of entries"));
+            }
+            "WAVEJIT_JIT_CLIF" | "WAVEJIT_JIT_DUMP" if !std::path::Path::new(&v).is_dir() => {
+                return Err(bad(k, &v, 200, "not a directory"));
+            }
+            _ if KNOWN.contains(&k) => {}
             _ => {
                 return Err(format!(
                     "unknown variable {k} (wavejit reads {})",

@@ -4,7 +4,7 @@
 //! entry slots, the `Jit` engine object), `ctx` (what compiled code receives and the
 //! helpers it may call), `block` (the lowering context and its register cache), `slots` (the scalar slots
 //! named: VCC, EXEC, M0), `fxhash` (the lowering's map hasher), `cputime` (compile time on the
-//! thread's CPU clock), `exit` (leaving compiled code through the interpreter), `gcn/`
+//! thread's CPU clock, the process's CPU clock), `exit` (leaving compiled code through the interpreter), `gcn/`
 //! (lowering of GCN instructions: scalar, vector, DPP, SDWA, control flow), `mem/` (memory
 //! instructions checked and done inline), `engine`
 //! (the dispatcher: `jit` and `tiered` runs), `diff` (interpreter and JIT side by side), `disk` (compiled units kept between
@@ -16,7 +16,7 @@
 pub mod backend;
 pub mod block;
 pub mod cache;
-mod cputime;
+pub mod cputime;
 pub mod ctx;
 pub mod diff;
 pub mod disk;

@@ -223,30 +223,12 @@ fn sdwa_compares_modifiers_and_clamp() {
         for i in 0..8u8 {
             let sel = [r.random_range(0..7), r.random_range(0..7)];
             let sext = [r.random(), r.random()];
-            let mut inst = match i % 3 {
-                0 => sdwa(Op::VCmpLtF32, VopBase::Vopc, 0, 1, 2, 0, 0, sel, sext),
-                1 => sdwa(
-                    Op::VAddF32,
-                    VopBase::Vop2,
-                    30 + i,
-                    3,
-                    4,
-                    r.random_range(0..7),
-                    r.random_range(0..3),
-                    sel,
-                    sext,
-                ),
-                _ => sdwa(
-                    Op::VCndmaskB32,
-                    VopBase::Vop2,
-                    30 + i,
-                    5,
-                    6,
-                    r.random_range(0..7),
-                    r.random_range(0..3),
-                    sel,
-                    sext,
-                ),
+            let mut inst = if i % 3 == 0 {
+                sdwa(Op::VCmpLtF32, VopBase::Vopc, 0, 1, 2, 0, 0, sel, sext)
+            } else {
+                let (op, a, b) = [(Op::VAddF32, 3, 4), (Op::VCndmaskB32, 5, 6)][i as usize % 3 - 1];
+                let (dst_sel, unused) = (r.random_range(0..7), r.random_range(0..3));
+                sdwa(op, VopBase::Vop2, 30 + i, a, b, dst_sel, unused, sel, sext)
             };
             if let Fields::Sdwa {
                 src0_neg,

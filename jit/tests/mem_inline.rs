@@ -21,22 +21,6 @@ const B: u64 = 0x20000;
 const B_LEN: usize = 512;
 const LDS_LEN: usize = 512;
 
-fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Flat,
-        fields: Fields::Flat {
-            vdst,
-            addr,
-            data,
-            glc: false,
-            slc: false,
-            tfe: false,
-        },
-        literal: None,
-    }
-}
-
 fn flat_glc(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     let mut i = flat(op, vdst, addr, data);
     if let Fields::Flat { glc, .. } = &mut i.fields {
@@ -110,6 +94,14 @@ fn lds() -> Lds {
     l
 }
 
+/// Run `prog` from `w` with this file's LDS and memory on the JIT, compared with the
+/// interpreter; the run must end without an error.
+fn run_ok(prog: &wavejit_isa::ir::Program, w: &Wave, what: &str) -> Outcome {
+    let out = check_with(&jit(), prog, w, &lds(), &memory(), 1000, what);
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    out
+}
+
 fn helper_steps(prog: &wavejit_isa::ir::Program, w: &Wave) -> u64 {
     let run = jit_run_stats(&jit(), prog, w, &lds(), &memory());
     run.expect("runs").1.helper_steps
@@ -143,8 +135,7 @@ fn loads_and_stores_by_hand() {
         endpgm(),
     ];
     let prog = program(gen, &insts);
-    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "by hand");
-    assert!(out.result.is_ok(), "{:?}", out.result);
+    let out = run_ok(&prog, &w, "by hand");
     let o = &out.wave;
     // Lane 0: byte 0x80 sign-extended; lane 5: byte 0x85.
     assert_eq!(o.vgpr[10][0], 0xffff_ff80);
@@ -238,6 +229,90 @@ fn quick_tier_memory_accesses_loop_over_chunks() {
     }
 }
 
+/// DS dword reads under a full EXEC whose lanes lie within 16 bytes of their chunk's
+/// lane 0 (a row read by consecutive lanes, a value broadcast to 16 lanes: one 16-byte
+/// load and a byte shuffle per chunk), next to reads that do not (lanes of a chunk in
+/// reverse order; a window running past the LDS's end while every lane is in bounds), a
+/// destination overlapping its address, and a lane out of bounds or misaligned.
+#[test]
+fn window_reads_by_hand() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64u32 {
+        w.vgpr[0][l as usize] = 4 * (l % 16);
+        w.vgpr[1][l as usize] = 64 * (l / 16);
+        w.vgpr[2][l as usize] = 4 * (4 * (l / 4) + 3 - l % 4);
+        w.vgpr[3][l as usize] = 500 + 4 * (l % 4 / 2);
+        w.vgpr[4][l as usize] = 4 * l;
+    }
+    // Runs of reads (split by a nop): windows only; one reversed; one past the end.
+    let insts = vec![
+        ds(Op::DsRead2B32, 10, 0, [0, 0], [1, 2]),
+        ds(Op::DsReadB32, 12, 1, [0, 0], [8, 0]),
+        ds(Op::DsRead2st64B32, 16, 0, [0, 0], [0, 1]),
+        ds(Op::DsReadB32, 4, 4, [0, 0], [0, 1]),
+        sopp(Op::SNop, 0),
+        ds(Op::DsReadB32, 13, 2, [0, 0], [0, 0]),
+        sopp(Op::SNop, 0),
+        ds(Op::DsRead2B32, 14, 3, [0, 0], [0, 1]),
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "window");
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    let o = &out.wave;
+    // LDS dword i holds 3 i.
+    for l in 0..64u32 {
+        let lu = l as usize;
+        assert_eq!(o.vgpr[10][lu], 3 * (l % 16 + 1), "row, offset0, lane {l}");
+        assert_eq!(o.vgpr[11][lu], 3 * (l % 16 + 2), "row, offset1, lane {l}");
+        assert_eq!(
+            o.vgpr[12][lu],
+            3 * (16 * (l / 16) + 2),
+            "broadcast, lane {l}"
+        );
+        assert_eq!(
+            o.vgpr[13][lu],
+            3 * (4 * (l / 4) + 3 - l % 4),
+            "reversed, lane {l}"
+        );
+        // Bytes 500 + 4 (l % 4 / 2): dword 125 or 126, then the next.
+        let d = 125 + l % 4 / 2;
+        assert_eq!(
+            (o.vgpr[14][lu], o.vgpr[15][lu]),
+            (3 * d, 3 * (d + 1)),
+            "end, lane {l}"
+        );
+        // st64: offset1 is 64 dwords on.
+        assert_eq!(
+            (o.vgpr[16][lu], o.vgpr[17][lu]),
+            (3 * (l % 16), 3 * (l % 16 + 64))
+        );
+        // The address register overwritten by its own read: dword l + 64 (offset 256).
+        assert_eq!(o.vgpr[4][lu], 3 * (l + 64), "VDST = ADDR, lane {l}");
+    }
+    assert_eq!(
+        helper_steps(&prog, &w),
+        0,
+        "every access in bounds: all inline"
+    );
+    // Lane 9 of the row out of bounds (offset1 8 bytes on from 508), then misaligned: the
+    // interpreter's error, pc and lane (`check_with` compares them).
+    for (bad, what) in [(508, "out of bounds"), (2, "misaligned")] {
+        let mut w2 = w.clone();
+        w2.vgpr[0][9] = bad;
+        let out = check_with(&jit(), &prog, &w2, &lds(), &memory(), 1000, what);
+        let e = out.result.expect_err(what);
+        assert_eq!(e.pc, 0, "{what}: {e:?}");
+        let lane9 = match &e.kind {
+            ExecErrorKind::OutOfBounds { lane, .. } => *lane == Some(9),
+            ExecErrorKind::BadOperand(m) => m.contains("(lane 9)") && m.contains("aligned"),
+            _ => false,
+        };
+        assert!(lane9, "{what}: {e:?}");
+    }
+}
+
 /// FLAT dwords with EXEC all ones, addresses lane 0's + 4 × lane (one 16-byte host access
 /// per four lanes) and not quite (one lane elsewhere: lane by lane); a run of two loads,
 /// a store, VDST overlapping ADDR, and a contiguous span running out of its region.
@@ -262,8 +337,7 @@ fn contiguous_dwords_by_hand() {
         endpgm(),
     ];
     let prog = program(gen, &insts);
-    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "contiguous");
-    assert!(out.result.is_ok(), "{:?}", out.result);
+    let out = run_ok(&prog, &w, "contiguous");
     let o = &out.wave;
     // Region A: byte i is i mod 256. Lane 0 reads bytes 0x40-0x43; lane 63 offset
     // 0x40 + 252 = 0x13c, bytes 0x3c-0x3f.
@@ -329,8 +403,7 @@ fn atomics_by_hand() {
     ];
     // (cmpswap reads v5 as the new value and v6 as the compare value.)
     let prog = program(gen, &insts);
-    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "atomics");
-    assert!(out.result.is_ok(), "{:?}", out.result);
+    let out = run_ok(&prog, &w, "atomics");
     let o = &out.wave;
     // Dword 0x40 of A is 0x43424140; lane l added 1 after lanes 0..l: old = that + l.
     assert_eq!(o.vgpr[10][0], 0x4342_4140);
@@ -374,8 +447,7 @@ fn ds_atomics_by_hand() {
         endpgm(),
     ];
     let prog = program(gen, &insts);
-    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "ds atomics");
-    assert!(out.result.is_ok(), "{:?}", out.result);
+    let out = run_ok(&prog, &w, "ds atomics");
     let o = &out.wave;
     for l in 0..64u32 {
         // Lanes in order: lane l sees the sum of the lanes before it.

@@ -12,22 +12,6 @@ use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Space, Wave};
 
-fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Flat,
-        fields: Fields::Flat {
-            vdst,
-            addr,
-            data,
-            glc: false,
-            slc: false,
-            tfe: false,
-        },
-        literal: None,
-    }
-}
-
 fn ds(op: Op, vdst: u8, addr: u8, data0: u8) -> Inst {
     Inst {
         op,

@@ -17,6 +17,33 @@ fn f(x: f32) -> u32 {
     x.to_bits()
 }
 
+/// Case l's two inputs in lane l of v0 and v1; after `prog` on every JIT (each checked
+/// against the interpreter), lane l of v2..v5 must hold case l's four results, `names`
+/// naming them. The final waves, by engine.
+fn two_in_four_out(
+    prog: &wavejit_isa::ir::Program,
+    w: &mut Wave,
+    cases: &[(u32, u32, u32, u32, u32, u32)],
+    names: [&str; 4],
+) -> Vec<(&'static str, Box<Wave>)> {
+    for (l, c) in cases.iter().enumerate() {
+        w.vgpr[0][l] = c.0;
+        w.vgpr[1][l] = c.1;
+    }
+    let mut waves = Vec::new();
+    for (name, jit) in jits() {
+        let out = check(&jit, prog, w, name);
+        for (l, c) in cases.iter().enumerate() {
+            for (i, want) in [c.2, c.3, c.4, c.5].into_iter().enumerate() {
+                let what = names[i];
+                assert_eq!(out.wave.vgpr[2 + i][l], want, "{name} {what} lane {l}");
+            }
+        }
+        waves.push((name, out.wave));
+    }
+    waves
+}
+
 #[test]
 fn shifts_64_by_hand() {
     let gen = Gen::Gfx8;
@@ -98,19 +125,8 @@ fn ldexp_frexp_fract_by_hand() {
     ];
     let mut w = Wave::new(gen);
     w.mode = 0xF0;
-    for (l, c) in cases.iter().enumerate() {
-        w.vgpr[0][l] = c.0;
-        w.vgpr[1][l] = c.1;
-    }
-    for (name, jit) in jits() {
-        let out = check(&jit, &prog, &w, name);
-        for (l, c) in cases.iter().enumerate() {
-            assert_eq!(out.wave.vgpr[2][l], c.2, "{name} ldexp lane {l}");
-            assert_eq!(out.wave.vgpr[3][l], c.3, "{name} frexp_exp lane {l}");
-            assert_eq!(out.wave.vgpr[4][l], c.4, "{name} frexp_mant lane {l}");
-            assert_eq!(out.wave.vgpr[5][l], c.5, "{name} fract lane {l}");
-        }
-    }
+    let names = ["ldexp", "frexp_exp", "frexp_mant", "fract"];
+    two_in_four_out(&prog, &mut w, &cases, names);
     // MODE 0xC0 flushes f32 denormals: ldexp(1, -149) → +0, frexp of the denormal → 0 / +0.
     w.mode = 0xC0;
     for (name, jit) in jits() {
@@ -256,19 +272,9 @@ fn integer_clamp_of_add_and_sub() {
         (1, 2, 3, 0, 1, 3),
         (5, 0xffff_fffb, 0xffff_ffff, 0, 0xffff_fff6, 0xffff_ffff),
     ];
-    for (l, c) in cases.iter().enumerate() {
-        w.vgpr[0][l] = c.0;
-        w.vgpr[1][l] = c.1;
-    }
-    for (name, jit) in jits() {
-        let out = check(&jit, &prog, &w, name);
-        for (l, c) in cases.iter().enumerate() {
-            assert_eq!(out.wave.vgpr[2][l], c.2, "{name} add lane {l}");
-            assert_eq!(out.wave.vgpr[3][l], c.3, "{name} sub lane {l}");
-            assert_eq!(out.wave.vgpr[4][l], c.4, "{name} subrev lane {l}");
-            assert_eq!(out.wave.vgpr[5][l], c.5, "{name} addc lane {l}");
-        }
-        assert_eq!(out.wave.sgpr[20] & 0xf, 0b1010, "{name} carries");
+    let names = ["add", "sub", "subrev", "addc"];
+    for (name, out) in two_in_four_out(&prog, &mut w, &cases, names) {
+        assert_eq!(out.sgpr[20] & 0xf, 0b1010, "{name} carries");
     }
 }
 
@@ -458,63 +464,27 @@ fn random_blocks(ops: &[(Op, [bool; 2])], seed: u64, cases: usize) {
     eprintln!("{run} blocks, {} (op, encoding) forms", forms_seen.len());
 }
 
-#[test]
-fn random_64_bit_shifts() {
-    let ops = [
-        (Op::VLshlrevB64, [true, false]),
-        (Op::VLshrrevB64, [true, false]),
-        (Op::VAshrrevI64, [true, false]),
-        (Op::VLshlB64, [false, true]),
-        (Op::VLshrB64, [false, true]),
-        (Op::VAshrI64, [false, true]),
-    ];
-    random_blocks(&ops, 0x64, 240);
+/// One test per family: random blocks of its operations (`OP @ N`: source N draws
+/// exponent-edge values, the rest any values), from seed `SEED`, `CASES` blocks.
+macro_rules! random_tests {
+    ($($name:ident($seed:literal, $cases:literal): $($op:ident $(@ $src:literal)?),+;)+) => {$(
+        #[test]
+        fn $name() {
+            random_blocks(&[$((Op::$op, exp_sources(&[$($src)?]))),+], $seed, $cases);
+        }
+    )+};
 }
 
-#[test]
-fn random_ldexp_frexp_fract() {
-    let ops = [
-        (Op::VLdexpF32, [false, true]),
-        (Op::VLdexpF64, [false, true]),
-        (Op::VFrexpExpI32F32, [false, false]),
-        (Op::VFrexpExpI32F64, [false, false]),
-        (Op::VFrexpMantF32, [false, false]),
-        (Op::VFrexpMantF64, [false, false]),
-        (Op::VFractF32, [false, false]),
-        (Op::VFractF64, [false, false]),
-    ];
-    random_blocks(&ops, 0x1dec, 300);
+/// The exponent flags of sources 0 and 1 from the sources listed.
+fn exp_sources(srcs: &[usize]) -> [bool; 2] {
+    [srcs.contains(&0), srcs.contains(&1)]
 }
 
-#[test]
-fn random_f64_conversions() {
-    let ops = [
-        (Op::VCvtF64F32, [false, false]),
-        (Op::VCvtF32F64, [false, false]),
-        (Op::VCvtF64I32, [false, false]),
-        (Op::VCvtF64U32, [false, false]),
-        (Op::VCvtI32F64, [false, false]),
-        (Op::VCvtU32F64, [false, false]),
-        (Op::VCvtF32I32, [false, false]),
-        (Op::VCvtF32U32, [false, false]),
-        (Op::VCvtF32Ubyte2, [false, false]),
-    ];
-    random_blocks(&ops, 0xc0f, 240);
-}
-
-#[test]
-fn random_add_sub_with_clamp() {
-    let ops = [
-        (Op::VAddU32, [false, false]),
-        (Op::VSubU32, [false, false]),
-        (Op::VSubrevU32, [false, false]),
-        (Op::VAddI32, [false, false]),
-        (Op::VSubI32, [false, false]),
-        (Op::VSubrevI32, [false, false]),
-        (Op::VMulLoU32, [false, false]),
-        (Op::VXorB32, [false, false]),
-    ];
-    random_blocks(&ops, 0xadd, 240);
+random_tests! {
+    random_64_bit_shifts(0x64, 240): VLshlrevB64 @ 0, VLshrrevB64 @ 0, VAshrrevI64 @ 0, VLshlB64 @ 1, VLshrB64 @ 1, VAshrI64 @ 1;
+    random_ldexp_frexp_fract(0x1dec, 300): VLdexpF32 @ 1, VLdexpF64 @ 1, VFrexpExpI32F32, VFrexpExpI32F64, VFrexpMantF32, VFrexpMantF64, VFractF32, VFractF64;
+    random_f64_conversions(0xc0f, 240): VCvtF64F32, VCvtF32F64, VCvtF64I32, VCvtF64U32, VCvtI32F64, VCvtU32F64, VCvtF32I32, VCvtF32U32, VCvtF32Ubyte2;
+    random_add_sub_with_clamp(0xadd, 240): VAddU32, VSubU32, VSubrevU32, VAddI32, VSubI32, VSubrevI32, VMulLoU32, VXorB32;
 }
 
 /// Many lanes of ldexp at the format boundaries (one compiled block, many states).

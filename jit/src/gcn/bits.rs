@@ -22,7 +22,13 @@ use crate::block::{Cx, F32X4, F64X2, I16X8, I32X4, I64X2, I8X16};
 impl Cx<'_> {
     /// `2^(n & 31)` per lane (lane 31 gives 0x80000000).
     pub(super) fn pow2_32(&mut self, n: Value) -> Value {
-        let m = self.splat32(31);
+        self.pow2_masked(n, 31)
+    }
+
+    /// `2^(n & mask)` per lane, `mask` at most 31 (exact: built in the f32 exponent
+    /// field, then converted; 2^31 converts to 0x80000000, x86's out-of-range result).
+    pub(super) fn pow2_masked(&mut self, n: Value, mask: u32) -> Value {
+        let m = self.splat32(mask);
         let n = self.b.ins().band(n, m);
         let b = self.splat32(127);
         let e = self.b.ins().iadd(n, b);

@@ -16,6 +16,7 @@ use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::{src_kind, SrcKind};
 use wavejit_isa::gcn::{Enc, Fields, Inst};
 
+use super::fetch::sign_mods;
 use super::sopnd::{src32, src64, SOpnd};
 use crate::block::{Cx, CHUNKS, I16X8, I32X4, I8X16};
 
@@ -97,6 +98,16 @@ pub(super) fn msad(cx: &mut Cx, a: Value, b: Value, c: Value) -> Value {
     cx.b.ins().iadd(s, c)
 }
 
+/// The dword of a 64-bit lane (`lo`, `hi` halves) starting at byte `n` (0-3).
+fn dword_at_byte(cx: &mut Cx, lo: Value, hi: Value, n: usize) -> Value {
+    if n == 0 {
+        return lo;
+    }
+    let l = cx.b.ins().ushr_imm_u(lo, 8 * n as i64);
+    let h = cx.b.ins().ishl_imm_u(hi, 32 - 8 * n as i64);
+    cx.b.ins().bor(l, h)
+}
+
 /// The quad SADs over 64-bit lanes `a` (S0) and `c` (S2), both as two `i64x2`.
 pub(super) fn qsad(
     cx: &mut Cx,
@@ -111,13 +122,7 @@ pub(super) fn qsad(
     let mut sads = [Value::from_u32(0); 4];
     for (n, sad) in sads.iter_mut().enumerate() {
         // The dword of S0 starting at byte n.
-        let s = if n == 0 {
-            alo
-        } else {
-            let l = cx.b.ins().ushr_imm_u(alo, 8 * n as i64);
-            let h = cx.b.ins().ishl_imm_u(ahi, 32 - 8 * n as i64);
-            cx.b.ins().bor(l, h)
-        };
+        let s = dword_at_byte(cx, alo, ahi, n);
         *sad = sad4(cx, s, b, masked);
     }
     let m = cx.splat32(0xffff);
@@ -242,32 +247,12 @@ pub fn emit_mqsad(cx: &mut Cx, q: &Mqsad) {
             _ => return,
         };
         if a_uni.is_none() {
-            if q.abs & 1 != 0 {
-                let m = cx.splat32(0x7fff_ffff);
-                ahi = cx.b.ins().band(ahi, m);
-            }
-            if q.neg & 1 != 0 {
-                let m = cx.splat32(0x8000_0000);
-                ahi = cx.b.ins().bxor(ahi, m);
-            }
+            ahi = sign_mods(cx, ahi, q.abs & 1 != 0, q.neg & 1 != 0, false);
         }
-        if q.abs & 2 != 0 {
-            let m = cx.splat32(0x7fff_ffff);
-            b = cx.b.ins().band(b, m);
-        }
-        if q.neg & 2 != 0 {
-            let m = cx.splat32(0x8000_0000);
-            b = cx.b.ins().bxor(b, m);
-        }
+        b = sign_mods(cx, b, q.abs & 2 != 0, q.neg & 2 != 0, false);
         let mut out = [Value::from_u32(0); 4];
         for (n, o) in out.iter_mut().enumerate() {
-            let s = if n == 0 {
-                alo
-            } else {
-                let l = cx.b.ins().ushr_imm_u(alo, 8 * n as i64);
-                let h = cx.b.ins().ishl_imm_u(ahi, 32 - 8 * n as i64);
-                cx.b.ins().bor(l, h)
-            };
+            let s = dword_at_byte(cx, alo, ahi, n);
             let sad = sad4(cx, s, b, true);
             let acc = match (&c_uni, q.c) {
                 (Some(u), _) => u[n],

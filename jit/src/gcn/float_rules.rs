@@ -20,28 +20,24 @@ impl Cx<'_> {
 
     /// Denormals of `x` (integer lanes of format `f`) become signed zero.
     pub(super) fn flush_den(&mut self, f: Fmt, x: Value) -> Value {
-        match f {
-            Fmt::F32 => {
-                let x = self.cast(I32X4, x);
-                let e = self.splat32(0x7f80_0000);
-                let s = self.splat32(0x8000_0000);
-                let t = self.b.ins().band(x, e);
-                let z = self.splat32(0);
-                let den = self.b.ins().icmp(IntCC::Equal, t, z);
-                let signed0 = self.b.ins().band(x, s);
-                self.b.ins().bitselect(den, signed0, x)
-            }
-            Fmt::F64 => {
-                let x = self.cast(I64X2, x);
-                let e = self.splat64(0x7ff0_0000_0000_0000);
-                let s = self.splat64(0x8000_0000_0000_0000);
-                let t = self.b.ins().band(x, e);
-                let z = self.splat64(0);
-                let den = self.b.ins().icmp(IntCC::Equal, t, z);
-                let signed0 = self.b.ins().band(x, s);
-                self.b.ins().bitselect(den, signed0, x)
-            }
-        }
+        let (x, e, s, z) = match f {
+            Fmt::F32 => (
+                self.cast(I32X4, x),
+                self.splat32(0x7f80_0000),
+                self.splat32(0x8000_0000),
+                self.splat32(0),
+            ),
+            Fmt::F64 => (
+                self.cast(I64X2, x),
+                self.splat64(0x7ff0_0000_0000_0000),
+                self.splat64(0x8000_0000_0000_0000),
+                self.splat64(0),
+            ),
+        };
+        let t = self.b.ins().band(x, e);
+        let den = self.b.ins().icmp(IntCC::Equal, t, z);
+        let signed0 = self.b.ins().band(x, s);
+        self.b.ins().bitselect(den, signed0, x)
     }
 
     /// Whether the constant `v` has a lane of format `f` for which `bad(bits)` holds.
@@ -441,53 +437,50 @@ impl Cx<'_> {
         }
         if clamp {
             let dx10 = self.mode & 0x100 != 0;
-            r = match f {
-                Fmt::F32 => {
-                    let x = self.cast(I32X4, r);
-                    let one = self.splat32(0x3f80_0000);
-                    let lim = self.b.ins().smin(x, one);
-                    let z = self.splat32(0);
-                    let neg = self.b.ins().icmp(IntCC::SignedLessThan, x, z);
-                    let m0 = self.splat32(0x8000_0000);
-                    let is_m0 = self.b.ins().icmp(IntCC::Equal, x, m0);
-                    let negv = self.b.ins().band(x, is_m0);
-                    let v = self.b.ins().bitselect(neg, negv, lim);
-                    let xf = self.cast(F32X4, x);
-                    let nan = self.b.ins().fcmp(FloatCC::Unordered, xf, xf);
-                    let nan = self.cast(I32X4, nan);
-                    let nv = if dx10 {
-                        self.splat32(0)
-                    } else {
-                        self.splat32(0x7fc0_0000)
-                    };
-                    let v = self.b.ins().bitselect(nan, nv, v);
-                    self.cast(F32X4, v)
-                }
-                Fmt::F64 => {
-                    let x = self.cast(I64X2, r);
-                    let one = self.splat64(0x3ff0_0000_0000_0000);
-                    let gt = self.b.ins().icmp(IntCC::SignedGreaterThan, x, one);
-                    let lim = self.b.ins().bitselect(gt, one, x);
-                    let z = self.splat64(0);
-                    let neg = self.b.ins().icmp(IntCC::SignedLessThan, x, z);
-                    let m0 = self.splat64(0x8000_0000_0000_0000);
-                    let is_m0 = self.b.ins().icmp(IntCC::Equal, x, m0);
-                    let negv = self.b.ins().band(x, is_m0);
-                    let v = self.b.ins().bitselect(neg, negv, lim);
-                    let xf = self.cast(F64X2, x);
-                    let nan = self.b.ins().fcmp(FloatCC::Unordered, xf, xf);
-                    let nan = self.cast(I64X2, nan);
-                    let nv = if dx10 {
-                        self.splat64(0)
-                    } else {
-                        self.splat64(0x7ff8_0000_0000_0000)
-                    };
-                    let v = self.b.ins().bitselect(nan, nv, v);
-                    self.cast(F64X2, v)
-                }
-            };
+            r = self.clamp01(f, r, dx10);
         }
         r
+    }
+
+    /// CLAMP to [0, 1] on the integer view of `r` (`float::omod_clamp`): numbers above
+    /// 1.0 give 1.0, negatives +0 (-0.0 stays), NaN gives 0 under DX10 clamping (MODE bit
+    /// 8) and the default quiet NaN otherwise.
+    fn clamp01(&mut self, f: Fmt, r: Value, dx10: bool) -> Value {
+        let (ity, one, sign, qnan) = match f {
+            Fmt::F32 => (I32X4, 0x3f80_0000, 0x8000_0000, 0x7fc0_0000),
+            Fmt::F64 => (
+                I64X2,
+                0x3ff0_0000_0000_0000,
+                0x8000_0000_0000_0000,
+                0x7ff8_0000_0000_0000,
+            ),
+        };
+        let splat = |cx: &mut Self, v: u64| match f {
+            Fmt::F32 => cx.splat32(v as u32),
+            Fmt::F64 => cx.splat64(v),
+        };
+        let x = self.cast(ity, r);
+        let one = splat(self, one);
+        // SSE4.1 has a signed minimum of 32-bit lanes; 64-bit lanes compare and select.
+        let lim = match f {
+            Fmt::F32 => self.b.ins().smin(x, one),
+            Fmt::F64 => {
+                let gt = self.b.ins().icmp(IntCC::SignedGreaterThan, x, one);
+                self.b.ins().bitselect(gt, one, x)
+            }
+        };
+        let z = splat(self, 0);
+        let neg = self.b.ins().icmp(IntCC::SignedLessThan, x, z);
+        let m0 = splat(self, sign);
+        let is_m0 = self.b.ins().icmp(IntCC::Equal, x, m0);
+        let negv = self.b.ins().band(x, is_m0);
+        let v = self.b.ins().bitselect(neg, negv, lim);
+        let xf = self.cast(ftype(f), x);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, xf, xf);
+        let nan = self.cast(ity, nan);
+        let nv = splat(self, if dx10 { 0 } else { qnan });
+        let v = self.b.ins().bitselect(nan, nv, v);
+        self.cast(ftype(f), v)
     }
 }
 

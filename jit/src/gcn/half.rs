@@ -221,17 +221,6 @@ pub(super) fn sext16(cx: &mut Cx, x: Value) -> Value {
     cx.b.ins().sshr_imm_u(t, 16)
 }
 
-/// `2^(n & 15)` per lane (exact: through the f32 exponent field).
-fn pow2_lanes(cx: &mut Cx, n: Value) -> Value {
-    let m = cx.splat32(15);
-    let n = cx.b.ins().band(n, m);
-    let b = cx.splat32(127);
-    let e = cx.b.ins().iadd(n, b);
-    let e = cx.b.ins().ishl_imm_u(e, 23);
-    let f = cx.cast(F32X4, e);
-    cx.b.ins().x86_cvtt2dq(I32X4, f)
-}
-
 /// A 16-bit integer operation of chunk `c`; `amt` is the shift amount when it is the same
 /// in every lane. Results have their high 16 bits zero.
 pub(super) fn int16(cx: &mut Cx, op: I16, v: &[Opnd; 3], clamp: bool, amt: Option<Uni>) -> Value {
@@ -278,16 +267,16 @@ pub(super) fn int16(cx: &mut Cx, op: I16, v: &[Opnd; 3], clamp: bool, amt: Optio
                 // Per-lane amounts as multiplications: b << n = b × 2^n; b >> n =
                 // (b × 2^(16 - n)) >> 16, exact in 32 bits for 16-bit b.
                 if op == Lshlrev {
-                    let p = pow2_lanes(cx, a);
+                    let p = cx.pow2_masked(a, 15);
                     cx.b.ins().imul(b, p)
                 } else {
                     let m15 = cx.splat32(15);
                     let n = cx.b.ins().band(a, m15);
                     // 2^(16 - n) with n in 0..15 is 2^1 … 2^16: built as 2^(15 - n) × 2
-                    // (`pow2_lanes` takes amounts & 15).
+                    // (`pow2_masked` takes amounts & 15 here).
                     let fifteen = cx.splat32(15);
                     let k1 = cx.b.ins().isub(fifteen, n);
-                    let p = pow2_lanes(cx, k1);
+                    let p = cx.pow2_masked(k1, 15);
                     let p = cx.b.ins().ishl_imm_u(p, 1);
                     if op == Lshrrev {
                         let t = cx.b.ins().imul(b, p);

@@ -11,23 +11,29 @@ use super::vocab::IOp;
 use crate::block::{Cx, F32X4, I32X4, I8X16};
 
 impl Cx<'_> {
+    /// The `i32x4` lanes of `a` and `b` widened to `i64x2` (signed or unsigned): a's low
+    /// and high halves, then b's.
+    pub(super) fn widen_pair(
+        &mut self,
+        a: Value,
+        b: Value,
+        signed: bool,
+    ) -> (Value, Value, Value, Value) {
+        let mut widen = |x: Value| {
+            if signed {
+                (self.b.ins().swiden_low(x), self.b.ins().swiden_high(x))
+            } else {
+                (self.b.ins().uwiden_low(x), self.b.ins().uwiden_high(x))
+            }
+        };
+        let (al, ah) = widen(a);
+        let (bl, bh) = widen(b);
+        (al, ah, bl, bh)
+    }
+
     /// High 32 bits of the 64-bit products of 4 lane pairs, unsigned or signed.
     fn mulhi(&mut self, a: Value, b: Value, signed: bool) -> Value {
-        let (al, ah, bl, bh) = if signed {
-            (
-                self.b.ins().swiden_low(a),
-                self.b.ins().swiden_high(a),
-                self.b.ins().swiden_low(b),
-                self.b.ins().swiden_high(b),
-            )
-        } else {
-            (
-                self.b.ins().uwiden_low(a),
-                self.b.ins().uwiden_high(a),
-                self.b.ins().uwiden_low(b),
-                self.b.ins().uwiden_high(b),
-            )
-        };
+        let (al, ah, bl, bh) = self.widen_pair(a, b, signed);
         let pl = self.b.ins().imul(al, bl);
         let ph = self.b.ins().imul(ah, bh);
         let (_, hi) = self.unzip64([pl, ph]);
@@ -299,21 +305,15 @@ pub(super) fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Un
             let hi = cx.b.ins().bitselect(a0, z, hi);
             cx.b.ins().bor(lo, hi)
         }
-        Min3I => {
-            let t = cx.b.ins().smin(a, b);
-            cx.b.ins().smin(t, d)
-        }
-        Min3U => {
-            let t = cx.b.ins().umin(a, b);
-            cx.b.ins().umin(t, d)
-        }
-        Max3I => {
-            let t = cx.b.ins().smax(a, b);
-            cx.b.ins().smax(t, d)
-        }
-        Max3U => {
-            let t = cx.b.ins().umax(a, b);
-            cx.b.ins().umax(t, d)
+        Min3I | Min3U | Max3I | Max3U => {
+            let pick = |cx: &mut Cx, x: Value, y: Value| match op {
+                Min3I => cx.b.ins().smin(x, y),
+                Min3U => cx.b.ins().umin(x, y),
+                Max3I => cx.b.ins().smax(x, y),
+                _ => cx.b.ins().umax(x, y),
+            };
+            let t = pick(cx, a, b);
+            pick(cx, t, d)
         }
         Med3I => {
             let lo = cx.b.ins().smin(a, b);

@@ -30,6 +30,7 @@ use wavejit_isa::gcn::operand::{src_kind, SrcKind};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 
 use super::dynamic::check_or_helper;
+use super::fetch::sign_mods;
 use super::sopnd::{src32, SOpnd};
 use crate::block::{mflags, Cx, CHUNKS, I32X4};
 use crate::ctx::wave_off;
@@ -52,6 +53,16 @@ pub enum Rel {
     Sd,
 }
 
+/// An M0-relative move: `kind` says which side M0 indexes; ABS/NEG apply to the value.
+#[derive(Clone, Copy, Debug)]
+pub struct Movrel {
+    pub kind: Rel,
+    pub src: LSrc,
+    pub vdst: u8,
+    pub abs: bool,
+    pub neg: bool,
+}
+
 /// A planned lane instruction.
 #[derive(Clone, Copy, Debug)]
 pub enum LPlan {
@@ -71,13 +82,7 @@ pub enum LPlan {
         abs: bool,
         neg: bool,
     },
-    Movrel {
-        kind: Rel,
-        src: LSrc,
-        vdst: u8,
-        abs: bool,
-        neg: bool,
-    },
+    Movrel(Movrel),
     /// `v_mqsad_u32_u8`: four dwords out, a four-dword S2 (`bytes::mqsad_u32`).
     Mqsad(super::bytes::Mqsad),
 }
@@ -167,13 +172,13 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<LPlan> {
             if kind != Rel::D && !matches!(src, LSrc::V(_)) {
                 return None;
             }
-            LPlan::Movrel {
+            LPlan::Movrel(Movrel {
                 kind,
                 src,
                 vdst,
                 abs,
                 neg,
-            }
+            })
         }
         _ => return None,
     })
@@ -187,20 +192,6 @@ fn mods32(cx: &mut Cx, x: Value, abs: bool, neg: bool) -> Value {
     }
     if neg {
         x = cx.b.ins().bxor_imm_u(x, 0x8000_0000u32 as i64);
-    }
-    x
-}
-
-/// The same on every lane of an `i32x4`.
-fn mods_vec(cx: &mut Cx, x: Value, abs: bool, neg: bool) -> Value {
-    let mut x = x;
-    if abs {
-        let m = cx.splat32(0x7fff_ffff);
-        x = cx.b.ins().band(x, m);
-    }
-    if neg {
-        let m = cx.splat32(0x8000_0000);
-        x = cx.b.ins().bxor(x, m);
     }
     x
 }
@@ -289,13 +280,7 @@ pub fn emit(cx: &mut Cx, p: &LPlan, pc: u32) {
                 cx.set_vreg(vdst, c, v);
             }
         }
-        LPlan::Movrel {
-            kind,
-            src,
-            vdst,
-            abs,
-            neg,
-        } => emit_movrel(cx, kind, src, vdst, abs, neg, pc),
+        LPlan::Movrel(m) => emit_movrel(cx, m, pc),
         LPlan::Mqsad(q) => super::bytes::emit_mqsad(cx, &q),
     }
 }
@@ -309,7 +294,8 @@ fn rel_addr(cx: &mut Cx, m0: Value, base: u8) -> Value {
         .iadd_imm_s(at, wave_off::vgpr_chunk(base, 0) as i64)
 }
 
-fn emit_movrel(cx: &mut Cx, kind: Rel, src: LSrc, vdst: u8, abs: bool, neg: bool, pc: u32) {
+fn emit_movrel(cx: &mut Cx, mv: Movrel, pc: u32) {
+    let (kind, src, vdst) = (mv.kind, mv.src, mv.vdst);
     let m0 = cx.sreg(crate::slots::M0);
     // base + M0 <= 255 for each register indexed through M0.
     let mut fail: Option<Value> = None;
@@ -365,7 +351,7 @@ fn emit_movrel(cx: &mut Cx, kind: Rel, src: LSrc, vdst: u8, abs: bool, neg: bool
             (None, Some(u)) => u,
             (None, None) => cx.splat32(0),
         };
-        let x = mods_vec(cx, x, abs, neg);
+        let x = sign_mods(cx, x, mv.abs, mv.neg, false);
         let x = match m {
             None => x,
             Some(m) => {

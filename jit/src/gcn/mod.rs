@@ -39,14 +39,14 @@ pub mod xop;
 pub mod zip;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder, UserFuncName, Value};
+use cranelift_codegen::ir::{types, InstBuilder, UserFuncName, Value};
 use cranelift_frontend::FunctionBuilder;
 use wavejit_isa::arch::{Arch, Gen};
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
 use wavejit_isa::ir::{self, Program};
 
 use crate::backend::Backend;
-use crate::block::{mflags, Cx, CHUNKS};
+use crate::block::{mflags, Cx};
 use crate::cache::{
     JitConfig, ProgCode, SLOT_OFF_FULL, SLOT_OFF_MASKED, SLOT_OFF_MODE, SLOT_OFF_WARM_FULL,
     SLOT_OFF_WARM_MASKED,
@@ -70,17 +70,8 @@ pub fn lowers_inline(_gen: Gen, op: Op) -> bool {
 /// length of a block (a 100,000-instruction block took 50 s as one unit).
 pub const MAX_UNIT_LEN: u32 = 1024;
 
-/// What a unit is specialised on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spec {
-    pub pc: u32,
-    pub mode: u32,
-    /// EXEC is all ones at entry (no lane masking until EXEC changes).
-    pub exec_all: bool,
-    /// At most this many instructions (0: to the end of the basic block). The diff
-    /// engine compiles prefixes of a block to find the instruction that went wrong.
-    pub max_len: u32,
-}
+/// What a unit is specialised on (defined with the disk cache, which stores it).
+pub use crate::disk::Spec;
 
 /// A compiled unit.
 #[derive(Clone, Copy, Debug)]
@@ -254,24 +245,8 @@ fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32, max_len: u32) -> Opti
     Some(items)
 }
 
-/// What the instructions of the segment being built touch (see `joins`).
-#[derive(Default)]
-struct SegIo {
-    scalar_reads: Vec<u8>,
-    lane_reads: Vec<u8>,
-    lane_writes: Vec<u8>,
-}
-
-impl SegIo {
-    fn clear(&mut self) {
-        *self = SegIo::default();
-    }
-    fn add(&mut self, io: &vplan::LaneIo) {
-        self.scalar_reads.extend(&io.scalar_reads);
-        self.lane_reads.extend(&io.lane_reads);
-        self.lane_writes.extend(&io.lane_writes);
-    }
-}
+/// What the instructions of the segment being built touch, together (see `joins`).
+type SegIo = vplan::LaneIo;
 
 fn pairs_overlap(a: u8, b: u8) -> bool {
     let a1 = a.wrapping_add(1) & 127;
@@ -289,33 +264,20 @@ fn pair_has(lo: u8, s: u8) -> bool {
 /// also read as a scalar (before or after the write) or through a different, overlapping
 /// pair.
 fn joins(seg: &SegIo, io: &vplan::LaneIo) -> bool {
-    for &w in &seg.lane_writes {
-        if io.scalar_reads.iter().any(|&s| pair_has(w, s)) {
-            return false;
-        }
-        if io
-            .lane_reads
-            .iter()
-            .chain(&io.lane_writes)
-            .any(|&p| p != w && pairs_overlap(p, w))
-        {
-            return false;
-        }
-    }
-    for &w in &io.lane_writes {
-        if seg.scalar_reads.iter().any(|&s| pair_has(w, s)) {
-            return false;
-        }
-        if seg
-            .lane_reads
-            .iter()
-            .chain(&seg.lane_writes)
-            .any(|&p| p != w && pairs_overlap(p, w))
-        {
-            return false;
-        }
-    }
-    true
+    writes_apart(seg, io) && writes_apart(io, seg)
+}
+
+/// Whether no mask pair `a` writes lane by lane is read by `b` as a scalar, or read or
+/// written by `b` through a different, overlapping pair.
+fn writes_apart(a: &vplan::LaneIo, b: &vplan::LaneIo) -> bool {
+    a.lane_writes.iter().all(|&w| {
+        !b.scalar_reads.iter().any(|&s| pair_has(w, s))
+            && !b
+                .lane_reads
+                .iter()
+                .chain(&b.lane_writes)
+                .any(|&p| p != w && pairs_overlap(p, w))
+    })
 }
 
 /// Compile the unit `spec` of `prog` into `be`'s module. `hot`: the code is quick-tier
@@ -424,7 +386,7 @@ pub(crate) fn compile(
                     count_segment(&mut cx, prof, prog, &seg);
                     emit_segment(&mut cx, &seg, loops);
                     seg.clear();
-                    segio.clear();
+                    segio = SegIo::default();
                 }
                 segio.add(&io);
                 seg.push((vp, p.pc));
@@ -434,7 +396,7 @@ pub(crate) fn compile(
                 count_segment(&mut cx, prof, prog, &seg);
                 emit_segment(&mut cx, &seg, loops);
                 seg.clear();
-                segio.clear();
+                segio = SegIo::default();
             }
         }
         if let Some(base) = prof {
@@ -653,104 +615,26 @@ fn emit_run(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], unis: &[fetch::Unis], as_
             }
         }
     };
-    if !as_loop || !pairs_apart(seg) {
-        for c in 0..CHUNKS {
-            body(cx, c);
-            cx.end_chunk(c);
-        }
-        return;
-    }
-    // Registers cached from before the loop (any chunk) are stored and forgotten: the
-    // body reads every register from memory at its chunk's address. EXEC as one `i64`
-    // (unless known to be all ones), from which the body takes its chunk's 4 bits.
-    for c in 0..CHUNKS {
-        cx.end_chunk(c);
-    }
-    let exec = (!cx.exec_known_ones()).then(|| cx.sreg64(EXEC_LO));
-    // The mask pairs read or written lane by lane (other than EXEC): their values
-    // before the loop, as `i64`; the written ones are accumulated chunk by chunk in
-    // loop-carried `i64`s and become scalars after the loop.
+    let as_loop = as_loop && pairs_apart(seg);
+    // The mask pairs read or written lane by lane (other than EXEC), and the written ones.
     let mut pairs: Vec<u8> = Vec::new();
     let mut written: Vec<u8> = Vec::new();
-    for s in seg {
-        let (r, w) = lane_pairs(s.0);
-        for &m in r.iter().chain(&w) {
-            if !pairs.contains(&m) {
-                pairs.push(m);
+    if as_loop {
+        for s in seg {
+            let (r, w) = lane_pairs(s.0);
+            for &m in r.iter().chain(&w) {
+                if !pairs.contains(&m) {
+                    pairs.push(m);
+                }
             }
-        }
-        for m in w {
-            if !written.contains(&m) {
-                written.push(m);
+            for m in w {
+                if !written.contains(&m) {
+                    written.push(m);
+                }
             }
         }
     }
-    let before: Vec<Value> = pairs.iter().map(|&m| cx.sreg64(m)).collect();
-    let lp = cx.b.create_block();
-    let done = cx.b.create_block();
-    let off = cx.b.append_block_param(lp, cx.ptr);
-    let accs: Vec<Value> = written
-        .iter()
-        .map(|_| cx.b.append_block_param(lp, types::I64))
-        .collect();
-    let zero = cx.b.ins().iconst(cx.ptr, 0);
-    let zero64 = cx.iconst64(0);
-    let mut args = vec![BlockArg::Value(zero)];
-    args.extend(written.iter().map(|_| BlockArg::Value(zero64)));
-    cx.b.ins().jump(lp, &args);
-    cx.b.switch_to_block(lp);
-    cx.vbase = Some(cx.b.ins().iadd(cx.wave, off));
-    // Chunk k's lanes are bits 4k..4k+3 of a mask; `off` is 16k.
-    let sh = cx.b.ins().ushr_imm_u(off, 2);
-    let sh = if cx.ptr == types::I64 {
-        sh
-    } else {
-        cx.b.ins().uextend(types::I64, sh)
-    };
-    let nib = |cx: &mut Cx, v: Value| {
-        let bits = cx.b.ins().ushr(v, sh);
-        let bits = cx.b.ins().ireduce(types::I32, bits);
-        cx.nibble_lanes(bits)
-    };
-    cx.loop_exec = exec.map(|e| nib(cx, e));
-    cx.loop_lanes = pairs
-        .iter()
-        .zip(&before)
-        .map(|(&m, &v)| (m, nib(cx, v)))
-        .collect();
-    let k = cx.b.ins().ushr_imm_u(off, 4);
-    cx.loop_chunk = Some(cx.b.ins().ireduce(types::I32, k));
-    body(cx, 0);
-    // Before the chunk ends: each written pair's 4 bits of this chunk into its
-    // accumulator (taken out of the pending masks: the scalars are set after the loop).
-    let accs_next: Vec<Value> = written
-        .iter()
-        .zip(&accs)
-        .map(|(&m, &acc)| match cx.take_loop_bits(m) {
-            Some(b) => {
-                let b = cx.b.ins().uextend(types::I64, b);
-                let b = cx.b.ins().ishl(b, sh);
-                cx.b.ins().bor(acc, b)
-            }
-            None => acc,
-        })
-        .collect();
-    cx.end_chunk(0);
-    cx.vbase = None;
-    cx.loop_exec = None;
-    cx.loop_chunk = None;
-    cx.loop_lanes.clear();
-    let next = cx.b.ins().iadd_imm_u(off, 16);
-    let more =
-        cx.b.ins()
-            .icmp_imm_u(IntCC::UnsignedLessThan, next, (16 * CHUNKS) as i64);
-    let mut args = vec![BlockArg::Value(next)];
-    args.extend(accs_next.iter().map(|&v| BlockArg::Value(v)));
-    cx.b.ins().brif(more, lp, &args, done, &[]);
-    cx.b.switch_to_block(done);
-    for (&m, &v) in written.iter().zip(&accs_next) {
-        cx.set_sreg64(m, v);
-    }
+    cx.chunk_loop(as_loop, &pairs, &written, body);
 }
 
 /// Whether a loop body emitted as chunk 0 computes every chunk of `p` (its registers

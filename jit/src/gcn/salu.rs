@@ -220,7 +220,13 @@ fn emit_sop2(cx: &mut Cx, k: S2, a: SOpnd, b: SOpnd, sdst: u8) {
             d
         }
     };
-    if wd {
+    write_result(cx, sdst, d, wd, scc);
+}
+
+/// Write a SOP1/SOP2 result: `d` to `sdst` (a pair when `wide`), and SCC when the
+/// operation sets it.
+fn write_result(cx: &mut Cx, sdst: u8, d: Value, wide: bool, scc: Option<Value>) {
+    if wide {
         cx.set_sreg64(sdst, d);
     } else {
         cx.set_sreg(sdst, d);
@@ -320,6 +326,19 @@ fn quad_any(cx: &mut Cx, ity: types::Type, x: Value) -> Value {
     cx.b.ins().band(y, m)
 }
 
+/// A bit position `n` counted in `x` (ctz/clz, 64-bit when `wide`) as 32 bits, or -1
+/// (0xffffffff) when `x` has no bit to find: S_FF0/S_FF1/S_FLBIT's "no bit" result.
+fn bit_index_or_m1(cx: &mut Cx, x: Value, n: Value, wide: bool) -> Value {
+    let n = if wide {
+        cx.b.ins().ireduce(types::I32, n)
+    } else {
+        n
+    };
+    let none = cx.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
+    let m1 = cx.iconst32(u32::MAX);
+    cx.b.ins().select(none, m1, n)
+}
+
 fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
     use S1::*;
     let (w0, wd) = widths1(k);
@@ -378,14 +397,7 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
                 av
             };
             let tz = cx.b.ins().ctz(x);
-            let tz = if w0 {
-                cx.b.ins().ireduce(types::I32, tz)
-            } else {
-                tz
-            };
-            let none = cx.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
-            let m1 = cx.iconst32(u32::MAX);
-            cx.b.ins().select(none, m1, tz)
+            bit_index_or_m1(cx, x, tz, w0)
         }
         Flbit32 | Flbit64 | FlbitI32 | FlbitI64 => {
             let x = if matches!(k, FlbitI32 | FlbitI64) {
@@ -396,14 +408,7 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
                 av
             };
             let lz = cx.b.ins().clz(x);
-            let lz = if w0 {
-                cx.b.ins().ireduce(types::I32, lz)
-            } else {
-                lz
-            };
-            let none = cx.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
-            let m1 = cx.iconst32(u32::MAX);
-            cx.b.ins().select(none, m1, lz)
+            bit_index_or_m1(cx, x, lz, w0)
         }
         Sext8 => {
             let t = cx.b.ins().ireduce(types::I8, av);
@@ -459,14 +464,7 @@ fn emit_sop1(cx: &mut Cx, k: S1, a: SOpnd, sdst: u8, pc: u32, size: u32) {
         }
         Movrels(..) | Movreld(_) | Setpc(_) => return,
     };
-    if wd {
-        cx.set_sreg64(sdst, d);
-    } else {
-        cx.set_sreg(sdst, d);
-    }
-    if let Some(c) = scc {
-        cx.set_scc(c);
-    }
+    write_result(cx, sdst, d, wd, scc);
 }
 
 fn emit_sopc(cx: &mut Cx, k: SC, a: SOpnd, b: SOpnd) {

@@ -89,6 +89,15 @@ pub struct LaneIo {
     pub lane_writes: Vec<u8>,
 }
 
+impl LaneIo {
+    /// Add what `io` touches (a segment's touches are its instructions' together).
+    pub fn add(&mut self, io: &LaneIo) {
+        self.scalar_reads.extend(&io.scalar_reads);
+        self.lane_reads.extend(&io.lane_reads);
+        self.lane_writes.extend(&io.lane_writes);
+    }
+}
+
 impl VPlan {
     /// The VGPRs the instruction writes (a 64-bit result: both of the pair).
     pub fn vgpr_writes(&self) -> Vec<u8> {

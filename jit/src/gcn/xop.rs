@@ -165,21 +165,7 @@ fn mad_legacy(cx: &mut Cx, v: &[Opnd; 3]) -> Value {
 fn mad64(cx: &mut Cx, signed: bool, v: &[Opnd; 3]) -> ([Value; 2], Value) {
     let a = cx.cast(I32X4, v[0].v32());
     let b = cx.cast(I32X4, v[1].v32());
-    let (al, ah, bl, bh) = if signed {
-        (
-            cx.b.ins().swiden_low(a),
-            cx.b.ins().swiden_high(a),
-            cx.b.ins().swiden_low(b),
-            cx.b.ins().swiden_high(b),
-        )
-    } else {
-        (
-            cx.b.ins().uwiden_low(a),
-            cx.b.ins().uwiden_high(a),
-            cx.b.ins().uwiden_low(b),
-            cx.b.ins().uwiden_high(b),
-        )
-    };
+    let (al, ah, bl, bh) = cx.widen_pair(a, b, signed);
     let mut out = [Value::from_u32(0); 2];
     let mut carry = [Value::from_u32(0); 2];
     for (h, (x, y)) in [(al, bl), (ah, bh)].into_iter().enumerate() {

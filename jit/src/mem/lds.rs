@@ -326,6 +326,168 @@ pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
     side_exit_if(cx, fail, at);
 }
 
+/// Whether `p` may take `emit_window_reads`: a dword read (one- or two-address) at an
+/// offset that keeps the base's alignment, where EXEC is known to be all ones.
+pub fn window_plan(cx: &Cx, p: &DsPlan) -> bool {
+    p.size == 4
+        && matches!(p.kind, DsKind::Read { .. } | DsKind::Read2 { .. })
+        && p.offsets().iter().all(|o| o % 4 == 0)
+        && cx.exec_known_ones()
+}
+
+/// Byte mask of a `shuffle` that copies lane 0 of an `i32x4` into every lane.
+const LANE0: [u8; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+/// Byte mask of a `shuffle` that copies each lane's low byte into its four bytes.
+const LOW_BYTES: [u8; 16] = [0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12];
+/// Each dword's byte numbers: added to a lane's distance, its shuffle control.
+const BYTE_STEPS: [u8; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+
+/// `shuffle(v, v, mask)` of an `i32x4` as bytes (an `i8x16`).
+fn shuffle_bytes(cx: &mut Cx, v: Value, mask: &[u8; 16]) -> Value {
+    let v8 = cx.cast(types::I8X16, v);
+    let imm = cx.b.func.dfg.immediates.push(mask.to_vec().into());
+    cx.b.ins().shuffle(v8, v8, imm)
+}
+
+/// Chunk `a` of addresses: lane 0's address in every lane, and each lane's distance from
+/// it (unsigned: a lane below lane 0 is far).
+fn from_lane0(cx: &mut Cx, a: Value) -> (Value, Value) {
+    let a0 = shuffle_bytes(cx, a, &LANE0);
+    let a0 = cx.cast(types::I32X4, a0);
+    (a0, cx.b.ins().isub(a, a0))
+}
+
+/// DS dword reads (`window_plan`; several: a run `joins` accepted) with a fast path for
+/// the usual LDS patterns — a row read by consecutive lanes, one value broadcast to a
+/// group of lanes: when in every chunk each lane's address lies 0, 4, 8 or 12 bytes past
+/// the chunk's lane 0 address, a chunk's four lanes are one 16-byte load at lane 0's
+/// address and a byte shuffle (`pshufb`) putting each lane's dword in place. The 16
+/// bytes must lie in the LDS (per address register, the highest lane-0 address plus its
+/// reads' furthest offset plus 16 at most its size). Otherwise lane by lane, as `emit`.
+///
+/// The check is `check`'s, made once per address register for the reads that share it
+/// (the highest base plus the furthest offset's end within the LDS, the OR of the bases
+/// 4-aligned: every offset is a multiple of 4), in the same pass over the chunks as the
+/// window test. Both paths store the results to the wave, so the register cache is empty
+/// after the join. Reads only: lanes' order does not matter, and every chunk's addresses
+/// are read before that chunk of any destination is written (a run never reads an
+/// address an earlier read of it writes: `joins`).
+pub fn emit_window_reads(cx: &mut Cx, run: &[DsPlan], at: At) {
+    settle(cx);
+    let mut addrs: Vec<u8> = Vec::new();
+    for p in run {
+        if !addrs.contains(&p.addr) {
+            addrs.push(p.addr);
+        }
+    }
+    let furthest = |r: u8| {
+        run.iter()
+            .filter(|p| p.addr == r)
+            .flat_map(|p| p.offsets())
+            .max()
+            .unwrap_or(0)
+    };
+    let len = cx.b.ins().load(types::I64, mflags(), cx.jctx, OFF_LDS_LEN);
+    let mut dmax: Option<Value> = None;
+    let (mut bad, mut fits): (Option<Value>, Option<Value>) = (None, None);
+    for &r in &addrs {
+        let (mut mx, mut or, mut amax): (Option<Value>, Option<Value>, Option<Value>) =
+            (None, None, None);
+        for c in 0..CHUNKS {
+            let a = vreg_stored(cx, r, c);
+            mx = Some(mx.map_or(a, |m| cx.b.ins().umax(m, a)));
+            or = Some(or.map_or(a, |m| cx.b.ins().bor(m, a)));
+            let (a0, d) = from_lane0(cx, a);
+            dmax = Some(dmax.map_or(d, |m| cx.b.ins().umax(m, d)));
+            amax = Some(amax.map_or(a0, |m| cx.b.ins().umax(m, a0)));
+        }
+        let (Some(mx), Some(or), Some(amax)) = (mx, or, amax) else {
+            continue;
+        };
+        // The windows of this register's reads: the highest lane 0 plus the furthest
+        // offset plus 16.
+        let am = reduce(cx, amax, true);
+        let am = cx.b.ins().uextend(types::I64, am);
+        let end = cx.b.ins().iadd_imm_s(am, (furthest(r) + 16) as i64);
+        let f = cx.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+        fits = Some(fits.map_or(f, |x| cx.b.ins().band(x, f)));
+        let top = reduce(cx, mx, true);
+        let top = cx.b.ins().uextend(types::I64, top);
+        let end = cx.b.ins().iadd_imm_s(top, (furthest(r) + 4) as i64);
+        let past = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
+        let o = reduce_or(cx, or);
+        let mis = cx.b.ins().band_imm_u(o, 3);
+        let mis = cx.b.ins().icmp_imm_s(IntCC::NotEqual, mis, 0);
+        let b = cx.b.ins().bor(past, mis);
+        bad = Some(bad.map_or(b, |x| cx.b.ins().bor(x, b)));
+    }
+    let (Some(bad), Some(dmax), Some(fits)) = (bad, dmax, fits) else {
+        return;
+    };
+    side_exit_if(cx, bad, at);
+    let dm = reduce(cx, dmax, true);
+    let near =
+        cx.b.ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, dm, 12);
+    let ok = cx.b.ins().band(near, fits);
+    let lbase = lds_base(cx);
+    // Byte j of a lane's shuffle control is its distance plus j.
+    let steps = cx.vconst(types::I8X16, u128::from_le_bytes(BYTE_STEPS));
+    let fast = cx.b.create_block();
+    let slow = cx.b.create_block();
+    let join = cx.b.create_block();
+    cx.b.ins().brif(ok, fast, &[], slow, &[]);
+
+    cx.b.switch_to_block(fast);
+    cx.b.seal_block(fast);
+    let flags = mflags();
+    let hf = super::access::host_flags();
+    for c in 0..CHUNKS {
+        // Every address register's chunk first: a destination may be one of them.
+        let ptrs: Vec<(u8, Value, Value)> = addrs
+            .iter()
+            .map(|&r| {
+                let a = vreg_stored(cx, r, c);
+                let (_, d) = from_lane0(cx, a);
+                let ctrl = shuffle_bytes(cx, d, &LOW_BYTES);
+                let ctrl = cx.b.ins().iadd(ctrl, steps);
+                let l0 = cx.b.ins().extractlane(a, 0);
+                let l0 = cx.b.ins().uextend(types::I64, l0);
+                (r, cx.b.ins().iadd(lbase, l0), ctrl)
+            })
+            .collect();
+        for p in run {
+            let Some(&(_, ptr, ctrl)) = ptrs.iter().find(|q| q.0 == p.addr) else {
+                continue;
+            };
+            for (k, &o) in p.offsets().iter().enumerate() {
+                let v = cx.b.ins().load(types::I8X16, hf, ptr, o as i32);
+                let v = cx.b.ins().x86_pshufb(v, ctrl);
+                let off = crate::ctx::wave_off::vgpr_chunk(p.vdst + k as u8, c);
+                cx.b.ins().store(flags, v, cx.wave, off);
+            }
+        }
+    }
+    cx.b.ins().jump(join, &[]);
+
+    cx.b.switch_to_block(slow);
+    cx.b.seal_block(slow);
+    let sink = sink_ptr(cx);
+    cx.for_chunks(|cx, c| {
+        let mut reads = ReadPtrs::new();
+        for p in run {
+            chunk(cx, p, lbase, sink, &mut reads, c);
+        }
+    });
+    cx.b.ins().jump(join, &[]);
+
+    cx.b.switch_to_block(join);
+    cx.b.seal_block(join);
+    // Values made on either path (constants, splats of the path's own values) are not
+    // available here.
+    settle(cx);
+}
+
 /// The host address of LDS byte 0.
 pub fn lds_base(cx: &mut Cx) -> Value {
     cx.b.ins().load(cx.ptr, mflags(), cx.jctx, OFF_LDS_BASE)

@@ -70,6 +70,7 @@ pub fn emit(cx: &mut Cx, p: &MPlan, at: At) {
         MPlan::Flat(f) if global::dword_plan(cx, f) => global::emit_dwords(cx, &[*f], at),
         MPlan::Flat(f) => global::emit(cx, f, at),
         MPlan::Buf(b) => buffer::emit(cx, b, at),
+        MPlan::Ds(d) if lds::window_plan(cx, d) => lds::emit_window_reads(cx, &[*d], at),
         MPlan::Ds(d) => lds::emit(cx, d, at),
         MPlan::Smem(s) => scalar::emit(cx, s, at),
     }
@@ -140,6 +141,16 @@ pub fn emit_run(cx: &mut Cx, run: &[(MPlan, At)]) {
         .collect();
     if flats.len() == run.len() {
         return global::emit_dwords(cx, &flats, *at0);
+    }
+    let reads: Vec<lds::DsPlan> = run
+        .iter()
+        .filter_map(|(p, _)| match p {
+            MPlan::Ds(d) if lds::window_plan(cx, d) => Some(*d),
+            _ => None,
+        })
+        .collect();
+    if reads.len() == run.len() {
+        return lds::emit_window_reads(cx, &reads, *at0);
     }
     settle(cx);
     let mut deltas = Vec::with_capacity(run.len());

@@ -25,17 +25,9 @@ const I32: Type = types::I32;
 const I8X16: Type = types::I8X16;
 const I32X4: Type = types::I32X4;
 
-/// The s2v `$vc` transforms (004_1a7ba760ea192bb0.txt "Scalar to vector data bus").
-const XFRM: [[u8; 16]; 8] = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-    [2, 2, 2, 2, 6, 6, 6, 6, 10, 10, 10, 10, 14, 14, 14, 14],
-    [4, 5, 4, 5, 4, 5, 4, 5, 12, 13, 12, 13, 12, 13, 12, 13],
-    [0, 0, 2, 0, 4, 4, 6, 4, 8, 8, 10, 8, 12, 12, 14, 12],
-    [1, 1, 1, 3, 5, 5, 5, 7, 9, 9, 9, 11, 13, 13, 13, 15],
-    [0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14],
-    [1, 1, 1, 1, 5, 5, 5, 5, 9, 9, 9, 9, 13, 13, 13, 13],
-    [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30],
-];
+/// The s2v `$vc` transforms (004_1a7ba760ea192bb0.txt "Scalar to vector data bus"): the
+/// interpreter's table.
+use wavejit_interp::vp1::s2v::XFRM;
 
 /// Flags of `State` loads and stores: never null, never trapping, little endian.
 fn mflags() -> MemFlagsData {

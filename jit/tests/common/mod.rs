@@ -371,6 +371,23 @@ pub fn ic(x: i32) -> Src {
     })
 }
 
+/// A FLAT instruction with GLC, SLC and TFE clear.
+pub fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
+    Inst {
+        op,
+        enc: Enc::Flat,
+        fields: Fields::Flat {
+            vdst,
+            addr,
+            data,
+            glc: false,
+            slc: false,
+            tfe: false,
+        },
+        literal: None,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn vop3m(
     op: Op,
