@@ -222,6 +222,85 @@ fn quick_tier_memory_accesses_loop_over_chunks() {
     }
 }
 
+/// FLAT dwords with EXEC all ones whose chunks of four lanes are each consecutive but not
+/// one after another (rows of a 2-D workgroup; chunks in reverse order; two chunks storing
+/// to the same dwords, the higher lanes winning), next to a chunk that is not consecutive
+/// (lane by lane) and one whose low halves carry past 2^32 (the interpreter's error).
+#[test]
+fn row_dwords_by_hand() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64u64 {
+        // Rows of 16 lanes, 0x100 bytes apart.
+        put64(&mut w, 0, l as usize, A + 0x100 * (l / 16) + 4 * (l % 16));
+        // Chunks in reverse order in B.
+        put64(&mut w, 2, l as usize, B + 16 * (15 - l / 4) + 4 * (l % 4));
+        // Chunk 5 stores to chunk 0's dwords.
+        let c = if l / 4 == 5 { 0 } else { l / 4 };
+        put64(&mut w, 4, l as usize, A + 0x200 + 16 * c + 4 * (l % 4));
+        w.vgpr[6][l as usize] = 0x7000 + l as u32;
+    }
+    let insts = vec![
+        flat(Op::FlatLoadDword, 10, 0, 0),
+        flat(Op::FlatLoadDword, 11, 2, 0),
+        flat(Op::FlatStoreDword, 0, 4, 6),
+        flat(Op::FlatLoadDword, 12, 4, 0),
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "rows");
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    let o = &out.wave;
+    let le = |b: u64| u32::from_le_bytes([0, 1, 2, 3].map(|i| b as u8 + i));
+    let be = |b: u64| u32::from_le_bytes([0, 1, 2, 3].map(|i| 255 - (b as u8 + i)));
+    for l in 0..64u64 {
+        let lu = l as usize;
+        // Region A byte i = i mod 256; B byte i = 255 - i mod 256.
+        assert_eq!(
+            o.vgpr[10][lu],
+            le(0x100 * (l / 16) + 4 * (l % 16)),
+            "A rows, lane {l}"
+        );
+        assert_eq!(
+            o.vgpr[11][lu],
+            be(16 * (15 - l / 4) + 4 * (l % 4)),
+            "B reversed, lane {l}"
+        );
+        // Chunk 0's dwords hold chunk 5's data (lanes 20-23 after lanes 0-3).
+        let src = if l / 4 == 0 || l / 4 == 5 {
+            20 + l % 4
+        } else {
+            l
+        };
+        assert_eq!(o.vgpr[12][lu], 0x7000 + src as u32, "stored, lane {l}");
+    }
+    assert_eq!(
+        helper_steps(&prog, &w),
+        0,
+        "every access in bounds: all inline"
+    );
+    // Lanes 1 and 2 of chunk 3 swapped: lane by lane, the same values.
+    let mut w2 = w.clone();
+    put64(&mut w2, 0, 13, A + 4 * 14);
+    put64(&mut w2, 0, 14, A + 4 * 13);
+    let out = check_with(&jit(), &prog, &w2, &lds(), &memory(), 1000, "swapped");
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    assert_eq!(out.wave.vgpr[10][13], le(4 * 14));
+    // Chunk 2 from 8 bytes below 2^32 in A's high half: its lanes 2 and 3 wrap to low
+    // half 0 and 4, in no region.
+    let mut w3 = w.clone();
+    for l in 8..12 {
+        put64(&mut w3, 0, l, 0xffff_fff8 + 4 * (l as u64 - 8));
+    }
+    let out = check_with(&jit(), &prog, &w3, &lds(), &memory(), 1000, "carry");
+    let e = out.result.expect_err("lanes outside every region");
+    assert_eq!(e.pc, 0);
+    assert!(
+        matches!(e.kind, ExecErrorKind::OutOfBounds { lane: Some(8), .. }),
+        "{e:?}"
+    );
+}
+
 /// DS dword reads under a full EXEC whose lanes lie within 16 bytes of their chunk's
 /// lane 0 (a row read by consecutive lanes, a value broadcast to 16 lanes: one 16-byte
 /// load and a byte shuffle per chunk), next to reads that do not (lanes of a chunk in

@@ -78,6 +78,15 @@ pub(super) fn reduce(cx: &mut Cx, v: Value, max: bool) -> Value {
     acc
 }
 
+/// Lane 0 of an `i32x4` in every lane (a byte shuffle).
+pub(super) fn lane0(cx: &mut Cx, v: Value) -> Value {
+    const LANE0: [u8; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+    let v8 = cx.cast(types::I8X16, v);
+    let imm = cx.b.func.dfg.immediates.push(LANE0.to_vec().into());
+    let s = cx.b.ins().shuffle(v8, v8, imm);
+    cx.cast(I32X4, s)
+}
+
 /// Horizontal OR of an `i32x4`.
 pub(super) fn reduce_or(cx: &mut Cx, v: Value) -> Value {
     let mut acc = cx.b.ins().extractlane(v, 0);

@@ -406,10 +406,14 @@ pub fn dword_plan(cx: &Cx, p: &FlatPlan) -> bool {
 /// FLAT dword loads and stores (`dword_plan`; several: a run of loads `joins` accepted,
 /// checked as one) with a fast path for the common streaming case: when every lane's
 /// address is the lane 0 address plus 4 × lane (the same high half, no carry), each chunk
-/// of four lanes is one 16-byte host access. Otherwise lane by lane, in lane order, as
-/// `chunk` does, after the span check of `check`. Both paths read and write the wave's
-/// registers in memory, so the register cache (empty after `settle`) is valid after the
-/// join.
+/// of four lanes is one 16-byte host access. When instead only each chunk's lanes are
+/// consecutive (rows of a 2-D workgroup: a wave covers several rows; every lane the same
+/// high half, no carry within a chunk), the span check of `check` and then one 16-byte
+/// access per chunk at its lane 0's address: chunks in lane order, a chunk's four
+/// addresses distinct, so same-address stores keep the interpreter's order (the highest
+/// lane wins). Otherwise lane by lane, in lane order, as `chunk` does, after the span
+/// check of `check`. Every path reads and writes the wave's registers in memory, so the
+/// register cache (empty after `settle`) is valid after the join.
 pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     settle(cx);
     let flags = mflags();
@@ -421,6 +425,9 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     let iota = [0u32, 4, 8, 12];
     let mut firsts = Vec::with_capacity(run.len());
     let mut contig: Option<Value> = None;
+    // Every chunk's lanes consecutive, one high half, no carry within a chunk.
+    let mut rows: Option<Value> = None;
+    let steps = cx.lanes32(iota);
     for p in run {
         let off = crate::ctx::wave_off::vgpr_chunk(p.addr, 0);
         let lo0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
@@ -429,6 +436,8 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
         let vlo = cx.b.ins().splat(types::I32X4, lo0);
         let vhi = cx.b.ins().splat(types::I32X4, hi0);
         let mut eq: Option<Value> = None;
+        let mut row: Option<Value> = None;
+        let mut firsts_max: Option<Value> = None;
         for c in 0..CHUNKS {
             let lo = vreg_stored(cx, p.addr, c);
             let hi = vreg_stored(cx, p.addr + 1, c);
@@ -442,6 +451,12 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
                 None => ab,
                 Some(x) => cx.b.ins().band(x, ab),
             });
+            let l0 = super::access::lane0(cx, lo);
+            let d = cx.b.ins().isub(lo, l0);
+            let r = cx.b.ins().icmp(IntCC::Equal, d, steps);
+            let rb = cx.b.ins().band(r, b);
+            row = Some(row.map_or(rb, |x| cx.b.ins().band(x, rb)));
+            firsts_max = Some(firsts_max.map_or(l0, |x| cx.b.ins().umax(x, l0)));
         }
         // Lane 63's low half must not carry into the high half.
         let nowrap =
@@ -456,6 +471,15 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
             None => ok,
             Some(x) => cx.b.ins().band(x, ok),
         });
+        if let (Some(r), Some(m)) = (row, firsts_max) {
+            let r = cx.b.ins().vall_true(r);
+            let m = super::access::reduce(cx, m, true);
+            let nc =
+                cx.b.ins()
+                    .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, m, (u32::MAX - 12) as i64);
+            let ok = cx.b.ins().band(r, nc);
+            rows = Some(rows.map_or(ok, |x| cx.b.ins().band(x, ok)));
+        }
         let lo64 = cx.b.ins().uextend(types::I64, lo0);
         let hi64 = cx.b.ins().uextend(types::I64, hi0);
         let hi64 = cx.b.ins().ishl_imm_u(hi64, 32);
@@ -466,9 +490,11 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
         None => cx.b.ins().iconst(types::I8, 0),
     };
     let fast = cx.b.create_block();
+    let other = cx.b.create_block();
+    let by_rows = cx.b.create_block();
     let slow = cx.b.create_block();
     let join = cx.b.create_block();
-    cx.b.ins().brif(contig, fast, &[], slow, &[]);
+    cx.b.ins().brif(contig, fast, &[], other, &[]);
 
     cx.b.switch_to_block(fast);
     cx.b.seal_block(fast);
@@ -495,6 +521,55 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
                 cx.b.ins().store(hf, v, *base, host);
             } else {
                 let v = cx.b.ins().load(types::I32X4, hf, *base, host);
+                cx.b.ins().store(flags, v, cx.wave, off);
+            }
+        }
+    }
+    cx.b.ins().jump(join, &[]);
+
+    cx.b.switch_to_block(other);
+    cx.b.seal_block(other);
+    let rows = match rows {
+        Some(v) => v,
+        None => cx.b.ins().iconst(types::I8, 0),
+    };
+    cx.b.ins().brif(rows, by_rows, &[], slow, &[]);
+
+    cx.b.switch_to_block(by_rows);
+    cx.b.seal_block(by_rows);
+    let deltas: Vec<Value> = run
+        .iter()
+        .zip(&biases)
+        .enumerate()
+        .map(|(k, (p, b))| check_biased(cx, p, *b, at, k))
+        .collect();
+    for c in 0..CHUNKS {
+        for (p, delta) in run.iter().zip(&deltas) {
+            // Lane 0 of the chunk: the lowest address, its three neighbours after it.
+            let lo = cx.b.ins().load(
+                types::I32,
+                flags,
+                cx.wave,
+                crate::ctx::wave_off::vgpr_chunk(p.addr, c),
+            );
+            let hi = cx.b.ins().load(
+                types::I32,
+                flags,
+                cx.wave,
+                crate::ctx::wave_off::vgpr_chunk(p.addr + 1, c),
+            );
+            let lo = cx.b.ins().uextend(types::I64, lo);
+            let hi = cx.b.ins().uextend(types::I64, hi);
+            let hi = cx.b.ins().ishl_imm_u(hi, 32);
+            let a = cx.b.ins().bor(lo, hi);
+            let ptr = cx.b.ins().iadd(a, *delta);
+            let off = crate::ctx::wave_off::vgpr_chunk(p.reg, c);
+            if p.store {
+                let v = cx.b.ins().load(types::I32X4, flags, cx.wave, off);
+                cx.b.ins().store(hf, v, ptr, 0);
+            } else {
+                let v = cx.b.ins().load(types::I32X4, hf, ptr, 0);
+                // The chunk's address was read above: VDST may overlap ADDR.
                 cx.b.ins().store(flags, v, cx.wave, off);
             }
         }
@@ -545,7 +620,7 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
 
     cx.b.switch_to_block(join);
     cx.b.seal_block(join);
-    // The slow path's check made vector constants there (cached): forget them (no
-    // splats were cached: these plans are not atomics).
+    // The checks of the other paths made vector constants there (cached): forget them
+    // (no splats were cached: these plans are not atomics).
     settle(cx);
 }

@@ -17,8 +17,8 @@ use wavejit_interp::mem::atomic::AtomicOp;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
-    any_active, gather, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit_if, sink_ptr,
-    store_lane, vreg_stored, At,
+    any_active, gather, lane0, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit_if,
+    sink_ptr, store_lane, vreg_stored, At,
 };
 use crate::block::{mflags, Cx, CHUNKS};
 use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN, OFF_LDS_ZEROS};
@@ -335,8 +335,6 @@ pub fn window_plan(cx: &Cx, p: &DsPlan) -> bool {
         && cx.exec_known_ones()
 }
 
-/// Byte mask of a `shuffle` that copies lane 0 of an `i32x4` into every lane.
-const LANE0: [u8; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
 /// Byte mask of a `shuffle` that copies each lane's low byte into its four bytes.
 const LOW_BYTES: [u8; 16] = [0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12];
 /// Each dword's byte numbers: added to a lane's distance, its shuffle control.
@@ -352,8 +350,7 @@ fn shuffle_bytes(cx: &mut Cx, v: Value, mask: &[u8; 16]) -> Value {
 /// Chunk `a` of addresses: lane 0's address in every lane, and each lane's distance from
 /// it (unsigned: a lane below lane 0 is far).
 fn from_lane0(cx: &mut Cx, a: Value) -> (Value, Value) {
-    let a0 = shuffle_bytes(cx, a, &LANE0);
-    let a0 = cx.cast(types::I32X4, a0);
+    let a0 = lane0(cx, a);
     (a0, cx.b.ins().isub(a, a0))
 }
 
