@@ -21,8 +21,8 @@ use cranelift_codegen::isa::CallConv;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
-    any_active, gather, host_flags, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit,
-    side_exit_if, sink_ptr, store_lane, vreg_stored, At,
+    any_active, gather, host_flags, lane_ptrs, load_fence, load_lane, reduce, reduce_or, settle,
+    side_exit, side_exit_if, sink_ptr, store_lane, vreg_stored, At,
 };
 use crate::block::{mflags, Cx, CHUNKS};
 use crate::ctx::{GRegion, JitCtx, G_OFF_DELTA, G_OFF_END, G_OFF_LO, G_SIZE, G_SLOTS, OFF_GCACHE};
@@ -425,9 +425,6 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     let iota = [0u32, 4, 8, 12];
     let mut firsts = Vec::with_capacity(run.len());
     let mut contig: Option<Value> = None;
-    // Every chunk's lanes consecutive, one high half, no carry within a chunk.
-    let mut rows: Option<Value> = None;
-    let steps = cx.lanes32(iota);
     for p in run {
         let off = crate::ctx::wave_off::vgpr_chunk(p.addr, 0);
         let lo0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
@@ -436,8 +433,6 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
         let vlo = cx.b.ins().splat(types::I32X4, lo0);
         let vhi = cx.b.ins().splat(types::I32X4, hi0);
         let mut eq: Option<Value> = None;
-        let mut row: Option<Value> = None;
-        let mut firsts_max: Option<Value> = None;
         for c in 0..CHUNKS {
             let lo = vreg_stored(cx, p.addr, c);
             let hi = vreg_stored(cx, p.addr + 1, c);
@@ -451,12 +446,6 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
                 None => ab,
                 Some(x) => cx.b.ins().band(x, ab),
             });
-            let l0 = super::access::lane0(cx, lo);
-            let d = cx.b.ins().isub(lo, l0);
-            let r = cx.b.ins().icmp(IntCC::Equal, d, steps);
-            let rb = cx.b.ins().band(r, b);
-            row = Some(row.map_or(rb, |x| cx.b.ins().band(x, rb)));
-            firsts_max = Some(firsts_max.map_or(l0, |x| cx.b.ins().umax(x, l0)));
         }
         // Lane 63's low half must not carry into the high half.
         let nowrap =
@@ -471,19 +460,10 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
             None => ok,
             Some(x) => cx.b.ins().band(x, ok),
         });
-        if let (Some(r), Some(m)) = (row, firsts_max) {
-            let r = cx.b.ins().vall_true(r);
-            let m = super::access::reduce(cx, m, true);
-            let nc =
-                cx.b.ins()
-                    .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, m, (u32::MAX - 12) as i64);
-            let ok = cx.b.ins().band(r, nc);
-            rows = Some(rows.map_or(ok, |x| cx.b.ins().band(x, ok)));
-        }
         let lo64 = cx.b.ins().uextend(types::I64, lo0);
         let hi64 = cx.b.ins().uextend(types::I64, hi0);
         let hi64 = cx.b.ins().ishl_imm_u(hi64, 32);
-        firsts.push(cx.b.ins().bor(lo64, hi64));
+        firsts.push((hi64, cx.b.ins().bor(lo64, hi64)));
     }
     let contig = match contig {
         Some(v) => v,
@@ -503,7 +483,7 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     // address wraps), so the span is the 256 bytes from lane 0's — no reductions. A span
     // running past 2^64 has `end < lo` and fails.
     let mut bases = Vec::with_capacity(run.len());
-    for (k, (first, bias)) in firsts.iter().zip(&biases).enumerate() {
+    for (k, ((_, first), bias)) in firsts.iter().zip(&biases).enumerate() {
         let lo = match bias {
             Some(k) => cx.b.ins().iadd(*first, *k),
             None => *first,
@@ -527,22 +507,74 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     }
     cx.b.ins().jump(join, &[]);
 
+    // Not contiguous: are the chunks? Each chunk's lanes its lane 0's address plus 0, 4,
+    // 8 and 12 with lane 0's high half, lane 0's low half at most 2^32 - 16 (no carry);
+    // then the lanes span from the lowest lane-0 address to the highest plus 16.
     cx.b.switch_to_block(other);
     cx.b.seal_block(other);
+    load_fence(cx);
+    // The quick tier compiles for compile time: no path by chunks there (its code turns
+    // into this once hot).
+    let by_chunks = !cx.loops;
+    let steps = cx.lanes32(iota);
+    let mut rows: Option<Value> = None;
+    let mut spans = Vec::with_capacity(run.len());
+    for (p, (hi64, _)) in run.iter().zip(&firsts).filter(|_| by_chunks) {
+        let off = crate::ctx::wave_off::vgpr_chunk(p.addr + 1, 0);
+        let hi0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
+        let vhi = cx.b.ins().splat(types::I32X4, hi0);
+        let (mut row, mut lmin, mut lmax): (Option<Value>, Option<Value>, Option<Value>) =
+            (None, None, None);
+        for c in 0..CHUNKS {
+            let lo = vreg_stored(cx, p.addr, c);
+            let hi = vreg_stored(cx, p.addr + 1, c);
+            let l0 = super::access::lane0(cx, lo);
+            let d = cx.b.ins().isub(lo, l0);
+            let r = cx.b.ins().icmp(IntCC::Equal, d, steps);
+            let h = cx.b.ins().icmp(IntCC::Equal, hi, vhi);
+            let rh = cx.b.ins().band(r, h);
+            row = Some(row.map_or(rh, |x| cx.b.ins().band(x, rh)));
+            lmin = Some(lmin.map_or(l0, |x| cx.b.ins().umin(x, l0)));
+            lmax = Some(lmax.map_or(l0, |x| cx.b.ins().umax(x, l0)));
+        }
+        let (Some(row), Some(lmin), Some(lmax)) = (row, lmin, lmax) else {
+            continue;
+        };
+        let row = cx.b.ins().vall_true(row);
+        let lmin = super::access::reduce(cx, lmin, false);
+        let lmax = super::access::reduce(cx, lmax, true);
+        let nc =
+            cx.b.ins()
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, lmax, (u32::MAX - 15) as i64);
+        let ok = cx.b.ins().band(row, nc);
+        rows = Some(rows.map_or(ok, |x| cx.b.ins().band(x, ok)));
+        let lmin = cx.b.ins().uextend(types::I64, lmin);
+        let lmax = cx.b.ins().uextend(types::I64, lmax);
+        let lo = cx.b.ins().bor(lmin, *hi64);
+        let top = cx.b.ins().bor(lmax, *hi64);
+        spans.push((lo, cx.b.ins().iadd_imm_s(top, 16)));
+    }
     let rows = match rows {
-        Some(v) => v,
-        None => cx.b.ins().iconst(types::I8, 0),
+        Some(v) if spans.len() == run.len() && by_chunks => v,
+        _ => cx.b.ins().iconst(types::I8, 0),
     };
     cx.b.ins().brif(rows, by_rows, &[], slow, &[]);
 
     cx.b.switch_to_block(by_rows);
     cx.b.seal_block(by_rows);
-    let deltas: Vec<Value> = run
-        .iter()
-        .zip(&biases)
-        .enumerate()
-        .map(|(k, (p, b))| check_biased(cx, p, *b, at, k))
-        .collect();
+    let mut deltas = Vec::with_capacity(run.len());
+    for (k, ((lo, end), bias)) in spans.iter().zip(&biases).enumerate() {
+        // A biased span that wraps past 2^64 has `end < lo`, which no region holds.
+        let (lo, end) = match bias {
+            Some(b) => (cx.b.ins().iadd(*lo, *b), cx.b.ins().iadd(*end, *b)),
+            None => (*lo, *end),
+        };
+        let delta = region_delta(cx, lo, end, at, slot(at, k));
+        deltas.push(match bias {
+            Some(b) => cx.b.ins().iadd(delta, *b),
+            None => delta,
+        });
+    }
     for c in 0..CHUNKS {
         for (p, delta) in run.iter().zip(&deltas) {
             // Lane 0 of the chunk: the lowest address, its three neighbours after it.
@@ -578,6 +610,7 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
 
     cx.b.switch_to_block(slow);
     cx.b.seal_block(slow);
+    load_fence(cx);
     let deltas: Vec<Value> = run
         .iter()
         .zip(&biases)

@@ -17,8 +17,8 @@ use wavejit_interp::mem::atomic::AtomicOp;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
-    any_active, gather, lane0, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit_if,
-    sink_ptr, store_lane, vreg_stored, At,
+    any_active, gather, lane0, lane_ptrs, load_fence, load_lane, reduce, reduce_or, settle,
+    side_exit_if, sink_ptr, store_lane, vreg_stored, At,
 };
 use crate::block::{mflags, Cx, CHUNKS};
 use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN, OFF_LDS_ZEROS};
@@ -327,9 +327,12 @@ pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
 }
 
 /// Whether `p` may take `emit_window_reads`: a dword read (one- or two-address) at an
-/// offset that keeps the base's alignment, where EXEC is known to be all ones.
+/// offset that keeps the base's alignment, where EXEC is known to be all ones, in the
+/// optimising tier (the quick tier compiles for compile time; its code turns into this
+/// once hot).
 pub fn window_plan(cx: &Cx, p: &DsPlan) -> bool {
-    p.size == 4
+    !cx.loops
+        && p.size == 4
         && matches!(p.kind, DsKind::Read { .. } | DsKind::Read2 { .. })
         && p.offsets().iter().all(|o| o % 4 == 0)
         && cx.exec_known_ones()
@@ -469,6 +472,7 @@ pub fn emit_window_reads(cx: &mut Cx, run: &[DsPlan], at: At) {
 
     cx.b.switch_to_block(slow);
     cx.b.seal_block(slow);
+    load_fence(cx);
     let sink = sink_ptr(cx);
     cx.for_chunks(|cx, c| {
         let mut reads = ReadPtrs::new();
