@@ -325,6 +325,17 @@ struct Vgpr<'c> {
     at: String,
 }
 
+impl<'c> Vgpr<'c> {
+    /// The reader of one 32-bit value, broadcast to every lane.
+    fn word(self) -> Int<'c> {
+        Int {
+            cx: self.cx,
+            at: self.at,
+            bits: 32,
+        }
+    }
+}
+
 impl<'de> DeserializeSeed<'de> for Vgpr<'_> {
     type Value = VgprInit;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<VgprInit, D::Error> {
@@ -358,31 +369,19 @@ impl<'de> Visitor<'de> for Vgpr<'_> {
         if v == "lane" {
             return Ok(VgprInit::LaneId);
         }
-        Int {
-            cx: self.cx,
-            at: self.at,
-            bits: 32,
-        }
-        .visit_str(v)
-        .map(|x| VgprInit::Broadcast(x as u32))
+        self.word()
+            .visit_str(v)
+            .map(|x| VgprInit::Broadcast(x as u32))
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<VgprInit, E> {
-        Int {
-            cx: self.cx,
-            at: self.at,
-            bits: 32,
-        }
-        .visit_u64(v)
-        .map(|x| VgprInit::Broadcast(x as u32))
+        self.word()
+            .visit_u64(v)
+            .map(|x| VgprInit::Broadcast(x as u32))
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<VgprInit, E> {
-        Int {
-            cx: self.cx,
-            at: self.at,
-            bits: 32,
-        }
-        .visit_i64(v)
-        .map(|x| VgprInit::Broadcast(x as u32))
+        self.word()
+            .visit_i64(v)
+            .map(|x| VgprInit::Broadcast(x as u32))
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<VgprInit, E> {
         Err(self

@@ -114,6 +114,21 @@ fn refused(args: &[&str], says: &str) {
 }
 
 /// The call ends normally or in an error, never a crash.
+/// `wavejit run --arch ARCH PROG` with each `(flag, path)` of `flags`, which must survive.
+fn run_survives(arch: &str, prog: &Path, flags: &[(&str, &Path)]) -> Outcome {
+    let mut args = vec![
+        "run".to_string(),
+        "--arch".into(),
+        arch.into(),
+        prog.display().to_string(),
+    ];
+    for (flag, path) in flags {
+        args.push(flag.to_string());
+        args.push(path.display().to_string());
+    }
+    survives(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
 fn survives(args: &[&str]) -> Outcome {
     let o = call(args);
     assert!(
@@ -313,16 +328,7 @@ fn many_memory_regions_and_long_blocks_finish() {
     let prog = d.join("end.s");
     std::fs::write(&prog, "s_endpgm\n").unwrap();
     let out = d.join("out.json");
-    let o = survives(&[
-        "run",
-        "--arch",
-        "gfx8",
-        &prog.display().to_string(),
-        "--state",
-        &state.display().to_string(),
-        "--out",
-        &out.display().to_string(),
-    ]);
+    let o = run_survives("gfx8", &prog, &[("--state", &state), ("--out", &out)]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     // A 100,000-instruction straight-line block on the default (JIT) engine.
     let long = d.join("long.s");
@@ -336,14 +342,7 @@ fn many_memory_regions_and_long_blocks_finish() {
     }
     t.push_str("s_endpgm\n");
     std::fs::write(&long, t).unwrap();
-    let o = survives(&[
-        "run",
-        "--arch",
-        "gfx8",
-        &long.display().to_string(),
-        "--out",
-        &out.display().to_string(),
-    ]);
+    let o = run_survives("gfx8", &long, &[("--out", &out)]);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert!(o.stderr.contains("100001 instructions"), "{}", o.stderr);
 }
@@ -388,29 +387,14 @@ fn state_file_values_and_keys() {
         r#"{"memory": [{"addr": "0xfffffffffffffff8", "dwords": [1, 2]}]}"#,
     )
     .unwrap();
-    let o = survives(&[
-        "run",
-        "--arch",
-        "gfx8",
-        &prog,
-        "--state",
-        &p.display().to_string(),
-        "--out",
-        &d.join("o.json").display().to_string(),
-    ]);
+    let flags = [("--state", p.as_path()), ("--out", &d.join("o.json"))];
+    let o = run_survives("gfx8", Path::new(&prog), &flags);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     // VP1 follows the same key rule.
-    let vp1 = root().join("examples/vp1/pixels.s").display().to_string();
+    let vp1 = root().join("examples/vp1/pixels.s");
     let p = d.join("vp1.json");
     std::fs::write(&p, r#"{"r": {"01": 1}}"#).unwrap();
-    let o = survives(&[
-        "run",
-        "--arch",
-        "vp1",
-        &vp1,
-        "--state",
-        &p.display().to_string(),
-    ]);
+    let o = run_survives("vp1", &vp1, &[("--state", &p)]);
     assert_eq!(o.code, Some(2), "{}", o.stderr);
 }
 

@@ -279,15 +279,7 @@ fn swizzle_and_permute() {
     // and 0x10 (keeps bit 4), or 0: lanes 0-15 read lane 0, 16-31 read lane 16; the upper
     // 32 lanes likewise from 32 and 48.
     m.ok(ds(Op::DsSwizzleB32, 2, 0, 1, 0, 0x10, 0));
-    assert_eq!(
-        (
-            m.wave.vgpr[2][15],
-            m.wave.vgpr[2][17],
-            m.wave.vgpr[2][40],
-            m.wave.vgpr[2][63]
-        ),
-        (100, 116, 132, 148)
-    );
+    assert_eq!(m.lanes(2, [15, 17, 40, 63]), [100, 116, 132, 148]);
     // An inactive source lane reads 0.
     m.wave.exec = !1;
     m.set_v(2, |_| 7);

@@ -40,16 +40,7 @@ fn mem32(m: &Machine, addr: u64) -> u32 {
 fn raw_buffer_loads_with_range_check() {
     let mut m = setup(Gen::Gfx8, 64, 0);
     m.set_v(0, |l| 4 * l as u32);
-    m.ok(mubuf(
-        Op::BufferLoadDword,
-        Buf {
-            vdata: 1,
-            vaddr: 0,
-            srsrc: 4,
-            offen: true,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferLoadDword, Buf::new(1, 4).vaddr(0).offen()));
     // Offsets 0-60 are inside the 64 bytes; 64 and up read 0 although memory is mapped.
     assert_eq!(m.wave.vgpr[1][0], 0x100);
     assert_eq!(m.wave.vgpr[1][15], 0x10f);
@@ -59,15 +50,7 @@ fn raw_buffer_loads_with_range_check() {
     m.set_s(8, 16);
     m.ok(mubuf(
         Op::BufferLoadDword,
-        Buf {
-            vdata: 2,
-            vaddr: 0,
-            srsrc: 4,
-            offen: true,
-            offset: 8,
-            soffset: s(8),
-            ..Buf::default()
-        },
+        Buf::new(2, 4).vaddr(0).offset(8).soffset(s(8)).offen(),
     ));
     // lane l: offset 4l + 8 checked against 64 → lanes 0-13; address BASE + 16 + 4l + 8.
     assert_eq!(m.wave.vgpr[2][0], 0x106);
@@ -75,15 +58,7 @@ fn raw_buffer_loads_with_range_check() {
     assert_eq!(m.wave.vgpr[2][14], 0);
     // A dwordx4 straddling the end: dwords at 56 and 60 load, 64 and 68 read 0.
     m.wave.exec = 1;
-    m.ok(mubuf(
-        Op::BufferLoadDwordx4,
-        Buf {
-            vdata: 4,
-            srsrc: 4,
-            offset: 56,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferLoadDwordx4, Buf::new(4, 4).offset(56)));
     assert_eq!(
         &[
             m.wave.vgpr[4][0],
@@ -96,16 +71,7 @@ fn raw_buffer_loads_with_range_check() {
     // Inactive lanes keep their VDATA.
     m.wave.exec = 0b10;
     m.set_v(9, |_| 77);
-    m.ok(mubuf(
-        Op::BufferLoadDword,
-        Buf {
-            vdata: 9,
-            vaddr: 0,
-            srsrc: 4,
-            offen: true,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferLoadDword, Buf::new(9, 4).vaddr(0).offen()));
     assert_eq!(&m.wave.vgpr[9][..3], &[77, 0x101, 77]);
 }
 
@@ -114,53 +80,20 @@ fn stores_out_of_range_are_dropped() {
     let mut m = setup(Gen::Gfx7, 8, 0);
     m.set_v(0, |l| 4 * l as u32);
     m.set_v(1, |l| 0xa000 + l as u32);
-    m.ok(mubuf(
-        Op::BufferStoreDword,
-        Buf {
-            vdata: 1,
-            vaddr: 0,
-            srsrc: 4,
-            offen: true,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferStoreDword, Buf::new(1, 4).vaddr(0).offen()));
     assert_eq!((mem32(&m, BASE), mem32(&m, BASE + 4)), (0xa000, 0xa001));
     assert_eq!(mem32(&m, BASE + 8), 0x102, "lane 2 is out of range");
     assert_eq!(mem32(&m, BASE + 252), 0x13f);
     // Sub-dword stores and loads.
     m.wave.exec = 1;
     m.set_v(2, |_| 0x1234_5680);
-    m.ok(mubuf(
-        Op::BufferStoreByte,
-        Buf {
-            vdata: 2,
-            srsrc: 4,
-            offset: 1,
-            ..Buf::default()
-        },
-    ));
-    m.ok(mubuf(
-        Op::BufferStoreShort,
-        Buf {
-            vdata: 2,
-            srsrc: 4,
-            offset: 6,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferStoreByte, Buf::new(2, 4).offset(1)));
+    m.ok(mubuf(Op::BufferStoreShort, Buf::new(2, 4).offset(6)));
     // 0xa000 is bytes [00 a0 00 00]; byte 1 becomes 0x80.
     assert_eq!(mem32(&m, BASE), 0x8000);
     assert_eq!(mem32(&m, BASE + 4), 0x5680_a001);
     let mut ld = |op, off| {
-        m.ok(mubuf(
-            op,
-            Buf {
-                vdata: 3,
-                srsrc: 4,
-                offset: off,
-                ..Buf::default()
-            },
-        ));
+        m.ok(mubuf(op, Buf::new(3, 4).offset(off)));
         m.wave.vgpr[3][0]
     };
     assert_eq!(ld(Op::BufferLoadUbyte, 1), 0x80);
@@ -179,30 +112,14 @@ fn structured_buffers_check_the_index() {
     m.set_v(1, |_| 4); // offset within the record
     m.ok(mubuf(
         Op::BufferLoadDword,
-        Buf {
-            vdata: 2,
-            vaddr: 0,
-            srsrc: 4,
-            idxen: true,
-            offen: true,
-            ..Buf::default()
-        },
+        Buf::new(2, 4).vaddr(0).offen().idxen(),
     ));
     // Record i, byte 4: dword 4i + 1.
     assert_eq!(&m.wave.vgpr[2][..5], &[0x101, 0x105, 0x109, 0x10d, 0]);
     // ADD_TID_ENABLE adds the lane to the index.
     m.set_s(7, 1 << 23);
     m.set_v(0, |_| 0);
-    m.ok(mubuf(
-        Op::BufferLoadDword,
-        Buf {
-            vdata: 2,
-            vaddr: 0,
-            srsrc: 4,
-            idxen: true,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferLoadDword, Buf::new(2, 4).vaddr(0).idxen()));
     assert_eq!(&m.wave.vgpr[2][..5], &[0x100, 0x104, 0x108, 0x10c, 0]);
 }
 
@@ -215,29 +132,13 @@ fn swizzled_scratch_layout() {
     m.set_s(7, 1 << 19 | 3 << 21 | 1 << 23);
     m.set_v(0, |_| 4); // per-lane byte offset 4 = dword 1 of each lane
     m.set_v(1, |l| 0xb000 + l as u32);
-    m.ok(mubuf(
-        Op::BufferStoreDword,
-        Buf {
-            vdata: 1,
-            vaddr: 0,
-            srsrc: 4,
-            offen: true,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferStoreDword, Buf::new(1, 4).vaddr(0).offen()));
     assert_eq!(mem32(&m, BASE + 256), 0xb000);
     assert_eq!(mem32(&m, BASE + 256 + 4 * 63), 0xb03f);
     assert_eq!(mem32(&m, BASE), 0x100, "dword 0 untouched");
     // A dwordx2 at offset 0: its two dwords are 256 bytes apart.
     m.wave.exec = 1 << 5;
-    m.ok(mubuf(
-        Op::BufferLoadDwordx2,
-        Buf {
-            vdata: 2,
-            srsrc: 4,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferLoadDwordx2, Buf::new(2, 4)));
     assert_eq!((m.wave.vgpr[2][5], m.wave.vgpr[3][5]), (0x105, 0xb005));
 }
 
@@ -250,27 +151,12 @@ fn addr64_on_gcn_1_0_and_1_1() {
     m.set_v(1, |_| 0);
     m.ok(mubuf(
         Op::BufferLoadDword,
-        Buf {
-            vdata: 2,
-            vaddr: 0,
-            srsrc: 4,
-            addr64: true,
-            offset: 4,
-            ..Buf::default()
-        },
+        Buf::new(2, 4).vaddr(0).offset(4).addr64(),
     ));
     assert_eq!((m.wave.vgpr[2][0], m.wave.vgpr[2][3]), (0x101, 0x107));
     // ADDR64 does not exist on GCN 1.2.
     let mut m8 = setup(Gen::Gfx8, 0, 0);
-    let r = m8.exec(mubuf(
-        Op::BufferLoadDword,
-        Buf {
-            vdata: 2,
-            srsrc: 4,
-            addr64: true,
-            ..Buf::default()
-        },
-    ));
+    let r = m8.exec(mubuf(Op::BufferLoadDword, Buf::new(2, 4).addr64()));
     assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
 }
 
@@ -282,14 +168,7 @@ fn buffer_atomics() {
     m.set_v(1, |l| 10 * (l as u32 + 1));
     m.ok(mubuf(
         Op::BufferAtomicAdd,
-        Buf {
-            vdata: 1,
-            vaddr: 0,
-            srsrc: 4,
-            offen: true,
-            glc: true,
-            ..Buf::default()
-        },
+        Buf::new(1, 4).vaddr(0).offen().glc(),
     ));
     // 0x102 + 10, + 20, + 30 in lane order; GLC returns what each lane saw.
     assert_eq!(mem32(&m, BASE + 8), 0x102 + 60);
@@ -300,51 +179,23 @@ fn buffer_atomics() {
     m.wave.vgpr[3][0] = 0x103;
     m.ok(mubuf(
         Op::BufferAtomicCmpswap,
-        Buf {
-            vdata: 2,
-            srsrc: 4,
-            offset: 12,
-            glc: true,
-            ..Buf::default()
-        },
+        Buf::new(2, 4).offset(12).glc(),
     ));
     assert_eq!((mem32(&m, BASE + 12), m.wave.vgpr[2][0]), (0x5555, 0x103));
     // Without GLC nothing is returned.
     m.wave.vgpr[4][0] = 1;
-    m.ok(mubuf(
-        Op::BufferAtomicSub,
-        Buf {
-            vdata: 4,
-            srsrc: 4,
-            offset: 12,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferAtomicSub, Buf::new(4, 4).offset(12)));
     assert_eq!((mem32(&m, BASE + 12), m.wave.vgpr[4][0]), (0x5554, 1));
     // 64-bit: smax of two signed qwords.
     m.wave.vgpr[6][0] = 0;
     m.wave.vgpr[7][0] = 0x8000_0000; // most negative
     m.ok(mubuf(
         Op::BufferAtomicSmaxX2,
-        Buf {
-            vdata: 6,
-            srsrc: 4,
-            offset: 16,
-            glc: true,
-            ..Buf::default()
-        },
+        Buf::new(6, 4).offset(16).glc(),
     ));
     assert_eq!((mem32(&m, BASE + 16), mem32(&m, BASE + 20)), (0x104, 0x105));
     assert_eq!((m.wave.vgpr[6][0], m.wave.vgpr[7][0]), (0x104, 0x105));
-    m.ok(mubuf(
-        Op::BufferAtomicUmaxX2,
-        Buf {
-            vdata: 6,
-            srsrc: 4,
-            offset: 16,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferAtomicUmaxX2, Buf::new(6, 4).offset(16)));
     assert_eq!(
         (mem32(&m, BASE + 16), mem32(&m, BASE + 20)),
         (0x104, 0x105),
@@ -354,26 +205,12 @@ fn buffer_atomics() {
     m.wave.vgpr[8][0] = 5;
     m.ok(mubuf(
         Op::BufferAtomicAdd,
-        Buf {
-            vdata: 8,
-            srsrc: 4,
-            offset: 1024,
-            glc: true,
-            ..Buf::default()
-        },
+        Buf::new(8, 4).offset(1024).glc(),
     ));
     assert_eq!(m.wave.vgpr[8][0], 0);
     // Misaligned atomics are refused.
     assert!(matches!(
-        m.exec(mubuf(
-            Op::BufferAtomicAdd,
-            Buf {
-                vdata: 8,
-                srsrc: 4,
-                offset: 2,
-                ..Buf::default()
-            }
-        )),
+        m.exec(mubuf(Op::BufferAtomicAdd, Buf::new(8, 4).offset(2))),
         Err(ExecErrorKind::BadOperand(_))
     ));
 }
@@ -384,46 +221,17 @@ fn format_loads_run_only_for_32_bit_formats() {
     m.wave.exec = 1;
     // DATA_FORMAT 32_32 (11), NUM_FORMAT FLOAT (7), DST_SEL X Y Z W.
     m.set_s(7, 11 << 15 | 7 << 12 | 4 | 5 << 3 | 6 << 6 | 7 << 9);
-    m.ok(mubuf(
-        Op::BufferLoadFormatXy,
-        Buf {
-            vdata: 2,
-            srsrc: 4,
-            offset: 4,
-            ..Buf::default()
-        },
-    ));
+    m.ok(mubuf(Op::BufferLoadFormatXy, Buf::new(2, 4).offset(4)));
     assert_eq!((m.wave.vgpr[2][0], m.wave.vgpr[3][0]), (0x101, 0x102));
     // Three components from a two-component format, or an 8-bit format: not modelled.
     assert!(matches!(
-        m.exec(mubuf(
-            Op::BufferLoadFormatXyz,
-            Buf {
-                vdata: 2,
-                srsrc: 4,
-                ..Buf::default()
-            }
-        )),
+        m.exec(mubuf(Op::BufferLoadFormatXyz, Buf::new(2, 4))),
         Err(ExecErrorKind::Unsupported { .. })
     ));
     m.set_s(7, 1 << 15 | 4 << 12);
-    let r = m.exec(mubuf(
-        Op::BufferLoadFormatX,
-        Buf {
-            vdata: 2,
-            srsrc: 4,
-            ..Buf::default()
-        },
-    ));
+    let r = m.exec(mubuf(Op::BufferLoadFormatX, Buf::new(2, 4)));
     assert!(matches!(r, Err(ExecErrorKind::Unsupported { .. })), "{r:?}");
-    let r = m.exec(mubuf(
-        Op::BufferStoreFormatX,
-        Buf {
-            vdata: 2,
-            srsrc: 4,
-            ..Buf::default()
-        },
-    ));
+    let r = m.exec(mubuf(Op::BufferStoreFormatX, Buf::new(2, 4)));
     assert!(matches!(r, Err(ExecErrorKind::Unsupported { .. })), "{r:?}");
 }
 
@@ -432,16 +240,7 @@ fn unmapped_addresses_fault_with_the_lane() {
     let mut m = setup(Gen::Gfx8, u32::MAX, 0);
     m.set_v(0, |l| 32 * l as u32);
     let e = m
-        .exec(mubuf(
-            Op::BufferLoadDword,
-            Buf {
-                vdata: 1,
-                vaddr: 0,
-                srsrc: 4,
-                offen: true,
-                ..Buf::default()
-            },
-        ))
+        .exec(mubuf(Op::BufferLoadDword, Buf::new(1, 4).vaddr(0).offen()))
         .unwrap_err();
     // 1 KiB mapped: lane 32 reads BASE + 1024.
     assert_eq!(

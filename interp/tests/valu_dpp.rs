@@ -204,15 +204,7 @@ fn worked_examples() {
     let mut inst = dpp(mov, VopBase::Vop1, 8, 2, 0, 0x142);
     set(&mut inst, false, 0xA, 0xF);
     m.valu(&inst).expect("bcast15");
-    assert_eq!(
-        (
-            m.wave.vgpr[8][0],
-            m.wave.vgpr[8][16],
-            m.wave.vgpr[8][33],
-            m.wave.vgpr[8][63]
-        ),
-        (99, 15, 99, 47)
-    );
+    assert_eq!(m.lanes(8, [0, 16, 33, 63]), [99, 15, 99, 47]);
     // row_bcast:31 with row_mask 0xC: rows 2 and 3 get lane 31.
     let mut inst = dpp(mov, VopBase::Vop1, 8, 2, 0, 0x143);
     set(&mut inst, false, 0xC, 0xF);

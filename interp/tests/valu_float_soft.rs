@@ -70,6 +70,18 @@ fn canon64(x: f64) -> u64 {
     }
 }
 
+/// Each `(name, got, host's value)` that differs, described with the operands (up to 20
+/// in all).
+fn note_mismatches(bad: &mut Vec<String>, [a, b, c]: [u64; 3], checks: &[(&str, u64, u64)]) {
+    for &(name, got, want) in checks {
+        if got != want && bad.len() < 20 {
+            bad.push(format!(
+                "{name}({a:#x}, {b:#x}, {c:#x}) = {got:#x}, host {want:#x}"
+            ));
+        }
+    }
+}
+
 #[test]
 fn f32_ops_match_host_round_to_nearest_even() {
     let mut rng = Rng(1);
@@ -91,13 +103,7 @@ fn f32_ops_match_host_round_to_nearest_even() {
                 canon64(x as f64),
             ),
         ];
-        for (name, got, want) in checks {
-            if got != want && bad.len() < 20 {
-                bad.push(format!(
-                    "{name}({a:#x}, {b:#x}, {c:#x}) = {got:#x}, host {want:#x}"
-                ));
-            }
-        }
+        note_mismatches(&mut bad, [a, b, c], &checks);
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
@@ -121,13 +127,7 @@ fn f64_ops_match_host_round_to_nearest_even() {
                 canon32(x as f32),
             ),
         ];
-        for (name, got, want) in checks {
-            if got != want && bad.len() < 20 {
-                bad.push(format!(
-                    "{name}({a:#x}, {b:#x}, {c:#x}) = {got:#x}, host {want:#x}"
-                ));
-            }
-        }
+        note_mismatches(&mut bad, [a, b, c], &checks);
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

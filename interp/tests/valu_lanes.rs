@@ -162,15 +162,7 @@ fn mbcnt_counts_lanes_below() {
         [Src(4), Src::ZERO, Src::ZERO],
     ))
     .expect("lo");
-    assert_eq!(
-        (
-            m.wave.vgpr[2][0],
-            m.wave.vgpr[2][1],
-            m.wave.vgpr[2][2],
-            m.wave.vgpr[2][40]
-        ),
-        (0, 1, 1, 16)
-    );
+    assert_eq!(m.lanes(2, [0, 1, 2, 40]), [0, 1, 1, 16]);
 }
 
 #[test]

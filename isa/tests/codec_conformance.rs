@@ -61,6 +61,11 @@ fn check(row: &Row, enc_col: Option<&str>) -> Result<(), String> {
     text_checks(row.gen, &row.text, &inst)
 }
 
+/// A failure of corpus row `r`: where it is, its text and words, and what failed.
+fn failed(r: &Row, e: &str) -> String {
+    format!("{}:{}: {} [{}]: {e}", r.file, r.line, r.text, hex(&r.words))
+}
+
 fn hex(w: &[u32]) -> String {
     w.iter()
         .map(|w| format!("{w:08x}"))
@@ -301,13 +306,7 @@ fn every_corpus_row_decodes_and_reencodes_bit_exactly() {
         for r in &rows {
             total += 1;
             if let Err(e) = check(r, None) {
-                failures.push(format!(
-                    "{}:{}: {} [{}]: {e}",
-                    r.file,
-                    r.line,
-                    r.text,
-                    hex(&r.words)
-                ));
+                failures.push(failed(r, &e));
             }
         }
     }
@@ -328,13 +327,7 @@ fn every_corpus_row_decodes_and_reencodes_bit_exactly() {
             }
         });
         if let Err(e) = res {
-            failures.push(format!(
-                "{}:{}: {} [{}]: {e}",
-                r.file,
-                r.line,
-                r.text,
-                hex(&r.words)
-            ));
+            failures.push(failed(r, &e));
         }
     }
     eprintln!("corpus rows checked: {total} ({per_file:?})");

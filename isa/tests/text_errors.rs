@@ -6,7 +6,7 @@ mod text_util;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use text_util::{rows, table, CORPORA};
+use text_util::{assert_no_fails, rows, table, CORPORA};
 use wavejit_isa::gcn::asm::assemble;
 use wavejit_isa::Gen;
 
@@ -38,12 +38,7 @@ fn bad_lines_give_the_expected_line_column_and_reason() {
             ));
         }
     }
-    assert!(
-        fails.is_empty(),
-        "{} of {n} cases:\n{}",
-        fails.len(),
-        fails.join("\n")
-    );
+    assert_no_fails(&fails, &format!("of {n} cases"), fails.len());
     eprintln!("{n} error cases ok");
 }
 

@@ -172,3 +172,47 @@ fn alignment_pads_like_llvm_mc_and_labels_follow() {
         assert_eq!(e.line, 1, "{bad}");
     }
 }
+
+#[test]
+fn rept_repeats_its_body() {
+    let a = assemble(Gen::Gfx8, ".rept 3\n  s_nop 0\n.endr\ns_endpgm\n").unwrap();
+    assert_eq!(a.words(), [S_NOP_0, S_NOP_0, S_NOP_0, S_ENDPGM]);
+    // Each copy's items keep the body's source line.
+    assert_eq!(
+        a.items.iter().map(|i| i.line).collect::<Vec<_>>(),
+        [2, 2, 2, 4]
+    );
+    // Nested blocks; a count of 0 leaves nothing; the directives in any case.
+    let a = assemble(
+        Gen::Gfx7,
+        ".rept 2\n.REPT 2\ns_nop 0\n.endr\ns_endpgm\n.Endr\n.rept 0\ns_endpgm\n.endr\n",
+    )
+    .unwrap();
+    let nop_nop_end = [S_NOP_0, S_NOP_0, S_ENDPGM];
+    assert_eq!(a.words(), [nop_nop_end, nop_nop_end].concat());
+    // A label outside the block names its first copy; a branch back over all copies.
+    let a = assemble(Gen::Gfx6, "top:\n.rept 2\ns_nop 0\n.endr\ns_branch top\n").unwrap();
+    assert_eq!(a.words(), [S_NOP_0, S_NOP_0, S_BRANCH | 0xfffd]);
+    // (text, line of the error, what the message says)
+    let bad = [
+        ("s_nop 0\n.endr\n", 2, "without .rept"),
+        (".rept 2\ns_nop 0\n", 1, "without .endr"),
+        (".rept\n.endr\n", 1, "one count"),
+        (".rept 1, 2\n.endr\n", 1, "one count"),
+        (".rept -1\n.endr\n", 1, "out of range"),
+        (".rept v0\n.endr\n", 1, "must be a number"),
+        ("x: .rept 2\n.endr\n", 1, "label"),
+        (".rept 2\n.endr 1\n", 2, "no operands"),
+        (".rept 2\nk: s_nop 0\n.endr\n", 2, "defined twice"),
+        (
+            ".rept 300\n.rept 300\ns_nop 0\n.endr\n.endr\n",
+            5,
+            "more than",
+        ),
+    ];
+    for (text, line, says) in bad {
+        let e = assemble(Gen::Gfx8, text).unwrap_err();
+        assert_eq!(e.line, line, "{text:?}: {e:?}");
+        assert!(e.msg.contains(says), "{text:?}: {e:?}");
+    }
+}

@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use text_util::{have_mc, hex, rows, CORPORA, MC};
+use text_util::{assert_no_fails, have_mc, hex, rows, CORPORA, MC};
 use wavejit_isa::gcn::decode;
 use wavejit_isa::gcn::fmt::{format, Syntax};
 use wavejit_isa::Gen;
@@ -143,17 +143,7 @@ fn llvm_mc_encodes_printed_corpus_rows_to_their_words() {
             }
         }
     }
-    assert!(
-        fails.is_empty(),
-        "{} of {n} rows:\n{}",
-        fails.len(),
-        fails
-            .iter()
-            .take(100)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert_no_fails(&fails, &format!("of {n} rows"), 100);
     eprintln!("llvm-mc encodes all {n} printed corpus rows to their words");
 }
 
@@ -285,15 +275,5 @@ fn llvm_mc_encodes_printed_random_words_to_the_same_words() {
         }
         eprintln!("{gen}: {} random instructions; llvm-mc accepted {accepted} of our texts; {expressible} are words LLVM round-trips", sample.len());
     }
-    assert!(
-        fails.is_empty(),
-        "{} failures:\n{}",
-        fails.len(),
-        fails
-            .iter()
-            .take(100)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert_no_fails(&fails, "failures", 100);
 }

@@ -5,7 +5,7 @@
 
 mod text_util;
 
-use text_util::{hex, table};
+use text_util::{assert_no_fails, hex, table};
 use wavejit_isa::gcn::asm::assemble;
 use wavejit_isa::gcn::decode;
 use wavejit_isa::gcn::fmt::{format, listing, Syntax};
@@ -54,12 +54,7 @@ fn spec_examples_assemble_to_the_documented_fields() {
             Err(e) => fails.push(format!("line {} ({}): `{}`: {e}", i + 1, c[3], c[1])),
         }
     }
-    assert!(
-        fails.is_empty(),
-        "{} of {n}:\n{}",
-        fails.len(),
-        fails.join("\n")
-    );
+    assert_no_fails(&fails, &format!("of {n}"), fails.len());
 }
 
 #[test]

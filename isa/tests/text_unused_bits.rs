@@ -8,6 +8,9 @@
 //! against words worked out by hand: MUBUF w0 = `0xE000_0000 | op << 18 | flags`, w1 = VADDR
 //! | VDATA << 8 | SRSRC/4 << 16 | TFE << 23 | SOFFSET << 24.
 
+mod text_util;
+
+use text_util::assert_no_fails;
 use wavejit_isa::gcn::asm::{assemble, assemble_inst};
 use wavejit_isa::gcn::fmt::mem::mimg_has_d16;
 use wavejit_isa::gcn::fmt::{format, Syntax};
@@ -81,12 +84,7 @@ fn every_export_with_used_fields_only_prints_as_text() {
             }
         }
     }
-    assert!(
-        fails.is_empty(),
-        "{} of {n}:\n{}",
-        fails.len(),
-        fails[..fails.len().min(40)].join("\n")
-    );
+    assert_no_fails(&fails, &format!("of {n}"), 40);
 }
 
 #[test]
@@ -135,12 +133,7 @@ fn every_image_instruction_with_used_fields_only_prints_as_text() {
         }
     }
     assert!(n > 3 * 80 * 128, "{n}");
-    assert!(
-        fails.is_empty(),
-        "{} of {n}:\n{}",
-        fails.len(),
-        fails[..fails.len().min(40)].join("\n")
-    );
+    assert_no_fails(&fails, &format!("of {n}"), 40);
 }
 
 #[test]

@@ -67,19 +67,38 @@ fn kernel(iters: u32) -> Vec<Inst> {
     k
 }
 
-fn main() {
-    let iters: u32 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(100_000);
-    let gen = Gen::Gfx8;
+/// The loop of `iters` iterations, encoded for `gen`.
+fn program(gen: Gen, iters: u32) -> Program {
     let mut bytes = Vec::new();
     for i in kernel(iters) {
         for w in wavejit_isa::gcn::encode(gen, &i).expect("encode") {
             bytes.extend_from_slice(&w.to_le_bytes());
         }
     }
-    let prog = Program::new(Arch::Gcn(gen), &bytes);
+    Program::new(Arch::Gcn(gen), &bytes)
+}
+
+/// Wall seconds of `run` from a copy of `w0` (no LDS).
+fn seconds(w0: &Wave, mem: &Memory, run: impl FnOnce(&mut Ctx<'_>)) -> f64 {
+    let mut w = Box::new(w0.clone());
+    let mut lds = Lds::new(0);
+    let mut ctx = Ctx {
+        wave: &mut w,
+        lds: &mut lds,
+        mem,
+    };
+    let t = Instant::now();
+    run(&mut ctx);
+    t.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let iters: u32 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(100_000);
+    let gen = Gen::Gfx8;
+    let prog = program(gen, iters);
     let mut w0 = Wave::new(gen);
     for r in 0..32 {
         for l in 0..64 {
@@ -94,29 +113,11 @@ fn main() {
     let insts = iters as u64 * 35 + 2;
 
     let interp_iters = (iters / 20).max(1);
-    let (ti, wi) = {
-        let mut small = Vec::new();
-        for i in kernel(interp_iters) {
-            for w in wavejit_isa::gcn::encode(gen, &i).expect("encode") {
-                small.extend_from_slice(&w.to_le_bytes());
-            }
-        }
-        let p = Program::new(Arch::Gcn(gen), &small);
-        let mut w = w0.clone();
-        let mut lds = Lds::new(0);
-        let t = Instant::now();
-        let mut ctx = Ctx {
-            wave: &mut w,
-            lds: &mut lds,
-            mem: &mem,
-        };
-        wavejit_interp::run(&mut ctx, &p, u64::MAX).expect("interp");
-        (
-            t.elapsed().as_secs_f64() * iters as f64 / interp_iters as f64,
-            w,
-        )
-    };
-    let _ = wi;
+    let small = program(gen, interp_iters);
+    let ti = seconds(&w0, &mem, |ctx| {
+        wavejit_interp::run(ctx, &small, u64::MAX).expect("interp");
+    }) * iters as f64
+        / interp_iters as f64;
     for (name, cfg) in [
         ("jit", JitConfig::default()),
         (
@@ -135,16 +136,9 @@ fn main() {
         ),
     ] {
         let jit = Jit::new(cfg);
-        let mut w = w0.clone();
-        let mut lds = Lds::new(0);
-        let t = Instant::now();
-        let mut ctx = Ctx {
-            wave: &mut w,
-            lds: &mut lds,
-            mem: &mem,
-        };
-        jit.run(&mut ctx, &prog, u64::MAX).expect("jit");
-        let tj = t.elapsed().as_secs_f64();
+        let tj = seconds(&w0, &mem, |ctx| {
+            jit.run(ctx, &prog, u64::MAX).expect("jit");
+        });
         let st = jit.stats();
         println!(
             "{name:14} {:8.3} ms  {:7.1} M wave-inst/s  {:6.1}x interp  (compile {:.2} ms for {} insts, {} CLIF: {:.1} us/inst, {} code bytes)",

@@ -94,8 +94,7 @@ fn reads_and_writes_by_hand() {
         assert_eq!(x.vgpr[7][4], 0x605);
         assert_eq!((x.sgpr[15], x.sgpr[16]), (0x5eed, 0x602));
         assert_eq!(x.sgpr[17], 0x5eed);
-        let st = jit_stats(&jit, &prog, &w);
-        assert_eq!(st.helper_steps + st.interpreted, 0, "{gen}: {st:?}");
+        assert_inline(&jit, &prog, &w, &gen.to_string());
 
         // V_READFIRSTLANE with EXEC = 0 reads lane 0; with EXEC = 1 << 63, lane 63.
         let prog = program(gen, &[vop1(Op::VReadfirstlaneB32, 12, v(3)), endpgm()]);
@@ -196,8 +195,7 @@ fn relative_moves_by_hand() {
     // v10 = v9 (M0 = 1 on both sides) where active: v9 was untouched.
     assert_eq!((x.vgpr[10][16], x.vgpr[10][40]), (0x910, 0xa28));
     assert_eq!((x.vgpr[11][16], x.vgpr[11][40]), (0x911, 0xb28));
-    let st = jit_stats(&jit, &prog, &w);
-    assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
+    assert_inline(&jit, &prog, &w, "inline");
 }
 
 #[test]

@@ -103,6 +103,14 @@ fn opt_jit() -> Jit {
     }))
 }
 
+/// Run `prog` from `w` with this file's LDS and memory on the JIT, compared with the
+/// interpreter; the run must end without an error.
+fn run_ok(prog: &wavejit_isa::ir::Program, w: &Wave, what: &str) -> Outcome {
+    let out = check_with(&jit(), prog, w, &lds(), &memory(), 1000, what);
+    assert!(out.result.is_ok(), "{:?}", out.result);
+    out
+}
+
 fn helper_steps(prog: &wavejit_isa::ir::Program, w: &Wave) -> u64 {
     let run = jit_run_stats(&jit(), prog, w, &lds(), &memory());
     run.expect("runs").1.helper_steps
@@ -136,8 +144,7 @@ fn loads_and_stores_by_hand() {
         endpgm(),
     ];
     let prog = program(gen, &insts);
-    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "by hand");
-    assert!(out.result.is_ok(), "{:?}", out.result);
+    let out = run_ok(&prog, &w, "by hand");
     let o = &out.wave;
     // Lane 0: byte 0x80 sign-extended; lane 5: byte 0x85.
     assert_eq!(o.vgpr[10][0], 0xffff_ff80);
@@ -426,8 +433,7 @@ fn contiguous_dwords_by_hand() {
         endpgm(),
     ];
     let prog = program(gen, &insts);
-    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "contiguous");
-    assert!(out.result.is_ok(), "{:?}", out.result);
+    let out = run_ok(&prog, &w, "contiguous");
     let o = &out.wave;
     // Region A: byte i is i mod 256. Lane 0 reads bytes 0x40-0x43; lane 63 offset
     // 0x40 + 252 = 0x13c, bytes 0x3c-0x3f.
@@ -493,8 +499,7 @@ fn atomics_by_hand() {
     ];
     // (cmpswap reads v5 as the new value and v6 as the compare value.)
     let prog = program(gen, &insts);
-    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "atomics");
-    assert!(out.result.is_ok(), "{:?}", out.result);
+    let out = run_ok(&prog, &w, "atomics");
     let o = &out.wave;
     // Dword 0x40 of A is 0x43424140; lane l added 1 after lanes 0..l: old = that + l.
     assert_eq!(o.vgpr[10][0], 0x4342_4140);
@@ -538,8 +543,7 @@ fn ds_atomics_by_hand() {
         endpgm(),
     ];
     let prog = program(gen, &insts);
-    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "ds atomics");
-    assert!(out.result.is_ok(), "{:?}", out.result);
+    let out = run_ok(&prog, &w, "ds atomics");
     let o = &out.wave;
     for l in 0..64u32 {
         // Lanes in order: lane l sees the sum of the lanes before it.

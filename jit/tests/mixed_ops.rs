@@ -17,6 +17,33 @@ fn f(x: f32) -> u32 {
     x.to_bits()
 }
 
+/// Case l's two inputs in lane l of v0 and v1; after `prog` on every JIT (each checked
+/// against the interpreter), lane l of v2..v5 must hold case l's four results, `names`
+/// naming them. The final waves, by engine.
+fn two_in_four_out(
+    prog: &wavejit_isa::ir::Program,
+    w: &mut Wave,
+    cases: &[(u32, u32, u32, u32, u32, u32)],
+    names: [&str; 4],
+) -> Vec<(&'static str, Box<Wave>)> {
+    for (l, c) in cases.iter().enumerate() {
+        w.vgpr[0][l] = c.0;
+        w.vgpr[1][l] = c.1;
+    }
+    let mut waves = Vec::new();
+    for (name, jit) in jits() {
+        let out = check(&jit, prog, w, name);
+        for (l, c) in cases.iter().enumerate() {
+            for (i, want) in [c.2, c.3, c.4, c.5].into_iter().enumerate() {
+                let what = names[i];
+                assert_eq!(out.wave.vgpr[2 + i][l], want, "{name} {what} lane {l}");
+            }
+        }
+        waves.push((name, out.wave));
+    }
+    waves
+}
+
 #[test]
 fn shifts_64_by_hand() {
     let gen = Gen::Gfx8;
@@ -98,19 +125,8 @@ fn ldexp_frexp_fract_by_hand() {
     ];
     let mut w = Wave::new(gen);
     w.mode = 0xF0;
-    for (l, c) in cases.iter().enumerate() {
-        w.vgpr[0][l] = c.0;
-        w.vgpr[1][l] = c.1;
-    }
-    for (name, jit) in jits() {
-        let out = check(&jit, &prog, &w, name);
-        for (l, c) in cases.iter().enumerate() {
-            assert_eq!(out.wave.vgpr[2][l], c.2, "{name} ldexp lane {l}");
-            assert_eq!(out.wave.vgpr[3][l], c.3, "{name} frexp_exp lane {l}");
-            assert_eq!(out.wave.vgpr[4][l], c.4, "{name} frexp_mant lane {l}");
-            assert_eq!(out.wave.vgpr[5][l], c.5, "{name} fract lane {l}");
-        }
-    }
+    let names = ["ldexp", "frexp_exp", "frexp_mant", "fract"];
+    two_in_four_out(&prog, &mut w, &cases, names);
     // MODE 0xC0 flushes f32 denormals: ldexp(1, -149) → +0, frexp of the denormal → 0 / +0.
     w.mode = 0xC0;
     for (name, jit) in jits() {
@@ -256,19 +272,9 @@ fn integer_clamp_of_add_and_sub() {
         (1, 2, 3, 0, 1, 3),
         (5, 0xffff_fffb, 0xffff_ffff, 0, 0xffff_fff6, 0xffff_ffff),
     ];
-    for (l, c) in cases.iter().enumerate() {
-        w.vgpr[0][l] = c.0;
-        w.vgpr[1][l] = c.1;
-    }
-    for (name, jit) in jits() {
-        let out = check(&jit, &prog, &w, name);
-        for (l, c) in cases.iter().enumerate() {
-            assert_eq!(out.wave.vgpr[2][l], c.2, "{name} add lane {l}");
-            assert_eq!(out.wave.vgpr[3][l], c.3, "{name} sub lane {l}");
-            assert_eq!(out.wave.vgpr[4][l], c.4, "{name} subrev lane {l}");
-            assert_eq!(out.wave.vgpr[5][l], c.5, "{name} addc lane {l}");
-        }
-        assert_eq!(out.wave.sgpr[20] & 0xf, 0b1010, "{name} carries");
+    let names = ["add", "sub", "subrev", "addc"];
+    for (name, out) in two_in_four_out(&prog, &mut w, &cases, names) {
+        assert_eq!(out.sgpr[20] & 0xf, 0b1010, "{name} carries");
     }
 }
 

@@ -67,8 +67,7 @@ fn relative_moves_by_hand() {
     assert_eq!((x.sgpr[102], x.sgpr[103]), (0x1006, 0x1007));
     assert_eq!((x.sgpr[16], x.sgpr[17]), (0x1006, 0x1007));
     assert_eq!(x.m0, 100);
-    let st = jit_stats(&jit, &prog, &w);
-    assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
+    assert_inline(&jit, &prog, &w, "inline");
 }
 
 #[test]
@@ -147,8 +146,7 @@ fn program_counter_moves_by_hand() {
     assert_eq!((x.sgpr[2], x.sgpr[3]), (32, 0));
     assert_eq!((x.sgpr[20], x.sgpr[21]), (1, 2));
     assert_eq!(x.pc, 16);
-    let st = jit_stats(&jit, &prog, &w);
-    assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
+    assert_inline(&jit, &prog, &w, "inline");
 
     // A target with high bits set is outside the code: the interpreter's error.
     let prog = program(
@@ -194,8 +192,7 @@ fn mode_register_by_hand() {
     // MODE[7:4] = 0x5a & 0xF (the low bits of the value go to the field): 0xA3.
     assert_eq!(x.sgpr[6], 0xA3);
     assert_eq!(x.mode, 0xA3);
-    let st = jit_stats(&jit, &prog, &w);
-    assert_eq!(st.helper_steps + st.interpreted, 0, "{st:?}");
+    assert_inline(&jit, &prog, &w, "inline");
 
     // Any other hardware register is unsupported in both engines.
     let prog = program(gen, &[sopk(Op::SGetregB32, 3, hwreg(2, 0, 32)), endpgm()]);
@@ -327,8 +324,7 @@ fn lowered_without_helper() {
             let jit = jit();
             let w = random_wave(gen, &mut rng, 0xF0);
             check(&jit, &prog, &w, &format!("{gen}"));
-            let st = jit_stats(&jit, &prog, &w);
-            assert_eq!(st.helper_steps + st.interpreted, 0, "{gen}: {st:?}");
+            assert_inline(&jit, &prog, &w, &gen.to_string());
         }
     }
 }

@@ -106,6 +106,10 @@ impl Machine {
     pub fn set_scc(&mut self, c: bool) {
         self.wave.scc = c as u32;
     }
+    /// Lanes `lanes` of v[r].
+    pub fn lanes<const N: usize>(&self, r: usize, lanes: [usize; N]) -> [u32; N] {
+        lanes.map(|l| self.wave.vgpr[r][l])
+    }
     /// Set every lane of v[r] with `f(lane)`.
     pub fn set_v(&mut self, r: usize, f: impl Fn(usize) -> u32) {
         for l in 0..64 {

@@ -91,7 +91,7 @@ pub fn ds(op: Op, vdst: u8, addr: u8, data0: u8, data1: u8, offset0: u8, offset1
     )
 }
 
-/// MUBUF fields; set the flags with struct update on the result's fields.
+/// MUBUF fields.
 pub struct Buf {
     pub vdata: u8,
     pub vaddr: u8,
@@ -116,6 +116,48 @@ impl Default for Buf {
             idxen: false,
             glc: false,
             addr64: false,
+        }
+    }
+}
+
+/// Builders of `Buf`: every flag clear unless set.
+impl Buf {
+    /// VDATA `vdata`, the resource descriptor at SGPR `srsrc`.
+    pub fn new(vdata: u8, srsrc: u8) -> Buf {
+        Buf {
+            vdata,
+            srsrc,
+            ..Buf::default()
+        }
+    }
+    pub fn vaddr(self, vaddr: u8) -> Buf {
+        Buf { vaddr, ..self }
+    }
+    pub fn offset(self, offset: u16) -> Buf {
+        Buf { offset, ..self }
+    }
+    pub fn soffset(self, soffset: Src) -> Buf {
+        Buf { soffset, ..self }
+    }
+    pub fn offen(self) -> Buf {
+        Buf {
+            offen: true,
+            ..self
+        }
+    }
+    pub fn idxen(self) -> Buf {
+        Buf {
+            idxen: true,
+            ..self
+        }
+    }
+    pub fn glc(self) -> Buf {
+        Buf { glc: true, ..self }
+    }
+    pub fn addr64(self) -> Buf {
+        Buf {
+            addr64: true,
+            ..self
         }
     }
 }

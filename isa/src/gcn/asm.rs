@@ -6,9 +6,10 @@
 //! second resolves labels and encodes. A label is an identifier followed by `:` at the
 //! start of a line (several may precede one statement); a branch operand is a label unless
 //! it parses as a number, whatever the word means elsewhere (`done`, `glc`, `v_loop`). Directives: `.text`, `.byte`, `.short`/`.hword`,
-//! `.int`/`.long`/`.word`, `.quad`, and `.p2align POW[, FILL]` / `.balign BYTES[, FILL]`, which
+//! `.int`/`.long`/`.word`, `.quad`, `.p2align POW[, FILL]` / `.balign BYTES[, FILL]`, which
 //! pad as llvm-mc pads a code section: zero bytes up to a dword boundary, then `s_nop 0`
-//! words (or FILL bytes when given). Comments: `;`, `//`, `#`, `/* */`. Every error is an
+//! words (or FILL bytes when given), and `.rept COUNT` … `.endr`, which repeats the lines
+//! between (an unrolled loop body written once). Comments: `;`, `//`, `#`, `/* */`. Every error is an
 //! `AsmError` with the line and column; no text makes it panic.
 
 pub mod lex;
@@ -99,9 +100,7 @@ pub fn assemble(gen: Gen, text: &str) -> Result<Assembly, AsmError> {
     let mut order: Vec<(String, u32)> = Vec::new();
     let mut pend: Vec<Pending> = Vec::new();
     let mut pc: u32 = 0;
-    for (i, raw) in text.lines().enumerate() {
-        let line = i as u32 + 1;
-        let stmt = parse_line(raw).map_err(|e| at(line, e))?;
+    for (line, raw, stmt) in expand_rept(text)? {
         for (l, col) in &stmt.labels {
             if labels.insert(l.clone(), pc).is_some() {
                 return Err(AsmError {
@@ -180,6 +179,76 @@ pub fn assemble(gen: Gen, text: &str) -> Result<Assembly, AsmError> {
             line: p.line,
             text: p.text,
             inst: Some(inst),
+        });
+    }
+    Ok(out)
+}
+
+/// Most statements `.rept` blocks may expand to: far more than any program needs, few
+/// enough that a hostile count fails fast instead of exhausting memory.
+const MAX_EXPANDED: usize = 1 << 16;
+
+/// The statements of `text`, each with its 1-based line number and source line, with every
+/// `.rept COUNT` … `.endr` block (nested ones too) replaced by COUNT copies of its body,
+/// as llvm-mc repeats them. A label inside a block is defined once per copy, so the
+/// second copy defines it twice.
+fn expand_rept(text: &str) -> Result<Vec<(u32, &str, Stmt)>, AsmError> {
+    type Lines<'t> = Vec<(u32, &'t str, Stmt)>;
+    // The blocks open at this line, innermost last: count, line of `.rept`, body so far.
+    let mut open: Vec<(usize, u32, Lines<'_>)> = Vec::new();
+    let mut out: Lines<'_> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i as u32 + 1;
+        let stmt = parse_line(raw).map_err(|e| at(line, e))?;
+        let (head, col) = match &stmt.head {
+            Some((h, c)) => (h.to_ascii_lowercase(), *c),
+            None => (String::new(), 0),
+        };
+        if head != ".rept" && head != ".endr" {
+            open.last_mut()
+                .map_or(&mut out, |b| &mut b.2)
+                .push((line, raw, stmt));
+            continue;
+        }
+        if let Some((_, c)) = stmt.labels.first() {
+            let msg = format!("a label cannot share a line with {head}");
+            return Err(AsmError { line, col: *c, msg });
+        }
+        if head == ".rept" {
+            let count = match stmt.args.as_slice() {
+                [Arg::Op(o)] => opnd::int_in(o, 0, MAX_EXPANDED as i128, "the repeat count"),
+                _ => Err(PErr {
+                    col,
+                    msg: ".rept takes one count".into(),
+                }),
+            }
+            .map_err(|e| at(line, e))?;
+            open.push((count as usize, line, Vec::new()));
+            continue;
+        }
+        if !stmt.args.is_empty() {
+            let msg = ".endr takes no operands".to_string();
+            return Err(AsmError { line, col, msg });
+        }
+        let Some((count, _, body)) = open.pop() else {
+            let msg = ".endr without .rept".to_string();
+            return Err(AsmError { line, col, msg });
+        };
+        let dest = open.last_mut().map_or(&mut out, |b| &mut b.2);
+        if body.len().saturating_mul(count) > MAX_EXPANDED - dest.len().min(MAX_EXPANDED) {
+            let msg = format!(".rept blocks expand to more than {MAX_EXPANDED} statements");
+            return Err(AsmError { line, col, msg });
+        }
+        for _ in 0..count {
+            dest.extend(body.iter().cloned());
+        }
+    }
+    if let Some((_, line, _)) = open.last() {
+        let msg = ".rept without .endr".to_string();
+        return Err(AsmError {
+            line: *line,
+            col: 1,
+            msg,
         });
     }
     Ok(out)

@@ -9,6 +9,17 @@ use std::process::{Command, Stdio};
 
 use wavejit_isa::Gen;
 
+/// Fail with the count of `fails` and `what` they are failures of (`"of 200 rows"`), and
+/// the first `shown` of them, one a line; pass when there are none.
+pub fn assert_no_fails(fails: &[String], what: &str, shown: usize) {
+    assert!(
+        fails.is_empty(),
+        "{} {what}:\n{}",
+        fails.len(),
+        fails[..fails.len().min(shown)].join("\n")
+    );
+}
+
 /// One corpus row: generation, LLVM text, dwords (low first), file and line for messages.
 #[derive(Clone, Debug)]
 pub struct Row {

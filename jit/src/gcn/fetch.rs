@@ -181,23 +181,24 @@ pub(super) fn sign_mods16(cx: &mut Cx, v: Value, abs: bool, neg: bool) -> Value 
 
 /// ABS then NEG as sign-bit operations (ERRATA VOP3 3).
 pub(super) fn sign_mods(cx: &mut Cx, v: Value, abs: bool, neg: bool, w64: bool) -> Value {
+    // The sign bit of each lane, as an i32x4 or i64x2 constant.
+    let sign = |cx: &mut Cx| {
+        if w64 {
+            cx.splat64(1 << 63)
+        } else {
+            cx.splat32(1 << 31)
+        }
+    };
+    let ty = if w64 { I64X2 } else { I32X4 };
     let mut v = v;
     if abs {
-        let m = if w64 {
-            cx.splat64(0x7fff_ffff_ffff_ffff)
-        } else {
-            cx.splat32(0x7fff_ffff)
-        };
-        let x = cx.cast(if w64 { I64X2 } else { I32X4 }, v);
-        v = cx.b.ins().band(x, m);
+        let m = sign(cx);
+        let x = cx.cast(ty, v);
+        v = cx.b.ins().band_not(x, m);
     }
     if neg {
-        let m = if w64 {
-            cx.splat64(0x8000_0000_0000_0000)
-        } else {
-            cx.splat32(0x8000_0000)
-        };
-        let x = cx.cast(if w64 { I64X2 } else { I32X4 }, v);
+        let m = sign(cx);
+        let x = cx.cast(ty, v);
         v = cx.b.ins().bxor(x, m);
     }
     v
