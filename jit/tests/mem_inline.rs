@@ -11,7 +11,7 @@ use common::*;
 use rand::Rng;
 use wavejit_interp::{Ctx, ExecErrorKind};
 use wavejit_isa::arch::Gen;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
+use wavejit_isa::gcn::{DsFields, Enc, Fields, FlatFields, Inst, Op, SmemFields, SmrdFields};
 use wavejit_isa::state::{Lds, Space, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
@@ -23,7 +23,7 @@ const LDS_LEN: usize = 512;
 
 fn flat_glc(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     let mut i = flat(op, vdst, addr, data);
-    if let Fields::Flat { glc, .. } = &mut i.fields {
+    if let Fields::Flat(FlatFields { glc, .. }) = &mut i.fields {
         *glc = true;
     }
     i
@@ -33,7 +33,7 @@ fn ds(op: Op, vdst: u8, addr: u8, data: [u8; 2], offset: [u8; 2]) -> Inst {
     Inst {
         op,
         enc: Enc::Ds,
-        fields: Fields::Ds {
+        fields: Fields::Ds(DsFields {
             vdst,
             addr,
             data0: data[0],
@@ -41,7 +41,7 @@ fn ds(op: Op, vdst: u8, addr: u8, data: [u8; 2], offset: [u8; 2]) -> Inst {
             offset0: offset[0],
             offset1: offset[1],
             gds: false,
-        },
+        }),
         literal: None,
     }
 }
@@ -50,13 +50,13 @@ fn smem(op: Op, sdata: u8, sbase: u8, imm: bool, offset: u32) -> Inst {
     Inst {
         op,
         enc: Enc::Smem,
-        fields: Fields::Smem {
+        fields: Fields::Smem(SmemFields {
             sdata,
             sbase,
             imm,
             glc: false,
             offset,
-        },
+        }),
         literal: None,
     }
 }
@@ -65,12 +65,12 @@ fn smrd(op: Op, sdst: u8, sbase: u8, imm: bool, offset: u8) -> Inst {
     Inst {
         op,
         enc: Enc::Smrd,
-        fields: Fields::Smrd {
+        fields: Fields::Smrd(SmrdFields {
             sdst,
             sbase,
             imm,
             offset,
-        },
+        }),
         literal: None,
     }
 }

@@ -159,7 +159,7 @@ fn min_max_med3_with_constants() {
                 }
                 i
             })
-            .filter(|i| !matches!(i.fields, Fields::Vop3 { .. }) || i.literal.is_none())
+            .filter(|i| !matches!(i.fields, Fields::Vop3(_)) || i.literal.is_none())
             .collect();
             if let Some(i) = cands.get(rng.random_range(0..cands.len().max(1))) {
                 insts.push(*i);

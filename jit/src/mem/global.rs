@@ -18,6 +18,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
 use cranelift_codegen::ir::{AbiParam, AtomicRmwOp, InstBuilder, Signature, Value};
 use cranelift_codegen::isa::CallConv;
+use wavejit_isa::gcn::FlatFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
@@ -189,14 +190,14 @@ fn kind(op: Op) -> Option<(u32, bool, bool)> {
 
 /// Plan a FLAT load, store or 32-bit atomic (not TFE; every register in range).
 pub fn plan(inst: &Inst) -> Option<FlatPlan> {
-    let Fields::Flat {
+    let Fields::Flat(FlatFields {
         vdst,
         addr,
         data,
         glc,
         tfe: false,
         ..
-    } = inst.fields
+    }) = inst.fields
     else {
         return None;
     };

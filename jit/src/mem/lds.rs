@@ -14,6 +14,7 @@ use cranelift_codegen::ir::types;
 use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature, Value};
 use cranelift_codegen::isa::CallConv;
 use wavejit_interp::mem::atomic::AtomicOp;
+use wavejit_isa::gcn::DsFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
@@ -140,7 +141,7 @@ fn alignment(size: u32) -> u32 {
 
 /// Plan a DS read or write (not GDS; every register in range).
 pub fn plan(inst: &Inst) -> Option<DsPlan> {
-    let Fields::Ds {
+    let Fields::Ds(DsFields {
         vdst,
         addr,
         data0,
@@ -148,7 +149,7 @@ pub fn plan(inst: &Inst) -> Option<DsPlan> {
         offset0,
         offset1,
         gds: false,
-    } = inst.fields
+    }) = inst.fields
     else {
         return None;
     };
