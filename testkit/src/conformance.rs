@@ -394,9 +394,7 @@ pub fn exec_one(
     reference: Reference<'_>,
 ) -> Result<Step, ExecErrorKind> {
     let what = describe(inst, wave);
-    let mut rw = Box::new(wave.clone());
-    let mut rl = lds.clone();
-    let rm = rebuild(&snapshot(mem));
+    let (mut rw, mut rl, rm) = copy_state(wave, lds, mem);
     let want = reference(
         &mut Ctx {
             wave: &mut rw,
@@ -412,9 +410,7 @@ pub fn exec_one(
         match normalised(wave.gen, inst) {
             Some(n) if n == *inst => run_inst = Some(n),
             Some(n) => {
-                let mut nw = Box::new(wave.clone());
-                let mut nl = lds.clone();
-                let nm = rebuild(&snapshot(mem));
+                let (mut nw, mut nl, nm) = copy_state(wave, lds, mem);
                 let r = reference(
                     &mut Ctx {
                         wave: &mut nw,
@@ -461,9 +457,7 @@ pub fn exec_one(
     // With EXEC all ones the dispatcher picks the unit compiled for that case; the
     // general (lane-masked) unit is checked too, from a copy of the same state.
     if wave.exec == u64::MAX {
-        let mut mw = Box::new(wave.clone());
-        let mut ml = lds.clone();
-        let mm = rebuild(&snapshot(mem));
+        let (mut mw, mut ml, mm) = copy_state(wave, lds, mem);
         let spec = Spec {
             pc,
             mode: wave.mode,
@@ -571,6 +565,11 @@ fn check(
     }
 }
 
+/// A copy of a state (wave, LDS, memory), for a reference run beside the real one.
+fn copy_state(wave: &Wave, lds: &Lds, mem: &Memory) -> (Box<Wave>, Lds, Memory) {
+    (Box::new(wave.clone()), lds.clone(), rebuild(&snapshot(mem)))
+}
+
 /// Run `reference` (the interpreter) on a copy of `ctx`'s state and `engine` on the state
 /// itself: both must return the same and leave the same state. `what` names the run in a
 /// failure, `after` what ran ("the run", "the step").
@@ -581,9 +580,7 @@ fn checked<T: PartialEq + std::fmt::Debug>(
     reference: impl FnOnce(&mut Ctx<'_>) -> T,
     engine: impl FnOnce(&mut Ctx<'_>) -> T,
 ) -> T {
-    let mut rw = Box::new(ctx.wave.clone());
-    let mut rl = ctx.lds.clone();
-    let rm = rebuild(&snapshot(ctx.mem));
+    let (mut rw, mut rl, rm) = copy_state(ctx.wave, ctx.lds, ctx.mem);
     let want = reference(&mut Ctx {
         wave: &mut rw,
         lds: &mut rl,

@@ -70,15 +70,7 @@ pub fn build_file(src: &str, cpu: &str, extra: &[&str]) -> PathBuf {
     let tag: String = extra.iter().map(|e| e.replace(['=', '-'], "")).collect();
     let out = out_dir().join(format!("{}-{cpu}{tag}.hsaco", src.trim_end_matches(".cl")));
     let o = Command::new("clang-19")
-        .args([
-            "-x",
-            "cl",
-            "-cl-std=CL1.2",
-            "-target",
-            "amdgcn-amd-amdhsa",
-            "-nogpulib",
-            "-O2",
-        ])
+        .args("-x cl -cl-std=CL1.2 -target amdgcn-amd-amdhsa -nogpulib -O2".split(' '))
         .arg(format!("-mcpu={cpu}"))
         .args(extra)
         .arg(&input)
