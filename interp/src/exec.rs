@@ -103,6 +103,15 @@ pub fn run(
     prog: &Program,
     max_insts: u64,
 ) -> Result<(Step, RunStats), ExecError> {
+    run_steps(ctx, max_insts, |ctx| step(ctx, prog))
+}
+
+/// `run`'s loop around a step function (`step`, or the profiler's counting one).
+pub(crate) fn run_steps(
+    ctx: &mut Ctx<'_>,
+    max_insts: u64,
+    mut step: impl FnMut(&mut Ctx<'_>) -> Result<Step, ExecError>,
+) -> Result<(Step, RunStats), ExecError> {
     let mut stats = RunStats::default();
     loop {
         if stats.insts >= max_insts {
@@ -111,7 +120,7 @@ pub fn run(
                 kind: ExecErrorKind::InstLimit(max_insts),
             });
         }
-        let s = step(ctx, prog)?;
+        let s = step(ctx)?;
         stats.insts += 1;
         match s {
             Step::Continue => {}

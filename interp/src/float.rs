@@ -559,18 +559,25 @@ pub fn mul(fp: Fp, a: u64, b: u64) -> u64 {
     host::mul(fp, a, b).unwrap_or_else(|| mul_soft(fp, a, b))
 }
 
-/// IEEE multiplication, always in software.
-pub(crate) fn mul_soft(fp: Fp, a: u64, b: u64) -> u64 {
-    let f = fp.fmt;
-    match (unpack(f, a, fp.flush_in), unpack(f, b, fp.flush_in)) {
-        (Val::Nan, _) | (_, Val::Nan) => f.qnan(),
-        (Val::Inf(_), Val::Zero(_)) | (Val::Zero(_), Val::Inf(_)) => f.qnan(),
+/// The exact product of two unpacked operands (`None`: a NaN, from a NaN operand or
+/// infinity times zero): shared by multiplication and the fused multiply-add.
+enum Product {
+    Inf(bool),
+    Zero(bool),
+    /// Sign, exponent and significand: `±sig × 2^exp`.
+    Fin(bool, i32, u128),
+}
+
+fn product(a: Val, b: Val) -> Option<Product> {
+    Some(match (a, b) {
+        (Val::Nan, _) | (_, Val::Nan) => return None,
+        (Val::Inf(_), Val::Zero(_)) | (Val::Zero(_), Val::Inf(_)) => return None,
         (Val::Inf(x), Val::Inf(y))
         | (Val::Inf(x), Val::Fin { neg: y, .. })
-        | (Val::Fin { neg: x, .. }, Val::Inf(y)) => f.inf(x != y),
+        | (Val::Fin { neg: x, .. }, Val::Inf(y)) => Product::Inf(x != y),
         (Val::Zero(x), Val::Zero(y))
         | (Val::Zero(x), Val::Fin { neg: y, .. })
-        | (Val::Fin { neg: x, .. }, Val::Zero(y)) => f.zero(x != y),
+        | (Val::Fin { neg: x, .. }, Val::Zero(y)) => Product::Zero(x != y),
         (
             Val::Fin {
                 neg: n1,
@@ -582,7 +589,18 @@ pub(crate) fn mul_soft(fp: Fp, a: u64, b: u64) -> u64 {
                 exp: e2,
                 sig: s2,
             },
-        ) => round_pack(fp, n1 != n2, s1 * s2, e1 as i64 + e2 as i64),
+        ) => Product::Fin(n1 != n2, e1 + e2, s1 * s2),
+    })
+}
+
+/// IEEE multiplication, always in software.
+pub(crate) fn mul_soft(fp: Fp, a: u64, b: u64) -> u64 {
+    let f = fp.fmt;
+    match product(unpack(f, a, fp.flush_in), unpack(f, b, fp.flush_in)) {
+        None => f.qnan(),
+        Some(Product::Inf(neg)) => f.inf(neg),
+        Some(Product::Zero(neg)) => f.zero(neg),
+        Some(Product::Fin(neg, exp, sig)) => round_pack(fp, neg, sig, exp as i64),
     }
 }
 
@@ -604,47 +622,25 @@ pub fn fma_scaled(fp: Fp, a: u64, b: u64, c: u64, scale: i32) -> u64 {
         return f.qnan();
     }
     // The product, exactly.
-    enum P {
-        Inf(bool),
-        Zero(bool),
-        Fin(bool, i32, u128),
-    }
-    let p = match (va, vb) {
-        (Val::Inf(_), Val::Zero(_)) | (Val::Zero(_), Val::Inf(_)) => return f.qnan(),
-        (Val::Inf(x), Val::Inf(y))
-        | (Val::Inf(x), Val::Fin { neg: y, .. })
-        | (Val::Fin { neg: x, .. }, Val::Inf(y)) => P::Inf(x != y),
-        (Val::Zero(x), Val::Zero(y))
-        | (Val::Zero(x), Val::Fin { neg: y, .. })
-        | (Val::Fin { neg: x, .. }, Val::Zero(y)) => P::Zero(x != y),
-        (
-            Val::Fin {
-                neg: n1,
-                exp: e1,
-                sig: s1,
-            },
-            Val::Fin {
-                neg: n2,
-                exp: e2,
-                sig: s2,
-            },
-        ) => P::Fin(n1 != n2, e1 + e2, s1 * s2),
-        _ => return f.qnan(),
+    let Some(p) = product(va, vb) else {
+        return f.qnan();
     };
     let scale = scale as i64;
     match (p, vc) {
-        (P::Inf(x), Val::Inf(y)) => {
+        (Product::Inf(x), Val::Inf(y)) => {
             if x == y {
                 f.inf(x)
             } else {
                 f.qnan()
             }
         }
-        (P::Inf(x), _) | (_, Val::Inf(x)) => f.inf(x),
-        (P::Zero(x), Val::Zero(y)) => f.zero(if x == y { x } else { zero_sum_sign(fp) }),
-        (P::Zero(_), Val::Fin { neg, exp, sig }) => round_pack(fp, neg, sig, exp as i64 + scale),
-        (P::Fin(n, e, s), Val::Zero(_)) => round_pack(fp, n, s, e as i64 + scale),
-        (P::Fin(n, e, s), Val::Fin { neg, exp, sig }) => {
+        (Product::Inf(x), _) | (_, Val::Inf(x)) => f.inf(x),
+        (Product::Zero(x), Val::Zero(y)) => f.zero(if x == y { x } else { zero_sum_sign(fp) }),
+        (Product::Zero(_), Val::Fin { neg, exp, sig }) => {
+            round_pack(fp, neg, sig, exp as i64 + scale)
+        }
+        (Product::Fin(n, e, s), Val::Zero(_)) => round_pack(fp, n, s, e as i64 + scale),
+        (Product::Fin(n, e, s), Val::Fin { neg, exp, sig }) => {
             add_finite(fp, (n, e, s), (neg, exp, sig), scale)
         }
         (_, Val::Nan) => f.qnan(),

@@ -20,7 +20,7 @@ use wavejit_isa::ir::{Inst, Program};
 use wavejit_isa::state::{Wave, LANES};
 
 use crate::ctx::{Ctx, RunStats, Step};
-use crate::error::{ExecError, ExecErrorKind};
+use crate::error::ExecError;
 
 /// Counters of one instruction. `#[repr(C)]`: compiled code adds to `execs`, `lanes` and
 /// `taken` at the offsets below.
@@ -247,19 +247,5 @@ pub fn run(
     max_insts: u64,
     prof: &mut Profile,
 ) -> Result<(Step, RunStats), ExecError> {
-    let mut stats = RunStats::default();
-    loop {
-        if stats.insts >= max_insts {
-            return Err(ExecError {
-                pc: ctx.wave.pc,
-                kind: ExecErrorKind::InstLimit(max_insts),
-            });
-        }
-        let s = step(ctx, prog, prof)?;
-        stats.insts += 1;
-        match s {
-            Step::Continue => {}
-            Step::Barrier | Step::End => return Ok((s, stats)),
-        }
-    }
+    crate::exec::run_steps(ctx, max_insts, |ctx| step(ctx, prog, prof))
 }

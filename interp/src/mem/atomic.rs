@@ -32,11 +32,13 @@ pub enum AtomicOp {
     MskOr,
 }
 
-impl AtomicOp {
-    /// The new 32-bit memory value.
-    pub fn apply32(self, m: u32, a: u32, b: u32) -> u32 {
+/// The new memory value of `op` from the old one `m` and the data `a`, `b`, at one width:
+/// `$u` the width's unsigned type, `$s` its signed one (for SMIN/SMAX).
+macro_rules! apply {
+    ($op:expr, $m:expr, $a:expr, $b:expr, $u:ty, $s:ty) => {{
         use AtomicOp::*;
-        match self {
+        let (m, a, b): ($u, $u, $u) = ($m, $a, $b);
+        match $op {
             Swap => a,
             CmpSwap => {
                 if m == b {
@@ -48,9 +50,9 @@ impl AtomicOp {
             Add => m.wrapping_add(a),
             Sub => m.wrapping_sub(a),
             Rsub => a.wrapping_sub(m),
-            Smin => (m as i32).min(a as i32) as u32,
+            Smin => (m as $s).min(a as $s) as $u,
             Umin => m.min(a),
-            Smax => (m as i32).max(a as i32) as u32,
+            Smax => (m as $s).max(a as $s) as $u,
             Umax => m.max(a),
             And => m & a,
             Or => m | a,
@@ -71,46 +73,18 @@ impl AtomicOp {
             }
             MskOr => (m & !a) | b,
         }
+    }};
+}
+
+impl AtomicOp {
+    /// The new 32-bit memory value.
+    pub fn apply32(self, m: u32, a: u32, b: u32) -> u32 {
+        apply!(self, m, a, b, u32, i32)
     }
 
     /// The new 64-bit memory value.
     pub fn apply64(self, m: u64, a: u64, b: u64) -> u64 {
-        use AtomicOp::*;
-        match self {
-            Swap => a,
-            CmpSwap => {
-                if m == b {
-                    a
-                } else {
-                    m
-                }
-            }
-            Add => m.wrapping_add(a),
-            Sub => m.wrapping_sub(a),
-            Rsub => a.wrapping_sub(m),
-            Smin => (m as i64).min(a as i64) as u64,
-            Umin => m.min(a),
-            Smax => (m as i64).max(a as i64) as u64,
-            Umax => m.max(a),
-            And => m & a,
-            Or => m | a,
-            Xor => m ^ a,
-            Inc => {
-                if m >= a {
-                    0
-                } else {
-                    m + 1
-                }
-            }
-            Dec => {
-                if m == 0 || m > a {
-                    a
-                } else {
-                    m - 1
-                }
-            }
-            MskOr => (m & !a) | b,
-        }
+        apply!(self, m, a, b, u64, i64)
     }
 }
 

@@ -19,7 +19,7 @@
 //!   operations are `Unsupported`.
 
 use wavejit_isa::gcn::{Fields, Inst, Op};
-use wavejit_isa::state::{Lds, MemFault, Space, LANES};
+use wavejit_isa::state::{Lds, MemFault, Space, Wave, LANES};
 
 use super::access::{active_lanes, lane_fault, misaligned, vregs};
 use super::atomic::AtomicOp;
@@ -358,6 +358,33 @@ fn word(b: &[u8; 16], i: usize) -> u32 {
     u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
 }
 
+/// `n` dwords of a lane from VGPRs `s`, `s + 1`, … as little-endian bytes (what a write
+/// stores).
+fn lane_bytes(w: &Wave, s: usize, n: usize, lane: usize) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    for i in 0..n {
+        b[4 * i..4 * i + 4].copy_from_slice(&w.vgpr[s + i][lane].to_le_bytes());
+    }
+    b
+}
+
+/// The two addresses of a lane of READ2/WRITE2/WRXCHG2: ADDR plus OFFSET0 and OFFSET1 in
+/// units of the access size (times 64 for the ST64 forms), each checked as `lds_addr`.
+fn pair_addrs(
+    base: u32,
+    offsets: [u8; 2],
+    size: u32,
+    st64: bool,
+    lane: usize,
+    what: &str,
+) -> Result<[u64; 2], ExecErrorKind> {
+    let scale = size as u64 * if st64 { 64 } else { 1 };
+    Ok([
+        lds_addr(base, offsets[0] as u64 * scale, size, lane, what)?,
+        lds_addr(base, offsets[1] as u64 * scale, size, lane, what)?,
+    ])
+}
+
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     let Fields::Ds {
         vdst,
@@ -410,21 +437,16 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             let s = vregs(data0, n)?;
             for lane in active_lanes(exec) {
                 let a = lds_addr(w.vgpr[addr as usize][lane], offset, size, lane, what)?;
-                let mut b = [0u8; 16];
-                for i in 0..n {
-                    b[4 * i..4 * i + 4].copy_from_slice(&w.vgpr[s + i][lane].to_le_bytes());
-                }
+                let b = lane_bytes(w, s, n, lane);
                 lds_write(lds, a, &b[..size as usize], lane)?;
             }
         }
         Kind::Read2 { size, st64 } => {
             let n = dwords(size);
             let d = vregs(vdst, 2 * n)?;
-            let scale = size as u64 * if st64 { 64 } else { 1 };
             for lane in active_lanes(exec) {
                 let base = w.vgpr[addr as usize][lane];
-                let a0 = lds_addr(base, offset0 as u64 * scale, size, lane, what)?;
-                let a1 = lds_addr(base, offset1 as u64 * scale, size, lane, what)?;
+                let [a0, a1] = pair_addrs(base, [offset0, offset1], size, st64, lane, what)?;
                 let b0 = lds_read(lds, a0, size, lane)?;
                 let b1 = lds_read(lds, a1, size, lane)?;
                 for i in 0..n {
@@ -436,17 +458,10 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         Kind::Write2 { size, st64 } => {
             let n = dwords(size);
             let (s0, s1) = (vregs(data0, n)?, vregs(data1, n)?);
-            let scale = size as u64 * if st64 { 64 } else { 1 };
             for lane in active_lanes(exec) {
                 let base = w.vgpr[addr as usize][lane];
-                let a0 = lds_addr(base, offset0 as u64 * scale, size, lane, what)?;
-                let a1 = lds_addr(base, offset1 as u64 * scale, size, lane, what)?;
-                let mut b0 = [0u8; 8];
-                let mut b1 = [0u8; 8];
-                for i in 0..n {
-                    b0[4 * i..4 * i + 4].copy_from_slice(&w.vgpr[s0 + i][lane].to_le_bytes());
-                    b1[4 * i..4 * i + 4].copy_from_slice(&w.vgpr[s1 + i][lane].to_le_bytes());
-                }
+                let [a0, a1] = pair_addrs(base, [offset0, offset1], size, st64, lane, what)?;
+                let (b0, b1) = (lane_bytes(w, s0, n, lane), lane_bytes(w, s1, n, lane));
                 lds_write(lds, a0, &b0[..size as usize], lane)?;
                 lds_write(lds, a1, &b1[..size as usize], lane)?;
             }
@@ -496,17 +511,10 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             let n = dwords(size);
             let (s0, s1) = (vregs(data0, n)?, vregs(data1, n)?);
             let d = vregs(vdst, 2 * n)?;
-            let scale = size as u64 * if st64 { 64 } else { 1 };
             for lane in active_lanes(exec) {
                 let base = w.vgpr[addr as usize][lane];
-                let a0 = lds_addr(base, offset0 as u64 * scale, size, lane, what)?;
-                let a1 = lds_addr(base, offset1 as u64 * scale, size, lane, what)?;
-                let mut new0 = [0u8; 8];
-                let mut new1 = [0u8; 8];
-                for i in 0..n {
-                    new0[4 * i..4 * i + 4].copy_from_slice(&w.vgpr[s0 + i][lane].to_le_bytes());
-                    new1[4 * i..4 * i + 4].copy_from_slice(&w.vgpr[s1 + i][lane].to_le_bytes());
-                }
+                let [a0, a1] = pair_addrs(base, [offset0, offset1], size, st64, lane, what)?;
+                let (new0, new1) = (lane_bytes(w, s0, n, lane), lane_bytes(w, s1, n, lane));
                 let old0 = lds_read(lds, a0, size, lane)?;
                 lds_write(lds, a0, &new0[..size as usize], lane)?;
                 let old1 = lds_read(lds, a1, size, lane)?;

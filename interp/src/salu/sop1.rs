@@ -297,38 +297,47 @@ pub fn s_swappc_b64(s: &mut S) -> R {
     Ok(Control::Jump(target))
 }
 
-/// `D = SGPR[S0.addr + M0]`.
-pub fn s_movrels_b32(s: &mut S) -> R {
+/// `D = SGPR[S0.addr + M0]` of `dwords` (1 or 2) dwords.
+fn movrels(s: &mut S, dwords: u32) -> R {
     let (sdst, ssrc0) = sop1_fields(s.inst)?;
+    let what = s.inst.op.mnemonic();
     let w = &mut *s.ctx.wave;
-    let slot = relative_slot(sgpr_of(ssrc0, "s_movrels_b32")?, w.m0, 1, "s_movrels_b32")?;
-    write32(w, sdst, w.read_sreg(slot))?;
+    let slot = relative_slot(sgpr_of(ssrc0, what)?, w.m0, dwords, what)?;
+    if dwords == 2 {
+        write64(w, sdst, w.read_sreg64(slot))?;
+    } else {
+        write32(w, sdst, w.read_sreg(slot))?;
+    }
     Ok(Control::Next)
+}
+
+/// `SGPR[D.addr + M0] = S0` of `dwords` (1 or 2) dwords.
+fn movreld(s: &mut S, dwords: u32) -> R {
+    let (sdst, ssrc0) = sop1_fields(s.inst)?;
+    let what = s.inst.op.mnemonic();
+    let w = &mut *s.ctx.wave;
+    if dwords == 2 {
+        let v = read64(w, ssrc0, s.inst.literal)?;
+        w.write_sreg64(relative_slot(sdst, w.m0, 2, what)?, v);
+    } else {
+        let v = read32(w, ssrc0, s.inst.literal)?;
+        w.write_sreg(relative_slot(sdst, w.m0, 1, what)?, v);
+    }
+    Ok(Control::Next)
+}
+
+pub fn s_movrels_b32(s: &mut S) -> R {
+    movrels(s, 1)
 }
 
 pub fn s_movrels_b64(s: &mut S) -> R {
-    let (sdst, ssrc0) = sop1_fields(s.inst)?;
-    let w = &mut *s.ctx.wave;
-    let slot = relative_slot(sgpr_of(ssrc0, "s_movrels_b64")?, w.m0, 2, "s_movrels_b64")?;
-    write64(w, sdst, w.read_sreg64(slot))?;
-    Ok(Control::Next)
+    movrels(s, 2)
 }
 
-/// `SGPR[D.addr + M0] = S0`.
 pub fn s_movreld_b32(s: &mut S) -> R {
-    let (sdst, ssrc0) = sop1_fields(s.inst)?;
-    let w = &mut *s.ctx.wave;
-    let v = read32(w, ssrc0, s.inst.literal)?;
-    let slot = relative_slot(sdst, w.m0, 1, "s_movreld_b32")?;
-    w.write_sreg(slot, v);
-    Ok(Control::Next)
+    movreld(s, 1)
 }
 
 pub fn s_movreld_b64(s: &mut S) -> R {
-    let (sdst, ssrc0) = sop1_fields(s.inst)?;
-    let w = &mut *s.ctx.wave;
-    let v = read64(w, ssrc0, s.inst.literal)?;
-    let slot = relative_slot(sdst, w.m0, 2, "s_movreld_b64")?;
-    w.write_sreg64(slot, v);
-    Ok(Control::Next)
+    movreld(s, 2)
 }

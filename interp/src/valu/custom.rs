@@ -272,28 +272,26 @@ pub fn v_mqsad_pk_u16_u8(cx: &mut Cx) -> R {
     })
 }
 
-/// `v_mad_u64_u32`
-pub fn v_mad_u64_u32(cx: &mut Cx) -> R {
+/// A 32 × 32 + 64-bit multiply-add with a carry-out lane bit (`f` is the lane function).
+fn mad64(cx: &mut Cx, f: fn(u32, u32, u64) -> (u64, bool)) -> R {
     alu_bits(
         cx,
         [B32, B32, B64],
         B64,
         BitIn::None,
         BitOut::Mask,
-        |[a, b, c], _| vop3::v_mad_u64_u32(a as u32, b as u32, c),
+        |[a, b, c], _| f(a as u32, b as u32, c),
     )
+}
+
+/// `v_mad_u64_u32`
+pub fn v_mad_u64_u32(cx: &mut Cx) -> R {
+    mad64(cx, vop3::v_mad_u64_u32)
 }
 
 /// `v_mad_i64_i32`
 pub fn v_mad_i64_i32(cx: &mut Cx) -> R {
-    alu_bits(
-        cx,
-        [B32, B32, B64],
-        B64,
-        BitIn::None,
-        BitOut::Mask,
-        |[a, b, c], _| vop3::v_mad_i64_i32(a as u32, b as u32, c),
-    )
+    mad64(cx, vop3::v_mad_i64_i32)
 }
 
 /// `v_ldexp_f16`

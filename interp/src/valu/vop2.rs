@@ -90,20 +90,22 @@ pub fn v_mul_hi_u32_u24(a: u32, b: u32) -> u32 {
 /// The legacy (DX9) minimum: `S0 < S1 ? S0 : S1` — a NaN in S1 gives NaN, a NaN in S0
 /// gives S1 (CLRX: "if SRC1 is NaN then NaN"). The result is arithmetic (NaN rule).
 pub fn v_min_legacy_f32(a: u32, b: u32, m: Mode) -> u32 {
-    let fp = m.fp32();
-    let r = match float::compare(F32, fp.flush_in, a as u64, b as u64) {
-        Some(std::cmp::Ordering::Less) => a,
-        _ => b,
-    };
-    float::canonical(fp, r as u64) as u32
+    legacy_pick(a, b, m, std::cmp::Ordering::Less)
 }
 
 /// The legacy (DX9) maximum: `S0 > S1 ? S0 : S1` (see `v_min_legacy_f32`).
 pub fn v_max_legacy_f32(a: u32, b: u32, m: Mode) -> u32 {
+    legacy_pick(a, b, m, std::cmp::Ordering::Greater)
+}
+
+/// `S0` when S0 compares to S1 as `keep_a` (an unordered pair never does), else `S1`;
+/// canonicalised.
+fn legacy_pick(a: u32, b: u32, m: Mode, keep_a: std::cmp::Ordering) -> u32 {
     let fp = m.fp32();
-    let r = match float::compare(F32, fp.flush_in, a as u64, b as u64) {
-        Some(std::cmp::Ordering::Greater) => a,
-        _ => b,
+    let r = if float::compare(F32, fp.flush_in, a as u64, b as u64) == Some(keep_a) {
+        a
+    } else {
+        b
     };
     float::canonical(fp, r as u64) as u32
 }
