@@ -6,6 +6,7 @@
 
 use wavejit::engine::{interp_stepwise, Jit, WaveEngine};
 use wavejit_interp::{ExecError, Step};
+use wavejit_isa::gcn::DppFields;
 use wavejit_isa::gcn::{Enc, Fields, Op};
 use wavejit_isa::ir::{Inst as IrInst, Program};
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -105,14 +106,14 @@ pub fn planted_target(inst: &IrInst) -> Option<(u8, u16)> {
         return None;
     }
     match i.fields {
-        Fields::Dpp {
+        Fields::Dpp(DppFields {
             vdst,
             dpp_ctrl,
             bound_ctrl: false,
             row_mask: 0xf,
             bank_mask: 0xf,
             ..
-        } if (0x111..=0x11f).contains(&dpp_ctrl) => Some((vdst, dpp_ctrl & 0xf)),
+        }) if (0x111..=0x11f).contains(&dpp_ctrl) => Some((vdst, dpp_ctrl & 0xf)),
         _ => None,
     }
 }

@@ -7,7 +7,7 @@
 //! `still` answers "does this case still show a mismatch?"; the number of times it is
 //! asked is bounded (`MAX_TRIES`) so that minimising always ends.
 
-use wavejit_isa::gcn::Fields;
+use wavejit_isa::gcn::{DppFields, Fields, SdwaFields, Vop3Fields};
 use wavejit_isa::progen::shape::GcnProgram;
 use wavejit_isa::state::{LANES, MODE_DEFAULT};
 use wavejit_isa::vp1::State as Vp1State;
@@ -82,37 +82,37 @@ fn clear(f: &mut Fields, which: u8) -> bool {
         std::mem::take(b)
     }
     match (f, which) {
-        (Fields::Vop3 { abs, .. }, 0) => std::mem::take(abs) != 0,
-        (Fields::Vop3 { neg, .. }, 1) => std::mem::take(neg) != 0,
-        (Fields::Vop3 { clamp, .. }, 2) => take(clamp),
-        (Fields::Vop3 { omod, .. }, 3) => std::mem::take(omod) != 0,
+        (Fields::Vop3(Vop3Fields { abs, .. }), 0) => std::mem::take(abs) != 0,
+        (Fields::Vop3(Vop3Fields { neg, .. }), 1) => std::mem::take(neg) != 0,
+        (Fields::Vop3(Vop3Fields { clamp, .. }), 2) => take(clamp),
+        (Fields::Vop3(Vop3Fields { omod, .. }), 3) => std::mem::take(omod) != 0,
         (
-            Fields::Dpp {
+            Fields::Dpp(DppFields {
                 src0_neg,
                 src0_abs,
                 src1_neg,
                 src1_abs,
                 ..
-            },
+            }),
             4,
         ) => take(src0_neg) | take(src0_abs) | take(src1_neg) | take(src1_abs),
         (
-            Fields::Sdwa {
+            Fields::Sdwa(SdwaFields {
                 src0_neg,
                 src0_abs,
                 src1_neg,
                 src1_abs,
                 ..
-            },
+            }),
             4,
         ) => take(src0_neg) | take(src0_abs) | take(src1_neg) | take(src1_abs),
-        (Fields::Sdwa { clamp, .. }, 5) => take(clamp),
+        (Fields::Sdwa(SdwaFields { clamp, .. }), 5) => take(clamp),
         (
-            Fields::Sdwa {
+            Fields::Sdwa(SdwaFields {
                 src0_sext,
                 src1_sext,
                 ..
-            },
+            }),
             6,
         ) => take(src0_sext) | take(src1_sext),
         _ => false,

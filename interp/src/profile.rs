@@ -15,6 +15,7 @@
 //! Everything else a report shows (bytes fetched and written, instruction mix, VALU
 //! utilisation) follows from these and the instruction itself (`crate::mem::traffic`).
 
+use wavejit_isa::gcn::DsFields;
 use wavejit_isa::gcn::{self, BranchIf, Fields, Op};
 use wavejit_isa::ir::{Inst, Program};
 use wavejit_isa::state::{Wave, LANES};
@@ -125,7 +126,8 @@ pub fn bank_conflicts(inst: &gcn::Inst, wave: &Wave) -> u64 {
 /// [`bank_conflicts`] with the lanes of `exec` active (compiled code passes the EXEC it
 /// holds, which the wave's copy may not have caught up with).
 pub fn bank_conflicts_with_exec(inst: &gcn::Inst, wave: &Wave, exec: u64) -> u64 {
-    let (Some(acc), Fields::Ds { addr, .. }) = (crate::mem::ds::lane_accesses(inst), inst.fields)
+    let (Some(acc), Fields::Ds(DsFields { addr, .. })) =
+        (crate::mem::ds::lane_accesses(inst), inst.fields)
     else {
         return 0;
     };

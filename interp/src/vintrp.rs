@@ -19,7 +19,7 @@
 //! * Sources are read for every lane before VDST is written (ERRATA VINTRP 5).
 
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op, VintrpFields, Vop3Fields};
 use wavejit_isa::state::{Lds, LANES};
 
 use crate::ctx::Ctx;
@@ -126,12 +126,12 @@ fn operands(inst: &Inst) -> Result<Interp, ExecErrorKind> {
     match (inst.enc, inst.fields) {
         (
             Enc::Vintrp,
-            Fields::Vintrp {
+            Fields::Vintrp(VintrpFields {
                 vdst,
                 vsrc,
                 attr,
                 chan,
-            },
+            }),
         ) => Ok(Interp {
             op: inst.op,
             vdst,
@@ -151,7 +151,7 @@ fn operands(inst: &Inst) -> Result<Interp, ExecErrorKind> {
         }),
         (
             Enc::Vop3,
-            Fields::Vop3 {
+            Fields::Vop3(Vop3Fields {
                 vdst,
                 src,
                 abs,
@@ -159,7 +159,7 @@ fn operands(inst: &Inst) -> Result<Interp, ExecErrorKind> {
                 clamp,
                 omod,
                 ..
-            },
+            }),
         ) => {
             let a = InterpAttr::from_src(src[0]);
             let vsrc1 = match inst.op {

@@ -6,6 +6,7 @@ mod exec_util;
 
 use exec_util::*;
 use wavejit_interp::ExecErrorKind;
+use wavejit_isa::gcn::DsFields;
 use wavejit_isa::gcn::Op;
 use wavejit_isa::state::Space;
 use wavejit_isa::Gen;
@@ -366,7 +367,7 @@ fn out_of_bounds_and_misaligned() {
     ));
     // GDS and unmodelled operations.
     let mut g = ds(Op::DsWriteB32, 0, 0, 0, 0, 0, 0);
-    if let wavejit_isa::gcn::Fields::Ds { gds, .. } = &mut g.fields {
+    if let wavejit_isa::gcn::Fields::Ds(DsFields { gds, .. }) = &mut g.fields {
         *gds = true;
     }
     assert!(matches!(m.exec(g), Err(ExecErrorKind::Unsupported { .. })));

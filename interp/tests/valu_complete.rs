@@ -7,6 +7,7 @@ mod valu_common;
 use valu_common::{v, Machine};
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::gcn::table::{TableEnc, ROWS};
+use wavejit_isa::gcn::Vop3Fields;
 use wavejit_isa::gcn::{Enc, Fields, Inst};
 use wavejit_isa::Gen;
 
@@ -45,7 +46,7 @@ fn no_vector_operation_is_left_unsupported() {
                 ),
                 TableEnc::Vop3 | TableEnc::Vop3b => (
                     Enc::Vop3,
-                    Fields::Vop3 {
+                    Fields::Vop3(Vop3Fields {
                         vdst: 20,
                         sdst: 106,
                         src: [v(10), v(12), v(16)],
@@ -53,7 +54,7 @@ fn no_vector_operation_is_left_unsupported() {
                         neg: 0,
                         clamp: false,
                         omod: 0,
-                    },
+                    }),
                 ),
                 _ => continue,
             };

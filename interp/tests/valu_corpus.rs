@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use valu_common::{Machine, Rng};
 use wavejit_interp::ExecErrorKind;
-use wavejit_isa::gcn::{decode, Enc};
+use wavejit_isa::gcn::{decode, DppFields, Enc, SdwaFields, VintrpFields, Vop3Fields};
 use wavejit_isa::Gen;
 
 fn rows() -> Vec<(Gen, Vec<u8>, String)> {
@@ -155,12 +155,12 @@ fn random_fields_never_panic() {
                 let (enc, fields) = match (rng.next() % 6, row.enc) {
                     (_, TableEnc::Vintrp) => (
                         Enc::Vintrp,
-                        Fields::Vintrp {
+                        Fields::Vintrp(VintrpFields {
                             vdst: r as u8,
                             vsrc: (r >> 8) as u8,
                             attr: (r >> 16) as u8 & 63,
                             chan: (r >> 24) as u8 & 3,
-                        },
+                        }),
                     ),
                     (0, _) => (
                         Enc::Vop1,
@@ -186,7 +186,7 @@ fn random_fields_never_panic() {
                     ),
                     (3, _) => (
                         Enc::Sdwa { base },
-                        Fields::Sdwa {
+                        Fields::Sdwa(SdwaFields {
                             vdst: r as u8,
                             src0: (r >> 8) as u8,
                             vsrc1: (r >> 16) as u8,
@@ -201,11 +201,11 @@ fn random_fields_never_panic() {
                             src1_sext: r >> 39 & 1 != 0,
                             src1_neg: r >> 40 & 1 != 0,
                             src1_abs: r >> 41 & 1 != 0,
-                        },
+                        }),
                     ),
                     (4, _) => (
                         Enc::Dpp { base },
-                        Fields::Dpp {
+                        Fields::Dpp(DppFields {
                             vdst: r as u8,
                             src0: (r >> 8) as u8,
                             vsrc1: (r >> 16) as u8,
@@ -217,13 +217,13 @@ fn random_fields_never_panic() {
                             src1_abs: r >> 37 & 1 != 0,
                             bank_mask: (r >> 40) as u8 & 15,
                             row_mask: (r >> 44) as u8 & 15,
-                        },
+                        }),
                     ),
                     _ => {
                         let s = rng.next();
                         (
                             Enc::Vop3,
-                            Fields::Vop3 {
+                            Fields::Vop3(Vop3Fields {
                                 vdst: r as u8,
                                 sdst: (r >> 8) as u8 & 127,
                                 src: [src(s), src(s >> 9), src(s >> 18)],
@@ -231,7 +231,7 @@ fn random_fields_never_panic() {
                                 neg: (s >> 30) as u8 & 7,
                                 clamp: s >> 33 & 1 != 0,
                                 omod: (s >> 34) as u8 & 3,
-                            },
+                            }),
                         )
                     }
                 };

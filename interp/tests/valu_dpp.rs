@@ -10,6 +10,7 @@ mod valu_common;
 
 use valu_common::{dpp, op, Machine, Rng};
 use wavejit_interp::ExecErrorKind;
+use wavejit_isa::gcn::DppFields;
 use wavejit_isa::gcn::{Fields, Inst, VopBase};
 use wavejit_isa::Gen;
 
@@ -95,12 +96,12 @@ fn table(ctrl: u16) -> [Option<usize>; 64] {
 }
 
 fn set(inst: &mut Inst, bound: bool, rows: u8, banks: u8) {
-    if let Fields::Dpp {
+    if let Fields::Dpp(DppFields {
         bound_ctrl,
         row_mask,
         bank_mask,
         ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *bound_ctrl = bound;
         *row_mask = rows;
@@ -272,12 +273,12 @@ fn neg_abs_on_shared_source() {
     m.set_v(1, |l| (l as f32 - 8.0).to_bits());
     m.set_v(2, |_| 0.5f32.to_bits());
     let mut inst = dpp(op("v_add_f32"), VopBase::Vop2, 4, 1, 2, 0x134); // wave_rol:1
-    if let Fields::Dpp {
+    if let Fields::Dpp(DppFields {
         src0_abs,
         src0_neg,
         src1_neg,
         ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *src0_abs = true;
         *src0_neg = true;

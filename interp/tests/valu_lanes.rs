@@ -6,7 +6,7 @@ mod valu_common;
 
 use valu_common::{op, v, vop1, vop2, vop3, vopc, Machine};
 use wavejit_interp::ExecErrorKind;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Src};
+use wavejit_isa::gcn::{DppFields, Enc, Fields, Inst, Src, Vop3Fields};
 use wavejit_isa::Gen;
 
 const VCC: u8 = 106;
@@ -51,7 +51,7 @@ fn vop3b_carry_out_to_an_unaligned_sgpr_pair_and_carry_in_from_one() {
     m.set_v(2, |_| 1);
     // v_add_u32_e64 v3, s[5:6], v1, v2 (VOP3B, SDST = 5: an odd pair is allowed)
     let mut add = vop3(op("v_add_u32"), 3, [v(1), v(2), Src::ZERO]);
-    if let Fields::Vop3 { sdst, .. } = &mut add.fields {
+    if let Fields::Vop3(Vop3Fields { sdst, .. }) = &mut add.fields {
         *sdst = 5;
     }
     m.valu(&add).expect("add");
@@ -60,7 +60,7 @@ fn vop3b_carry_out_to_an_unaligned_sgpr_pair_and_carry_in_from_one() {
     assert_eq!((m.wave.sgpr[5], m.wave.sgpr[6]), (0x5555_5555, 0x5555_5555));
     // v_addc_u32_e64 v4, s[10:11], v2, v2, s[5:6]: 1 + 1 + carry.
     let mut addc = vop3(op("v_addc_u32"), 4, [v(2), v(2), Src(5)]);
-    if let Fields::Vop3 { sdst, .. } = &mut addc.fields {
+    if let Fields::Vop3(Vop3Fields { sdst, .. }) = &mut addc.fields {
         *sdst = 10;
     }
     m.valu(&addc).expect("addc");
@@ -280,7 +280,7 @@ fn sources_are_read_before_any_write() {
         1,
         0x101,
     );
-    if let Fields::Dpp { bound_ctrl, .. } = &mut inst.fields {
+    if let Fields::Dpp(DppFields { bound_ctrl, .. }) = &mut inst.fields {
         *bound_ctrl = true;
     }
     m.valu(&inst).expect("add");

@@ -7,6 +7,7 @@ mod valu_common;
 
 use valu_common::{op, sdwa, Machine, Rng};
 use wavejit_interp::ExecErrorKind;
+use wavejit_isa::gcn::SdwaFields;
 use wavejit_isa::gcn::{Fields, Inst, VopBase};
 use wavejit_isa::Gen;
 
@@ -65,7 +66,7 @@ fn set_sdwa(
     inst: &mut Inst,
     f: impl FnOnce(&mut [&mut u8; 2], &mut [&mut bool; 2], &mut u8, &mut u8),
 ) {
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         src0_sel,
         src1_sel,
         src0_sext,
@@ -73,7 +74,7 @@ fn set_sdwa(
         dst_sel,
         dst_unused,
         ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         f(
             &mut [src0_sel, src1_sel],
@@ -181,13 +182,13 @@ fn vop1_has_no_src1_its_fields_are_ignored() {
     let mut m = Machine::new(Gen::Gfx8);
     m.set_v(3, |l| 0x8000_0000 | l as u32);
     let mut inst = sdwa(op("v_mov_b32"), VopBase::Vop1, 4, 3, 0);
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         src1_sel,
         src1_sext,
         src1_neg,
         src1_abs,
         ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *src1_sel = 0;
         *src1_sext = true;
@@ -209,9 +210,9 @@ fn neg_abs_after_selection_float_only() {
     m.set_v(1, |_| (-1.5f32).to_bits());
     m.set_v(2, |_| 4.0f32.to_bits());
     let mut inst = sdwa(op("v_add_f32"), VopBase::Vop2, 5, 1, 2);
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         src0_abs, src1_neg, ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *src0_abs = true; // |−1.5| = 1.5
         *src1_neg = true; // −4.0
@@ -226,9 +227,9 @@ fn neg_abs_after_selection_float_only() {
     m.set_v(2, |_| 1.0f32.to_bits());
     m.wave.mode = 0xF0;
     let mut inst = sdwa(op("v_mul_f32"), VopBase::Vop2, 5, 1, 2);
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         src0_sel, src0_neg, ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *src0_sel = 5;
         *src0_neg = true;
@@ -239,9 +240,9 @@ fn neg_abs_after_selection_float_only() {
     m.set_v(1, |_| 5);
     m.set_v(2, |_| 7);
     let mut inst = sdwa(op("v_add_u32"), VopBase::Vop2, 5, 1, 2);
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         src0_neg, src1_abs, ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *src0_neg = true;
         *src1_abs = true;
@@ -258,12 +259,12 @@ fn clamp_before_dst_sel() {
     m.set_v(2, |_| 3.0f32.to_bits());
     m.set_v(6, |_| 0xAAAA_AAAA);
     let mut inst = sdwa(op("v_add_f32"), VopBase::Vop2, 6, 1, 2);
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         clamp,
         dst_sel,
         dst_unused,
         ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *clamp = true;
         *dst_sel = 5; // WORD_1
@@ -275,7 +276,7 @@ fn clamp_before_dst_sel() {
     m.set_v(1, |_| 0xFFFF_FFF0);
     m.set_v(2, |_| 0x100);
     let mut inst = sdwa(op("v_add_u32"), VopBase::Vop2, 6, 1, 2);
-    if let Fields::Sdwa { clamp, .. } = &mut inst.fields {
+    if let Fields::Sdwa(SdwaFields { clamp, .. }) = &mut inst.fields {
         *clamp = true;
     }
     m.valu(&inst).expect("add_u32");
@@ -291,11 +292,11 @@ fn sixteen_bit_result_to_word_1() {
     m.set_v(2, |_| 0x0002_0003);
     m.set_v(6, |_| 0x1234_5678);
     let mut inst = sdwa(op("v_add_u16"), VopBase::Vop2, 6, 1, 2);
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         dst_sel,
         dst_unused,
         ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *dst_sel = 5;
         *dst_unused = 2;
@@ -305,9 +306,9 @@ fn sixteen_bit_result_to_word_1() {
     assert_eq!(m.wave.vgpr[6][0], 0x0002_5678);
     // Selecting WORD_1 of both sources first: 0x0001 + 0x0002 = 3.
     let mut inst = sdwa(op("v_add_u16"), VopBase::Vop2, 6, 1, 2);
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         src0_sel, src1_sel, ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *src0_sel = 5;
         *src1_sel = 5;
@@ -325,12 +326,12 @@ fn vopc_writes_vcc_only_under_exec() {
     m.wave.exec = 0x0000_FFFF_0000_FFFF;
     m.wave.vcc = u64::MAX;
     let mut inst = sdwa(op("v_cmp_lt_u32"), VopBase::Vopc, 0, 1, 2);
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         src0_sel,
         dst_sel,
         dst_unused,
         ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *src0_sel = 1;
         *dst_sel = 3; // meaningless for VOPC: kept as encoded, ignored
@@ -348,7 +349,7 @@ fn exec_masks_sdwa_writes() {
     m.set_v(6, |l| l as u32);
     m.wave.exec = 0xAAAA_AAAA_AAAA_AAAA;
     let mut inst = sdwa(op("v_mov_b32"), VopBase::Vop1, 6, 1, 0);
-    if let Fields::Sdwa { dst_sel, .. } = &mut inst.fields {
+    if let Fields::Sdwa(SdwaFields { dst_sel, .. }) = &mut inst.fields {
         *dst_sel = 1;
     }
     m.valu(&inst).expect("mov");
@@ -362,17 +363,17 @@ fn exec_masks_sdwa_writes() {
 fn reserved_selections_are_errors() {
     let mut m = Machine::new(Gen::Gfx8);
     let mut inst = sdwa(op("v_mov_b32"), VopBase::Vop1, 6, 1, 0);
-    if let Fields::Sdwa { src0_sel, .. } = &mut inst.fields {
+    if let Fields::Sdwa(SdwaFields { src0_sel, .. }) = &mut inst.fields {
         *src0_sel = 7;
     }
     let r = m.valu(&inst);
     assert!(matches!(r, Err(ExecErrorKind::BadOperand(_))), "{r:?}");
     let mut inst = sdwa(op("v_mov_b32"), VopBase::Vop1, 6, 1, 0);
-    if let Fields::Sdwa {
+    if let Fields::Sdwa(SdwaFields {
         dst_sel,
         dst_unused,
         ..
-    } = &mut inst.fields
+    }) = &mut inst.fields
     {
         *dst_sel = 0;
         *dst_unused = 3;

@@ -22,6 +22,7 @@
 mod valu_common;
 
 use std::path::PathBuf;
+use wavejit_isa::gcn::Vop3Fields;
 
 use valu_common::{Machine, Rng};
 use wavejit_isa::gcn::table::TableEnc;
@@ -250,7 +251,7 @@ fn run_line(l: &Line) -> Result<(), String> {
             Inst {
                 op,
                 enc: Enc::Vop3,
-                fields: Fields::Vop3 {
+                fields: Fields::Vop3(Vop3Fields {
                     vdst: if is_cmp { VCC as u8 } else { 20 },
                     sdst: VCC as u8,
                     src,
@@ -258,7 +259,7 @@ fn run_line(l: &Line) -> Result<(), String> {
                     neg: l.neg,
                     clamp: l.clamp,
                     omod: l.omod,
-                },
+                }),
                 literal: None,
             }
         };

@@ -9,13 +9,14 @@ use valu_common::{v, vop1, vop3};
 use wavejit_interp::valu::operands::{Vop, VCC};
 use wavejit_isa::gcn::operand::vop3_is_b;
 use wavejit_isa::gcn::table::{TableEnc, ALL_OPS};
+use wavejit_isa::gcn::Vop3Fields;
 use wavejit_isa::gcn::{Fields, Inst, Src};
 use wavejit_isa::Gen;
 
 /// `op` in VOP3 with VDST v10 (s10 for a compare), SDST s20 and sources v1-v3.
 fn vop3_20(op: wavejit_isa::gcn::Op) -> Inst {
     let mut inst = vop3(op, 10, [v(1), v(2), v(3)]);
-    if let Fields::Vop3 { sdst, .. } = &mut inst.fields {
+    if let Fields::Vop3(Vop3Fields { sdst, .. }) = &mut inst.fields {
         *sdst = 20;
     }
     inst

@@ -6,7 +6,7 @@ mod valu_common;
 
 use valu_common::{op, Machine};
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Src};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Src, VintrpFields, Vop3Fields};
 use wavejit_isa::Gen;
 
 const MASK: u32 = 0b101_0011;
@@ -55,12 +55,12 @@ fn vintrp(name: &str, vdst: u8, vsrc: u8, attr: u8, chan: u8) -> Inst {
     Inst {
         op: op(name),
         enc: Enc::Vintrp,
-        fields: Fields::Vintrp {
+        fields: Fields::Vintrp(VintrpFields {
             vdst,
             vsrc,
             attr,
             chan,
-        },
+        }),
         literal: None,
     }
 }
@@ -168,7 +168,7 @@ fn vop3_interp(name: &str, vdst: u8, attr: u8, chan: u8, high: bool, src1: Src, 
     Inst {
         op: op(name),
         enc: Enc::Vop3,
-        fields: Fields::Vop3 {
+        fields: Fields::Vop3(Vop3Fields {
             vdst,
             sdst: 0,
             src: [a, src1, src2],
@@ -176,7 +176,7 @@ fn vop3_interp(name: &str, vdst: u8, attr: u8, chan: u8, high: bool, src1: Src, 
             neg: 0,
             clamp: false,
             omod: 0,
-        },
+        }),
         literal: None,
     }
 }

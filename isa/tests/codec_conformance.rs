@@ -9,6 +9,9 @@ mod codec_util;
 
 use codec_util::{mcpu_file, opcodes_file, Row};
 use wavejit_isa::gcn::{decode, encode, Enc, Fields, Inst, Op, VopBase};
+use wavejit_isa::gcn::{
+    DppFields, DsFields, FlatFields, SdwaFields, SmemFields, VintrpFields, Vop3Fields,
+};
 use wavejit_isa::Gen;
 
 /// Check one row; `Err` describes what is wrong.
@@ -178,17 +181,17 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
         }
     }
     match inst.fields {
-        Fields::Flat { glc, slc, tfe, .. } => {
+        Fields::Flat(FlatFields { glc, slc, tfe, .. }) => {
             eq(&mut bad, "glc", glc as u32, has("glc") as u32);
             eq(&mut bad, "slc", slc as u32, has("slc") as u32);
             eq(&mut bad, "tfe", tfe as u32, has("tfe") as u32);
         }
-        Fields::Ds {
+        Fields::Ds(DsFields {
             offset0,
             offset1,
             gds,
             ..
-        } => {
+        }) => {
             eq(&mut bad, "gds", gds as u32, has("gds") as u32);
             if text.contains("offset:swizzle(") {
                 // Swizzle patterns are checked by the disassembler's tests.
@@ -204,8 +207,8 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
                 eq_kv(&mut bad, &toks, "offset1", offset1 as u32, 0);
             }
         }
-        Fields::Smem { glc, .. } => eq(&mut bad, "glc", glc as u32, has("glc") as u32),
-        Fields::Vop3 { clamp, omod, .. } => {
+        Fields::Smem(SmemFields { glc, .. }) => eq(&mut bad, "glc", glc as u32, has("glc") as u32),
+        Fields::Vop3(Vop3Fields { clamp, omod, .. }) => {
             eq(&mut bad, "clamp", clamp as u32, has("clamp") as u32);
             let want = if has("mul:2") {
                 1
@@ -218,14 +221,14 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
             };
             eq(&mut bad, "omod", omod as u32, want);
         }
-        Fields::Sdwa {
+        Fields::Sdwa(SdwaFields {
             dst_sel,
             dst_unused,
             clamp,
             src0_sel,
             src1_sel,
             ..
-        } => {
+        }) => {
             eq(&mut bad, "clamp", clamp as u32, has("clamp") as u32);
             if let Some(s) = text_sel(&toks, "dst_sel") {
                 eq(&mut bad, "dst_sel", dst_sel as u32, s as u32);
@@ -246,13 +249,13 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
                 eq(&mut bad, "dst_unused", dst_unused as u32, u);
             }
         }
-        Fields::Dpp {
+        Fields::Dpp(DppFields {
             dpp_ctrl,
             bound_ctrl,
             bank_mask,
             row_mask,
             ..
-        } => {
+        }) => {
             match text_dpp_ctrl(text, &toks) {
                 Some(c) => eq(&mut bad, "dpp_ctrl", dpp_ctrl as u32, c as u32),
                 None => bad.push("no DPP control in the text".into()),
@@ -266,7 +269,7 @@ fn text_checks(gen: Gen, text: &str, inst: &Inst) -> Result<(), String> {
             eq_kv(&mut bad, &toks, "row_mask", row_mask as u32, 0xf);
             eq_kv(&mut bad, &toks, "bank_mask", bank_mask as u32, 0xf);
         }
-        Fields::Vintrp { attr, chan, .. } => {
+        Fields::Vintrp(VintrpFields { attr, chan, .. }) => {
             // `attrN.c`
             if let Some(t) = toks.iter().find(|t| t.starts_with("attr")) {
                 let (n, c) = t[4..].split_once('.').unwrap_or(("?", "?"));

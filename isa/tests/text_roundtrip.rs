@@ -10,6 +10,7 @@ use rand::{Rng, SeedableRng};
 use wavejit_isa::gcn::asm::{assemble, assemble_inst};
 use wavejit_isa::gcn::fmt::{format, Syntax};
 use wavejit_isa::gcn::inst::{Enc, Fields, VopBase};
+use wavejit_isa::gcn::SdwaFields;
 use wavejit_isa::gcn::{decode, encode};
 use wavejit_isa::Gen;
 
@@ -67,12 +68,12 @@ const FALLBACK_REASONS: &[&str] = &[
 /// reaches the printer.
 fn text_cannot_hold(inst: &wavejit_isa::gcn::Inst) -> bool {
     match inst.fields {
-        Fields::Sdwa {
+        Fields::Sdwa(SdwaFields {
             src1_sext,
             src1_neg,
             src1_abs,
             ..
-        } if matches!(
+        }) if matches!(
             inst.enc,
             Enc::Sdwa {
                 base: VopBase::Vop1

@@ -18,7 +18,7 @@ use std::fmt;
 
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
-use wavejit_isa::gcn::{Enc, Fields, Inst as GcnInst, Op};
+use wavejit_isa::gcn::{DsFields, Enc, Fields, Inst as GcnInst, Op};
 use wavejit_isa::ir::{Inst as IrInst, Program};
 use wavejit_isa::state::diff::Difference;
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -157,13 +157,10 @@ impl Footprint {
                 }
                 let vdst = match g.fields {
                     Fields::Vopc { .. } => return true,
-                    Fields::Vop1 { vdst, .. }
-                    | Fields::Vop2 { vdst, .. }
-                    | Fields::Vop3 { vdst, .. }
-                    | Fields::Sdwa { vdst, .. }
-                    | Fields::Dpp { vdst, .. }
-                    | Fields::Vintrp { vdst, .. } => vdst as usize,
-                    _ => return false,
+                    f => match f.vdst() {
+                        Some(v) => v as usize,
+                        None => return false,
+                    },
                 };
                 // A vector result is at most 64 bits; two more registers for margin.
                 self.regs(vdst, 4);
@@ -172,9 +169,9 @@ impl Footprint {
             // LDS: the registers a read returns (at most four dwords: ds_read_b128,
             // ds_read2_b64), and LDS itself for everything but a read. GDS: anything.
             Enc::Ds => {
-                let Fields::Ds {
+                let Fields::Ds(DsFields {
                     vdst, gds: false, ..
-                } = g.fields
+                }) = g.fields
                 else {
                     return false;
                 };
@@ -188,8 +185,8 @@ impl Footprint {
             // (an address in the LDS aperture).
             Enc::Mubuf | Enc::Flat => {
                 let (v, lds_bit, flat) = match g.fields {
-                    Fields::Mubuf { vdata, lds, .. } => (vdata, lds, false),
-                    Fields::Flat { vdst, .. } => (vdst, false, true),
+                    Fields::Mubuf(b) => (b.vdata, b.lds, false),
+                    Fields::Flat(f) => (f.vdst, false, true),
                     _ => return false,
                 };
                 let m = g.op.mnemonic();

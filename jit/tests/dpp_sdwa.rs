@@ -9,7 +9,7 @@ mod common;
 use common::*;
 use rand::Rng;
 use wavejit_isa::arch::Gen;
-use wavejit_isa::gcn::{Fields, Inst, Op, VopBase};
+use wavejit_isa::gcn::{DppFields, Fields, Inst, Op, SdwaFields, VopBase};
 
 fn valid_ctrls() -> Vec<u16> {
     (0u16..0x100)
@@ -114,9 +114,9 @@ fn every_dpp_control_bound_ctrl_and_masks() {
                         base: VopBase::Vop1
                     }
                 );
-                if let Fields::Dpp {
+                if let Fields::Dpp(DppFields {
                     src0_neg, src1_abs, ..
-                } = &mut inst.fields
+                }) = &mut inst.fields
                 {
                     *src0_neg = ctrl & 1 != 0;
                     // VOP1 has no SRC1: its modifier bits are reserved (the decoder refuses them).
@@ -230,12 +230,12 @@ fn sdwa_compares_modifiers_and_clamp() {
                 let (dst_sel, unused) = (r.random_range(0..7), r.random_range(0..3));
                 sdwa(op, VopBase::Vop2, 30 + i, a, b, dst_sel, unused, sel, sext)
             };
-            if let Fields::Sdwa {
+            if let Fields::Sdwa(SdwaFields {
                 src0_neg,
                 src1_abs,
                 clamp,
                 ..
-            } = &mut inst.fields
+            }) = &mut inst.fields
             {
                 *src0_neg = r.random();
                 *src1_abs = r.random();

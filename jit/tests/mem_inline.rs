@@ -11,7 +11,7 @@ use common::*;
 use rand::Rng;
 use wavejit_interp::{Ctx, ExecErrorKind};
 use wavejit_isa::arch::Gen;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
+use wavejit_isa::gcn::{DsFields, Enc, Fields, FlatFields, Inst, Op, SmemFields, SmrdFields};
 use wavejit_isa::state::{Lds, Space, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
@@ -23,7 +23,7 @@ const LDS_LEN: usize = 512;
 
 fn flat_glc(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     let mut i = flat(op, vdst, addr, data);
-    if let Fields::Flat { glc, .. } = &mut i.fields {
+    if let Fields::Flat(FlatFields { glc, .. }) = &mut i.fields {
         *glc = true;
     }
     i
@@ -33,7 +33,7 @@ fn ds(op: Op, vdst: u8, addr: u8, data: [u8; 2], offset: [u8; 2]) -> Inst {
     Inst {
         op,
         enc: Enc::Ds,
-        fields: Fields::Ds {
+        fields: Fields::Ds(DsFields {
             vdst,
             addr,
             data0: data[0],
@@ -41,7 +41,7 @@ fn ds(op: Op, vdst: u8, addr: u8, data: [u8; 2], offset: [u8; 2]) -> Inst {
             offset0: offset[0],
             offset1: offset[1],
             gds: false,
-        },
+        }),
         literal: None,
     }
 }
@@ -50,13 +50,13 @@ fn smem(op: Op, sdata: u8, sbase: u8, imm: bool, offset: u32) -> Inst {
     Inst {
         op,
         enc: Enc::Smem,
-        fields: Fields::Smem {
+        fields: Fields::Smem(SmemFields {
             sdata,
             sbase,
             imm,
             glc: false,
             offset,
-        },
+        }),
         literal: None,
     }
 }
@@ -65,12 +65,12 @@ fn smrd(op: Op, sdst: u8, sbase: u8, imm: bool, offset: u8) -> Inst {
     Inst {
         op,
         enc: Enc::Smrd,
-        fields: Fields::Smrd {
+        fields: Fields::Smrd(SmrdFields {
             sdst,
             sbase,
             imm,
             offset,
-        },
+        }),
         literal: None,
     }
 }
@@ -92,6 +92,15 @@ fn lds() -> Lds {
         l.bytes[4 * i..4 * i + 4].copy_from_slice(&(3 * i as u32).to_le_bytes());
     }
     l
+}
+
+/// A JIT that compiles every unit optimised at once (the quick tier leaves the paths by
+/// chunks and windows to it).
+fn opt_jit() -> Jit {
+    up(Jit::new(JitConfig {
+        hot_threshold: 0,
+        ..JitConfig::default()
+    }))
 }
 
 /// Run `prog` from `w` with this file's LDS and memory on the JIT, compared with the
@@ -229,6 +238,86 @@ fn quick_tier_memory_accesses_loop_over_chunks() {
     }
 }
 
+/// FLAT dwords with EXEC all ones whose chunks of four lanes are each consecutive but not
+/// one after another (rows of a 2-D workgroup; chunks in reverse order; two chunks storing
+/// to the same dwords, the higher lanes winning), next to a chunk that is not consecutive
+/// (lane by lane) and one whose low halves carry past 2^32 (the interpreter's error).
+#[test]
+fn row_dwords_by_hand() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64u64 {
+        // Rows of 16 lanes, 0x100 bytes apart.
+        put64(&mut w, 0, l as usize, A + 0x100 * (l / 16) + 4 * (l % 16));
+        // Chunks in reverse order in B.
+        put64(&mut w, 2, l as usize, B + 16 * (15 - l / 4) + 4 * (l % 4));
+        // Chunk 5 stores to chunk 0's dwords.
+        let c = if l / 4 == 5 { 0 } else { l / 4 };
+        put64(&mut w, 4, l as usize, A + 0x200 + 16 * c + 4 * (l % 4));
+        w.vgpr[6][l as usize] = 0x7000 + l as u32;
+    }
+    let insts = vec![
+        flat(Op::FlatLoadDword, 10, 0, 0),
+        flat(Op::FlatLoadDword, 11, 2, 0),
+        flat(Op::FlatStoreDword, 0, 4, 6),
+        flat(Op::FlatLoadDword, 12, 4, 0),
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    let le = |b: u64| u32::from_le_bytes([0, 1, 2, 3].map(|i| b as u8 + i));
+    let be = |b: u64| u32::from_le_bytes([0, 1, 2, 3].map(|i| 255 - (b as u8 + i)));
+    // The quick tier has no path by chunks; the optimising tier has.
+    for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+        let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, tier);
+        assert!(out.result.is_ok(), "{tier}: {:?}", out.result);
+        let o = &out.wave;
+        for l in 0..64u64 {
+            let lu = l as usize;
+            // Region A byte i = i mod 256; B byte i = 255 - i mod 256.
+            let a = le(0x100 * (l / 16) + 4 * (l % 16));
+            assert_eq!(o.vgpr[10][lu], a, "{tier}: A rows, lane {l}");
+            let b = be(16 * (15 - l / 4) + 4 * (l % 4));
+            assert_eq!(o.vgpr[11][lu], b, "{tier}: B reversed, lane {l}");
+            // Chunk 0's dwords hold chunk 5's data (lanes 20-23 after lanes 0-3).
+            let src = if l / 4 == 0 || l / 4 == 5 {
+                20 + l % 4
+            } else {
+                l
+            };
+            assert_eq!(
+                o.vgpr[12][lu],
+                0x7000 + src as u32,
+                "{tier}: stored, lane {l}"
+            );
+        }
+        // Lanes 1 and 2 of chunk 3 swapped: lane by lane, the same values.
+        let mut w2 = w.clone();
+        put64(&mut w2, 0, 13, A + 4 * 14);
+        put64(&mut w2, 0, 14, A + 4 * 13);
+        let out = check_with(&j, &prog, &w2, &lds(), &memory(), 1000, tier);
+        assert!(out.result.is_ok(), "{tier}: {:?}", out.result);
+        assert_eq!(out.wave.vgpr[10][13], le(4 * 14), "{tier}");
+        // Chunk 2 from 8 bytes below 2^32 in A's high half: its lanes 2 and 3 wrap to
+        // low half 0 and 4, in no region.
+        let mut w3 = w.clone();
+        for l in 8..12 {
+            put64(&mut w3, 0, l, 0xffff_fff8 + 4 * (l as u64 - 8));
+        }
+        let out = check_with(&j, &prog, &w3, &lds(), &memory(), 1000, tier);
+        let e = out.result.expect_err("lanes outside every region");
+        assert_eq!(e.pc, 0, "{tier}");
+        assert!(
+            matches!(e.kind, ExecErrorKind::OutOfBounds { lane: Some(8), .. }),
+            "{tier}: {e:?}"
+        );
+    }
+    assert_eq!(
+        helper_steps(&prog, &w),
+        0,
+        "every access in bounds: all inline"
+    );
+}
+
 /// DS dword reads under a full EXEC whose lanes lie within 16 bytes of their chunk's
 /// lane 0 (a row read by consecutive lanes, a value broadcast to 16 lanes: one 16-byte
 /// load and a byte shuffle per chunk), next to reads that do not (lanes of a chunk in
@@ -258,38 +347,11 @@ fn window_reads_by_hand() {
         endpgm(),
     ];
     let prog = program(gen, &insts);
-    let out = check_with(&jit(), &prog, &w, &lds(), &memory(), 1000, "window");
-    assert!(out.result.is_ok(), "{:?}", out.result);
-    let o = &out.wave;
-    // LDS dword i holds 3 i.
-    for l in 0..64u32 {
-        let lu = l as usize;
-        assert_eq!(o.vgpr[10][lu], 3 * (l % 16 + 1), "row, offset0, lane {l}");
-        assert_eq!(o.vgpr[11][lu], 3 * (l % 16 + 2), "row, offset1, lane {l}");
-        assert_eq!(
-            o.vgpr[12][lu],
-            3 * (16 * (l / 16) + 2),
-            "broadcast, lane {l}"
-        );
-        assert_eq!(
-            o.vgpr[13][lu],
-            3 * (4 * (l / 4) + 3 - l % 4),
-            "reversed, lane {l}"
-        );
-        // Bytes 500 + 4 (l % 4 / 2): dword 125 or 126, then the next.
-        let d = 125 + l % 4 / 2;
-        assert_eq!(
-            (o.vgpr[14][lu], o.vgpr[15][lu]),
-            (3 * d, 3 * (d + 1)),
-            "end, lane {l}"
-        );
-        // st64: offset1 is 64 dwords on.
-        assert_eq!(
-            (o.vgpr[16][lu], o.vgpr[17][lu]),
-            (3 * (l % 16), 3 * (l % 16 + 64))
-        );
-        // The address register overwritten by its own read: dword l + 64 (offset 256).
-        assert_eq!(o.vgpr[4][lu], 3 * (l + 64), "VDST = ADDR, lane {l}");
+    // The quick tier reads lane by lane; the optimising tier has the windows.
+    for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+        let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, tier);
+        assert!(out.result.is_ok(), "{tier}: {:?}", out.result);
+        window_values(&out.wave, tier);
     }
     assert_eq!(
         helper_steps(&prog, &w),
@@ -301,7 +363,7 @@ fn window_reads_by_hand() {
     for (bad, what) in [(508, "out of bounds"), (2, "misaligned")] {
         let mut w2 = w.clone();
         w2.vgpr[0][9] = bad;
-        let out = check_with(&jit(), &prog, &w2, &lds(), &memory(), 1000, what);
+        let out = check_with(&opt_jit(), &prog, &w2, &lds(), &memory(), 1000, what);
         let e = out.result.expect_err(what);
         assert_eq!(e.pc, 0, "{what}: {e:?}");
         let lane9 = match &e.kind {
@@ -310,6 +372,40 @@ fn window_reads_by_hand() {
             _ => false,
         };
         assert!(lane9, "{what}: {e:?}");
+    }
+}
+
+/// The values of `window_reads_by_hand`'s reads, worked out from LDS dword i = 3 i.
+fn window_values(o: &Wave, tier: &str) {
+    for l in 0..64u32 {
+        let lu = l as usize;
+        let row = (3 * (l % 16 + 1), 3 * (l % 16 + 2));
+        assert_eq!(
+            (o.vgpr[10][lu], o.vgpr[11][lu]),
+            row,
+            "{tier}: row, lane {l}"
+        );
+        let bc = 3 * (16 * (l / 16) + 2);
+        assert_eq!(o.vgpr[12][lu], bc, "{tier}: broadcast, lane {l}");
+        let rev = 3 * (4 * (l / 4) + 3 - l % 4);
+        assert_eq!(o.vgpr[13][lu], rev, "{tier}: reversed, lane {l}");
+        // Bytes 500 + 4 (l % 4 / 2): dword 125 or 126, then the next.
+        let d = 125 + l % 4 / 2;
+        let end = (3 * d, 3 * (d + 1));
+        assert_eq!(
+            (o.vgpr[14][lu], o.vgpr[15][lu]),
+            end,
+            "{tier}: end, lane {l}"
+        );
+        // st64: offset1 is 64 dwords on.
+        let st64 = (3 * (l % 16), 3 * (l % 16 + 64));
+        assert_eq!(
+            (o.vgpr[16][lu], o.vgpr[17][lu]),
+            st64,
+            "{tier}: st64, lane {l}"
+        );
+        // The address register overwritten by its own read: dword l + 64 (offset 256).
+        assert_eq!(o.vgpr[4][lu], 3 * (l + 64), "{tier}: VDST = ADDR, lane {l}");
     }
 }
 

@@ -9,14 +9,14 @@ mod common;
 use common::*;
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::arch::Gen;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
+use wavejit_isa::gcn::{DsFields, Enc, Fields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Space, Wave};
 
 fn ds(op: Op, vdst: u8, addr: u8, data0: u8) -> Inst {
     Inst {
         op,
         enc: Enc::Ds,
-        fields: Fields::Ds {
+        fields: Fields::Ds(DsFields {
             vdst,
             addr,
             data0,
@@ -24,7 +24,7 @@ fn ds(op: Op, vdst: u8, addr: u8, data0: u8) -> Inst {
             offset0: 0,
             offset1: 0,
             gds: false,
-        },
+        }),
         literal: None,
     }
 }

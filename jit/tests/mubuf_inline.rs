@@ -12,6 +12,7 @@ mod common;
 use common::*;
 use rand::Rng;
 use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::BufferFields;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Wave};
 
@@ -56,7 +57,7 @@ fn mubuf(op: Op, vdata: u8, srsrc: u8, a: Addr, glc: bool) -> Inst {
     Inst {
         op,
         enc: Enc::Mubuf,
-        fields: Fields::Mubuf {
+        fields: Fields::Mubuf(BufferFields {
             vdata,
             vaddr: a.vaddr,
             srsrc,
@@ -69,7 +70,8 @@ fn mubuf(op: Op, vdata: u8, srsrc: u8, a: Addr, glc: bool) -> Inst {
             tfe: false,
             lds: false,
             addr64: a.addr64,
-        },
+            format: None,
+        }),
         literal: None,
     }
 }

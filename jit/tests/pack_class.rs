@@ -10,6 +10,7 @@ use common::*;
 use rand::rngs::StdRng;
 use rand::Rng;
 use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::Vop3Fields;
 use wavejit_isa::gcn::{Enc, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Wave};
 
@@ -667,7 +668,7 @@ fn random_blocks_against_the_interpreter() {
                 let mut forms = op_forms(gen, &mut rng, op, vdst, &pick);
                 // VOP3B's carry-out pair.
                 for i in forms.iter_mut() {
-                    if let wavejit_isa::gcn::Fields::Vop3 { sdst, .. } = &mut i.fields {
+                    if let wavejit_isa::gcn::Fields::Vop3(Vop3Fields { sdst, .. }) = &mut i.fields {
                         *sdst = 2 * rng.random_range(0..8);
                     }
                 }

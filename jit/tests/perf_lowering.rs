@@ -13,6 +13,7 @@ mod common;
 use common::*;
 use rand::Rng;
 use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::DsFields;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
 use wavejit_isa::state::Wave;
 
@@ -67,7 +68,7 @@ fn ds_write(addr: u8, data: u8) -> Inst {
     Inst {
         op: Op::DsWriteB32,
         enc: Enc::Ds,
-        fields: Fields::Ds {
+        fields: Fields::Ds(DsFields {
             vdst: 0,
             addr,
             data0: data,
@@ -75,7 +76,7 @@ fn ds_write(addr: u8, data: u8) -> Inst {
             offset0: 0,
             offset1: 0,
             gds: false,
-        },
+        }),
         literal: None,
     }
 }

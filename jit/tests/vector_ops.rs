@@ -156,7 +156,7 @@ fn min_max_med3_with_constants() {
                 }
                 i
             })
-            .filter(|i| !matches!(i.fields, Fields::Vop3 { .. }) || i.literal.is_none())
+            .filter(|i| !matches!(i.fields, Fields::Vop3(_)) || i.literal.is_none())
             .collect()
         });
         let prog = program(gen, &insts);

@@ -11,6 +11,7 @@ use rand::Rng;
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::InterpAttr;
+use wavejit_isa::gcn::VintrpFields;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Space, Wave};
 use wavejit_jit::JitConfig;
@@ -19,12 +20,12 @@ fn intrp(op: Op, vdst: u8, vsrc: u8, attr: u8, chan: u8) -> Inst {
     Inst {
         op,
         enc: Enc::Vintrp,
-        fields: Fields::Vintrp {
+        fields: Fields::Vintrp(VintrpFields {
             vdst,
             vsrc,
             attr,
             chan,
-        },
+        }),
         literal: None,
     }
 }

@@ -42,7 +42,7 @@ use wavejit_interp::exec::{Ctx, Step};
 use wavejit_interp::vp1::RunStats as Vp1Stats;
 use wavejit_interp::{ExecError, ExecErrorKind, RunStats};
 use wavejit_isa::arch::Arch;
-use wavejit_isa::gcn::Inst;
+use wavejit_isa::gcn::{DppFields, DsFields, Inst, SdwaFields, Vop3Fields};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::diff::image_diff;
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -292,13 +292,13 @@ fn normalised(gen: wavejit_isa::Gen, inst: &Inst) -> Option<Inst> {
         };
         let top = |bits: &mut u8| *bits &= !(1u8 << (7 - bits.leading_zeros().min(7)));
         match (&mut cur.fields, field) {
-            (Fields::Vop3 { src, .. }, "src0") => src[0] = Src(0),
-            (Fields::Vop3 { src, .. }, "src1") => src[1] = Src(0),
-            (Fields::Vop3 { src, .. }, "src2") => src[2] = Src(0),
-            (Fields::Vop3 { sdst, .. }, "sdst") => *sdst = 0,
-            (Fields::Vop3 { vdst, .. }, "vdst") => *vdst = 0,
-            (Fields::Vop3 { abs, .. }, "abs") if *abs != 0 => top(abs),
-            (Fields::Vop3 { neg, .. }, "neg") if *neg != 0 => top(neg),
+            (Fields::Vop3(Vop3Fields { src, .. }), "src0") => src[0] = Src(0),
+            (Fields::Vop3(Vop3Fields { src, .. }), "src1") => src[1] = Src(0),
+            (Fields::Vop3(Vop3Fields { src, .. }), "src2") => src[2] = Src(0),
+            (Fields::Vop3(Vop3Fields { sdst, .. }), "sdst") => *sdst = 0,
+            (Fields::Vop3(Vop3Fields { vdst, .. }), "vdst") => *vdst = 0,
+            (Fields::Vop3(Vop3Fields { abs, .. }), "abs") if *abs != 0 => top(abs),
+            (Fields::Vop3(Vop3Fields { neg, .. }), "neg") if *neg != 0 => top(neg),
             (Fields::Vop1 { vdst, .. }, "vdst") | (Fields::Vop2 { vdst, .. }, "vdst") => *vdst = 0,
             (Fields::Vop1 { src0, .. }, "src0")
             | (Fields::Vop2 { src0, .. }, "src0")
@@ -306,14 +306,14 @@ fn normalised(gen: wavejit_isa::Gen, inst: &Inst) -> Option<Inst> {
             (Fields::Vop2 { vsrc1, .. }, "vsrc1") | (Fields::Vopc { vsrc1, .. }, "vsrc1") => {
                 *vsrc1 = 0
             }
-            (Fields::Sdwa { vdst, .. }, "vdst") | (Fields::Dpp { vdst, .. }, "vdst") => *vdst = 0,
-            (Fields::Sdwa { vsrc1, .. }, "vsrc1") | (Fields::Dpp { vsrc1, .. }, "vsrc1") => {
-                *vsrc1 = 0
-            }
-            (Fields::Ds { vdst, .. }, "vdst") => *vdst = 0,
-            (Fields::Ds { addr, .. }, "addr") => *addr = 0,
-            (Fields::Ds { data0, .. }, "data0") => *data0 = 0,
-            (Fields::Ds { data1, .. }, "data1") => *data1 = 0,
+            (Fields::Sdwa(SdwaFields { vdst, .. }), "vdst")
+            | (Fields::Dpp(DppFields { vdst, .. }), "vdst") => *vdst = 0,
+            (Fields::Sdwa(SdwaFields { vsrc1, .. }), "vsrc1")
+            | (Fields::Dpp(DppFields { vsrc1, .. }), "vsrc1") => *vsrc1 = 0,
+            (Fields::Ds(DsFields { vdst, .. }), "vdst") => *vdst = 0,
+            (Fields::Ds(DsFields { addr, .. }), "addr") => *addr = 0,
+            (Fields::Ds(DsFields { data0, .. }), "data0") => *data0 = 0,
+            (Fields::Ds(DsFields { data1, .. }), "data1") => *data1 = 0,
             (Fields::Sop2 { sdst, .. }, "sdst")
             | (Fields::Sop1 { sdst, .. }, "sdst")
             | (Fields::Sopk { sdst, .. }, "sdst") => *sdst = 0,

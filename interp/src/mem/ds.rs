@@ -18,6 +18,7 @@
 //!   `ds_condxchg32`, `ds_wrap`, `ds_append`/`ds_consume`, `ds_ordered_count` and the GWS
 //!   operations are `Unsupported`.
 
+use wavejit_isa::gcn::DsFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 use wavejit_isa::state::{Lds, MemFault, Space, Wave, LANES};
 
@@ -228,12 +229,12 @@ fn kind(op: Op) -> Option<Kind> {
 /// no LDS memory (swizzle, permute, nop, GDS, or an operation not run here). The
 /// profiler's bank-conflict count reads this; `exec` below forms the same addresses.
 pub fn lane_accesses(inst: &Inst) -> Option<LaneAccesses> {
-    let Fields::Ds {
+    let Fields::Ds(DsFields {
         offset0,
         offset1,
         gds: false,
         ..
-    } = inst.fields
+    }) = inst.fields
     else {
         return None;
     };
@@ -386,7 +387,7 @@ fn pair_addrs(
 }
 
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
-    let Fields::Ds {
+    let Fields::Ds(DsFields {
         vdst,
         addr,
         data0,
@@ -394,7 +395,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         offset0,
         offset1,
         gds,
-    } = inst.fields
+    }) = inst.fields
     else {
         return Err(bad_fields(inst));
     };

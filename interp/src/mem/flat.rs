@@ -7,6 +7,7 @@
 //! stores read DATA, atomics take their source (and cmpswap's compare value after it) from
 //! DATA and, with GLC, return the old value in VDST. TFE is `Unsupported`.
 
+use wavejit_isa::gcn::FlatFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 use wavejit_isa::state::LANES;
 
@@ -69,7 +70,7 @@ fn kind(op: Op) -> Option<Kind> {
 
 /// Bytes per active lane (`super::access::Traffic`).
 pub(crate) fn traffic(inst: &Inst) -> Option<super::access::Traffic> {
-    let glc = matches!(inst.fields, Fields::Flat { glc: true, .. });
+    let glc = matches!(inst.fields, Fields::Flat(FlatFields { glc: true, .. }));
     let (read, write) = match kind(inst.op) {
         Some(Kind::Load { size, .. }) => (size, 0),
         Some(Kind::Store { size }) => (0, size),
@@ -86,14 +87,14 @@ pub(crate) fn traffic(inst: &Inst) -> Option<super::access::Traffic> {
 }
 
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
-    let Fields::Flat {
+    let Fields::Flat(FlatFields {
         vdst,
         addr,
         data,
         glc,
         tfe,
         ..
-    } = inst.fields
+    }) = inst.fields
     else {
         return Err(bad_fields(inst));
     };

@@ -22,6 +22,7 @@
 //! formats of GCN 1.2 are `Unsupported`. GLC/SLC only steer caches, except that GLC makes
 //! an atomic return the old value.
 
+use wavejit_isa::gcn::BufferFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 use wavejit_isa::state::LANES;
 use wavejit_isa::Gen;
@@ -103,7 +104,7 @@ pub fn kind(op: Op) -> Option<Kind> {
 
 /// Bytes per active lane (`super::access::Traffic`).
 pub(crate) fn traffic(inst: &Inst) -> Option<super::access::Traffic> {
-    let glc = matches!(inst.fields, Fields::Mubuf { glc: true, .. });
+    let glc = matches!(inst.fields, Fields::Mubuf(BufferFields { glc: true, .. }));
     let (read, write) = match kind(inst.op)? {
         Kind::Load { size, .. } => (size, 0),
         Kind::Store { size, .. } => (0, size),
@@ -137,7 +138,7 @@ fn check_format(inst: &Inst, r: &Resource, count: usize, load: bool) -> Result<(
 }
 
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
-    let Fields::Mubuf {
+    let Fields::Mubuf(BufferFields {
         vdata,
         vaddr,
         srsrc,
@@ -150,7 +151,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         lds,
         addr64,
         ..
-    } = inst.fields
+    }) = inst.fields
     else {
         return Err(bad_fields(inst));
     };

@@ -15,8 +15,7 @@
 //! cache, every store is visible at once. `s_memtime`, `s_memrealtime` (clocks, which would
 //! make results nondeterministic) and `s_atc_probe*` are `Unsupported`.
 
-use wavejit_isa::gcn::{Fields, Inst, Op, Src};
-use wavejit_isa::Gen;
+use wavejit_isa::gcn::{Fields, Inst, Op, ScalarMem, SmemOffset, Src};
 
 use super::buffer::Resource;
 use crate::ctx::{bad_fields, unsupported, Ctx};
@@ -72,42 +71,19 @@ pub(crate) fn traffic(inst: &Inst) -> Option<super::access::Traffic> {
 
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     let w = &*ctx.wave;
-    let (sdata, sbase, offset) = match inst.fields {
-        Fields::Smrd {
-            sdst,
-            sbase,
-            imm,
-            offset,
-        } => {
-            let off = if imm {
-                offset as u64 * 4
-            } else if offset == 255 && w.gen == Gen::Gfx7 {
-                let lit = inst.literal.ok_or_else(|| {
-                    ExecErrorKind::BadOperand(
-                        "SMRD literal offset without its literal dword".into(),
-                    )
-                })?;
-                lit as u64 * 4
-            } else {
-                read32(w, Src(offset as u16), None)? as u64
-            };
-            (sdst, sbase, off)
-        }
-        Fields::Smem {
-            sdata,
-            sbase,
-            imm,
-            offset,
-            ..
-        } => {
-            let off = if imm {
-                (offset & 0xf_ffff) as u64
-            } else {
-                read32(w, Src((offset & 0xff) as u16), None)? as u64
-            };
-            (sdata, sbase, off)
-        }
-        _ => return Err(bad_fields(inst)),
+    if !matches!(inst.fields, Fields::Smrd(_) | Fields::Smem(_)) {
+        return Err(bad_fields(inst));
+    }
+    let ScalarMem {
+        sdata,
+        sbase,
+        offset,
+    } = inst.scalar_mem(w.gen).ok_or_else(|| {
+        ExecErrorKind::BadOperand("SMRD literal offset without its literal dword".into())
+    })?;
+    let offset = match offset {
+        SmemOffset::Bytes(b) => b,
+        SmemOffset::Sgpr(r) => read32(w, Src(r as u16), None)? as u64,
     };
     let Some((kind, n)) = kind(inst.op) else {
         return match inst.op {

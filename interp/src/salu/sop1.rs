@@ -46,14 +46,19 @@ pub fn s_quadmask_b32(a: u32) -> u32 {
     s_quadmask_b64(a as u64) as u32
 }
 
-/// Index of the lowest set bit, or -1 (0xffffffff) when none is set (`s_ff1_*`).
-/// `s_ff0_*` is this of the complement.
-pub fn find_first_one(a: u64, bits: u32) -> u32 {
-    let masked = if bits == 64 {
+/// The low `bits` (32 or 64) bits of `a`.
+fn low_bits(a: u64, bits: u32) -> u64 {
+    if bits == 64 {
         a
     } else {
         a & ((1u64 << bits) - 1)
-    };
+    }
+}
+
+/// Index of the lowest set bit, or -1 (0xffffffff) when none is set (`s_ff1_*`).
+/// `s_ff0_*` is this of the complement.
+pub fn find_first_one(a: u64, bits: u32) -> u32 {
+    let masked = low_bits(a, bits);
     if masked == 0 {
         u32::MAX
     } else {
@@ -64,11 +69,7 @@ pub fn find_first_one(a: u64, bits: u32) -> u32 {
 /// `s_flbit_i32_b32/_b64`: number of zero bits above the highest set bit (counting from the
 /// MSB), or -1 when S0 is 0.
 pub fn flbit_unsigned(a: u64, bits: u32) -> u32 {
-    let masked = if bits == 64 {
-        a
-    } else {
-        a & ((1u64 << bits) - 1)
-    };
+    let masked = low_bits(a, bits);
     if masked == 0 {
         u32::MAX
     } else {

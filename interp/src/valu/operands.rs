@@ -5,6 +5,7 @@
 //! modifiers.
 
 use wavejit_isa::gcn::operand::{inline_constant, src_kind, SrcKind, Width};
+use wavejit_isa::gcn::DppFields;
 use wavejit_isa::gcn::{valu, Enc, Fields, Inst, Op, Src, ValuKind, VopBase};
 use wavejit_isa::state::Wave;
 use wavejit_isa::Gen;
@@ -113,9 +114,9 @@ impl Vop {
             (Enc::Vop1, Fields::Vop1 { .. }) => Form::Vop1,
             (Enc::Vop2, Fields::Vop2 { .. }) => Form::Vop2,
             (Enc::Vopc, Fields::Vopc { .. }) => Form::Vopc,
-            (Enc::Vop3, Fields::Vop3 { .. }) => Form::Vop3,
-            (Enc::Sdwa { base }, Fields::Sdwa { .. }) => Form::Sdwa(base),
-            (Enc::Dpp { base }, Fields::Dpp { dpp_ctrl, .. }) => {
+            (Enc::Vop3, Fields::Vop3(_)) => Form::Vop3,
+            (Enc::Sdwa { base }, Fields::Sdwa(_)) => Form::Sdwa(base),
+            (Enc::Dpp { base }, Fields::Dpp(DppFields { dpp_ctrl, .. })) => {
                 if !super::dpp::ctrl_valid(dpp_ctrl) {
                     return Err(bad(format!("reserved DPP_CTRL {dpp_ctrl:#x}")));
                 }

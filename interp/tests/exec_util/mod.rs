@@ -9,7 +9,9 @@
 #![allow(dead_code)]
 
 use wavejit_isa::gcn::build::with_literal;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
+use wavejit_isa::gcn::{
+    BufferFields, DsFields, Enc, Fields, FlatFields, Inst, Op, SmemFields, SmrdFields, Src,
+};
 
 // Each test binary uses a part of these.
 #[allow(unused_imports)]
@@ -51,12 +53,12 @@ pub fn smrd(op: Op, sdst: u8, sbase: u8, imm: bool, offset: u8) -> Inst {
     inst(
         op,
         Enc::Smrd,
-        Fields::Smrd {
+        Fields::Smrd(SmrdFields {
             sdst,
             sbase,
             imm,
             offset,
-        },
+        }),
         None,
     )
 }
@@ -64,13 +66,13 @@ pub fn smem(op: Op, sdata: u8, sbase: u8, imm: bool, offset: u32) -> Inst {
     inst(
         op,
         Enc::Smem,
-        Fields::Smem {
+        Fields::Smem(SmemFields {
             sdata,
             sbase,
             imm,
             glc: false,
             offset,
-        },
+        }),
         None,
     )
 }
@@ -78,7 +80,7 @@ pub fn ds(op: Op, vdst: u8, addr: u8, data0: u8, data1: u8, offset0: u8, offset1
     inst(
         op,
         Enc::Ds,
-        Fields::Ds {
+        Fields::Ds(DsFields {
             vdst,
             addr,
             data0,
@@ -86,7 +88,7 @@ pub fn ds(op: Op, vdst: u8, addr: u8, data0: u8, data1: u8, offset0: u8, offset1
             offset0,
             offset1,
             gds: false,
-        },
+        }),
         None,
     )
 }
@@ -166,7 +168,7 @@ pub fn mubuf(op: Op, b: Buf) -> Inst {
     inst(
         op,
         Enc::Mubuf,
-        Fields::Mubuf {
+        Fields::Mubuf(BufferFields {
             vdata: b.vdata,
             vaddr: b.vaddr,
             srsrc: b.srsrc,
@@ -179,7 +181,8 @@ pub fn mubuf(op: Op, b: Buf) -> Inst {
             tfe: false,
             lds: false,
             addr64: b.addr64,
-        },
+            format: None,
+        }),
         None,
     )
 }
@@ -188,14 +191,14 @@ pub fn flat(op: Op, vdst: u8, addr: u8, data: u8, glc: bool) -> Inst {
     inst(
         op,
         Enc::Flat,
-        Fields::Flat {
+        Fields::Flat(FlatFields {
             vdst,
             addr,
             data,
             glc,
             slc: false,
             tfe: false,
-        },
+        }),
         None,
     )
 }

@@ -6,7 +6,7 @@
 //! bit. The test's assertions then read the machine's state.
 #![allow(dead_code)]
 
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
+use wavejit_isa::gcn::{DppFields, Enc, Fields, Inst, Op, SdwaFields, Src, VopBase};
 
 // Each test binary uses a part of these.
 #[allow(unused_imports)]
@@ -29,7 +29,7 @@ pub fn sdwa(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8) -> Inst {
     Inst {
         op: o,
         enc: Enc::Sdwa { base },
-        fields: Fields::Sdwa {
+        fields: Fields::Sdwa(SdwaFields {
             vdst,
             src0,
             vsrc1,
@@ -44,7 +44,7 @@ pub fn sdwa(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8) -> Inst {
             src1_sext: false,
             src1_neg: false,
             src1_abs: false,
-        },
+        }),
         literal: None,
     }
 }
@@ -54,7 +54,7 @@ pub fn dpp(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8, ctrl: u16) -> In
     Inst {
         op: o,
         enc: Enc::Dpp { base },
-        fields: Fields::Dpp {
+        fields: Fields::Dpp(DppFields {
             vdst,
             src0,
             vsrc1,
@@ -66,7 +66,7 @@ pub fn dpp(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8, ctrl: u16) -> In
             src1_abs: false,
             bank_mask: 0xF,
             row_mask: 0xF,
-        },
+        }),
         literal: None,
     }
 }

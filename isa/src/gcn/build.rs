@@ -5,6 +5,7 @@
 
 use super::inst::{Enc, Fields, Inst, Src};
 use super::table::Op;
+use crate::gcn::inst::Vop3Fields;
 
 fn inst(op: Op, enc: Enc, fields: Fields) -> Inst {
     Inst {
@@ -35,7 +36,7 @@ pub fn vopc(op: Op, src0: Src, vsrc1: u8) -> Inst {
 
 /// VOP3A without ABS, NEG, CLAMP or OMOD (and SDST 0).
 pub fn vop3(op: Op, vdst: u8, src: [Src; 3]) -> Inst {
-    let fields = Fields::Vop3 {
+    let fields = Fields::Vop3(Vop3Fields {
         vdst,
         sdst: 0,
         src,
@@ -43,7 +44,7 @@ pub fn vop3(op: Op, vdst: u8, src: [Src; 3]) -> Inst {
         neg: 0,
         clamp: false,
         omod: 0,
-    };
+    });
     inst(op, Enc::Vop3, fields)
 }
 

@@ -26,6 +26,10 @@ use super::table::{lookup, Field, Op, Row, TableEnc};
 use crate::arch::Gen;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::flow::Flow;
+use crate::gcn::inst::{
+    BufferFields, DppFields, DsFields, FlatFields, SdwaFields, SmemFields, SmrdFields,
+    VintrpFields, Vop3Fields,
+};
 
 type Kind = DecodeErrorKind;
 
@@ -176,10 +180,10 @@ pub fn needs_literal(gen: Gen, op: Op, fields: &Fields) -> bool {
         Fields::Vop1 { src0: s, .. } => (TableEnc::Vop1, src0(s)),
         Fields::Vop2 { src0: s, .. } => (TableEnc::Vop2, src0(s)),
         Fields::Vopc { src0: s, .. } => (TableEnc::Vopc, src0(s)),
-        Fields::Smrd { imm, offset, .. } => {
+        Fields::Smrd(f) => {
             return gen == Gen::Gfx7
-                && !imm
-                && offset == 255
+                && !f.imm
+                && f.offset == 255
                 && op
                     .row_in(gen, TableEnc::Smrd)
                     .is_some_and(|r| native_kind(r, Field::Offset).is_some())
@@ -274,6 +278,13 @@ fn check_unused(gen: Gen, inst: &Inst, tolerate: bool) -> Result<Vec<IgnoredBits
         }
         Ok(())
     };
+    // SMRD names its data field SDST and SMEM SDATA; the table calls both `Sdata`.
+    let scalar_mem = |name, sdata: u8, sbase: u8, imm: bool, offset: u32| -> Result<(), Kind> {
+        zero(Field::Sdata, name, sdata as u32)?;
+        zero(Field::Sbase, "sbase", sbase as u32)?;
+        zero(Field::Offset, "offset", offset)?;
+        zero(Field::Offset, "imm", imm as u32)
+    };
     let sgpr_in = |f: Field, name: &'static str, v: u32| -> Result<(), Kind> {
         match ops.iter().find(|o| o.field == f) {
             Some(o) if matches!(o.kind, OpKind::Sgpr(_)) => {
@@ -331,29 +342,8 @@ fn check_unused(gen: Gen, inst: &Inst, tolerate: bool) -> Result<Vec<IgnoredBits
             zero(Field::Simm16, "simm16", simm16 as u32)?;
             mode4(Field::Simm16, simm16 as u32)
         }
-        Fields::Smrd {
-            sdst,
-            sbase,
-            imm,
-            offset,
-        } => {
-            zero(Field::Sdata, "sdst", sdst as u32)?;
-            zero(Field::Sbase, "sbase", sbase as u32)?;
-            zero(Field::Offset, "offset", offset as u32)?;
-            zero(Field::Offset, "imm", imm as u32)
-        }
-        Fields::Smem {
-            sdata,
-            sbase,
-            imm,
-            offset,
-            ..
-        } => {
-            zero(Field::Sdata, "sdata", sdata as u32)?;
-            zero(Field::Sbase, "sbase", sbase as u32)?;
-            zero(Field::Offset, "offset", offset)?;
-            zero(Field::Offset, "imm", imm as u32)
-        }
+        Fields::Smrd(f) => scalar_mem("sdst", f.sdst, f.sbase, f.imm, f.offset as u32),
+        Fields::Smem(f) => scalar_mem("sdata", f.sdata, f.sbase, f.imm, f.offset),
         Fields::Vop1 { vdst, src0 } => {
             zero(Field::Vdst, "vdst", vdst as u32)?;
             zero(Field::Src0, "src0", src0.0 as u32)?;
@@ -371,26 +361,20 @@ fn check_unused(gen: Gen, inst: &Inst, tolerate: bool) -> Result<Vec<IgnoredBits
             zero(Field::Src0, "src0", src0.0 as u32)?;
             zero(Field::Vsrc1, "vsrc1", vsrc1 as u32)
         }
-        Fields::Sdwa {
+        Fields::Sdwa(SdwaFields {
             vdst, src0, vsrc1, ..
-        }
-        | Fields::Dpp {
+        })
+        | Fields::Dpp(DppFields {
             vdst, src0, vsrc1, ..
-        } => {
+        }) => {
             zero(Field::Vdst, "vdst", vdst as u32)?;
             zero(Field::Src0, "src0", src0 as u32)?;
             zero(Field::Vsrc1, "vsrc1", vsrc1 as u32)
         }
-        Fields::Vop3 {
-            vdst,
-            sdst,
-            src,
-            abs,
-            neg,
-            ..
-        } => {
-            zero(Field::Vdst, "vdst", vdst as u32)?;
-            zero(Field::Sdst, "sdst", sdst as u32)?;
+        Fields::Vop3(f) => {
+            let Vop3Fields { src, abs, neg, .. } = f;
+            zero(Field::Vdst, "vdst", f.vdst as u32)?;
+            zero(Field::Sdst, "sdst", f.sdst as u32)?;
             const F: [(Field, &str); 3] = [
                 (Field::Src0, "src0"),
                 (Field::Src1, "src1"),
@@ -405,68 +389,37 @@ fn check_unused(gen: Gen, inst: &Inst, tolerate: bool) -> Result<Vec<IgnoredBits
             if is_vop3_interp(row) {
                 check_vop3_interp(row, src, abs, neg)?;
             }
-            sgpr_in(Field::Vdst, "vdst", vdst as u32)
+            sgpr_in(Field::Vdst, "vdst", f.vdst as u32)
         }
-        Fields::Ds {
-            vdst,
-            addr,
-            data0,
-            data1,
-            ..
-        } => {
-            zero(Field::Vdst, "vdst", vdst as u32)?;
-            zero(Field::Addr, "addr", addr as u32)?;
-            zero(Field::Data0, "data0", data0 as u32)?;
-            zero(Field::Data1, "data1", data1 as u32)
+        Fields::Ds(f) => {
+            zero(Field::Vdst, "vdst", f.vdst as u32)?;
+            zero(Field::Addr, "addr", f.addr as u32)?;
+            zero(Field::Data0, "data0", f.data0 as u32)?;
+            zero(Field::Data1, "data1", f.data1 as u32)
         }
-        Fields::Mubuf {
-            vdata,
-            vaddr,
-            srsrc,
-            soffset,
-            offen,
-            idxen,
-            addr64,
-            ..
-        }
-        | Fields::Mtbuf {
-            vdata,
-            vaddr,
-            srsrc,
-            soffset,
-            offen,
-            idxen,
-            addr64,
-            ..
-        } => {
-            zero(Field::Vdata, "vdata", vdata as u32)?;
-            zero(Field::Vaddr, "vaddr", vaddr as u32)?;
+        Fields::Mubuf(f) | Fields::Mtbuf(f) => {
+            zero(Field::Vdata, "vdata", f.vdata as u32)?;
+            zero(Field::Vaddr, "vaddr", f.vaddr as u32)?;
             // VADDR is read only for an index, an offset or a 64-bit address; without them
             // the text writes `off` and the field must be 0.
-            if !(offen || idxen || addr64) && vaddr != 0 {
-                unused("vaddr", vaddr as u32)?;
+            if !(f.offen || f.idxen || f.addr64) && f.vaddr != 0 {
+                unused("vaddr", f.vaddr as u32)?;
             }
-            zero(Field::Srsrc, "srsrc", srsrc as u32)?;
-            zero(Field::Soffset, "soffset", soffset.0 as u32)
+            zero(Field::Srsrc, "srsrc", f.srsrc as u32)?;
+            zero(Field::Soffset, "soffset", f.soffset.0 as u32)
         }
-        Fields::Flat {
-            vdst,
-            addr,
-            data,
-            glc,
-            ..
-        } => {
+        Fields::Flat(f) => {
             // Atomics return the old value in VDST when GLC is set.
-            if !glc {
-                zero(Field::Vdst, "vdst", vdst as u32)?;
+            if !f.glc {
+                zero(Field::Vdst, "vdst", f.vdst as u32)?;
             }
-            zero(Field::Addr, "addr", addr as u32)?;
-            zero(Field::Data, "data", data as u32)
+            zero(Field::Addr, "addr", f.addr as u32)?;
+            zero(Field::Data, "data", f.data as u32)
         }
-        Fields::Vintrp { vsrc, .. } => {
+        Fields::Vintrp(f) => {
             // V_INTERP_MOV_F32's parameter: 0 = P10, 1 = P20, 2 = P0 (001).
-            if inst.op == Op::VInterpMovF32 && vsrc > 2 {
-                return Err(bad("vsrc", vsrc as u32));
+            if inst.op == Op::VInterpMovF32 && f.vsrc > 2 {
+                return Err(bad("vsrc", f.vsrc as u32));
             }
             Ok(())
         }
@@ -560,12 +513,12 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
                     gen,
                 });
             }
-            let f = Fields::Smrd {
+            let f = Fields::Smrd(SmrdFields {
                 sdst: bits(w, 15, 7) as u8,
                 sbase: (bits(w, 9, 6) * 2) as u8,
                 imm,
                 offset,
-            };
+            });
             (row.op, Enc::Smrd, f, 1)
         }
         TableEnc::Smem => {
@@ -573,25 +526,25 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             reserved(bits(w, 13, 3))?;
             let w1 = d.word(1)?;
             reserved(w1 >> 20)?;
-            let f = Fields::Smem {
+            let f = Fields::Smem(SmemFields {
                 sdata: bits(w, 6, 7) as u8,
                 sbase: (bits(w, 0, 6) * 2) as u8,
                 imm: bit(w, 17),
                 glc: bit(w, 16),
                 offset: bits(w1, 0, 20),
-            };
+            });
             (row.op, Enc::Smem, f, 2)
         }
         TableEnc::Vop1 | TableEnc::Vop2 | TableEnc::Vopc => return decode_vop(d, class, w),
         TableEnc::Vop3 | TableEnc::Vop3b => return decode_vop3(d, w),
         TableEnc::Vintrp => {
             let row = d.row(TableEnc::Vintrp, "VINTRP", bits(w, 16, 2))?;
-            let f = Fields::Vintrp {
+            let f = Fields::Vintrp(VintrpFields {
                 vdst: bits(w, 18, 8) as u8,
                 vsrc: bits(w, 0, 8) as u8,
                 attr: bits(w, 10, 6) as u8,
                 chan: bits(w, 8, 2) as u8,
-            };
+            });
             (row.op, Enc::Vintrp, f, 1)
         }
         TableEnc::Ds => {
@@ -604,7 +557,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             };
             let row = d.row(TableEnc::Ds, "DS", opc)?;
             let w1 = d.word(1)?;
-            let f = Fields::Ds {
+            let f = Fields::Ds(DsFields {
                 vdst: bits(w1, 24, 8) as u8,
                 addr: bits(w1, 0, 8) as u8,
                 data0: bits(w1, 8, 8) as u8,
@@ -612,7 +565,7 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
                 offset0: bits(w, 0, 8) as u8,
                 offset1: bits(w, 8, 8) as u8,
                 gds,
-            };
+            });
             (row.op, Enc::Ds, f, 2)
         }
         TableEnc::Mubuf => {
@@ -628,22 +581,12 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
                 reserved(bits(w, 17, 1))?;
                 (bit(w, 15), bit(w1, 22))
             };
-            let soffset = Src(bits(w1, 24, 8) as u16);
-            check_ssrc(gen, "soffset", soffset)?;
-            let f = Fields::Mubuf {
-                vdata: bits(w1, 8, 8) as u8,
-                vaddr: bits(w1, 0, 8) as u8,
-                srsrc: (bits(w1, 16, 5) * 4) as u8,
-                soffset,
-                offset: bits(w, 0, 12) as u16,
-                offen: bit(w, 12),
-                idxen: bit(w, 13),
-                glc: bit(w, 14),
+            let f = Fields::Mubuf(BufferFields {
                 slc,
-                tfe: bit(w1, 23),
                 lds: bit(w, 16),
                 addr64,
-            };
+                ..buffer_fields(gen, w, w1)?
+            });
             (row.op, Enc::Mubuf, f, 2)
         }
         TableEnc::Mtbuf => {
@@ -655,23 +598,12 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             let row = d.row(TableEnc::Mtbuf, "MTBUF", opc)?;
             let w1 = d.word(1)?;
             reserved(bits(w1, 21, 1))?;
-            let soffset = Src(bits(w1, 24, 8) as u16);
-            check_ssrc(gen, "soffset", soffset)?;
-            let f = Fields::Mtbuf {
-                vdata: bits(w1, 8, 8) as u8,
-                vaddr: bits(w1, 0, 8) as u8,
-                srsrc: (bits(w1, 16, 5) * 4) as u8,
-                soffset,
-                offset: bits(w, 0, 12) as u16,
-                offen: bit(w, 12),
-                idxen: bit(w, 13),
-                glc: bit(w, 14),
+            let f = Fields::Mtbuf(BufferFields {
                 slc: bit(w1, 22),
-                tfe: bit(w1, 23),
                 addr64,
-                dfmt: bits(w, 19, 4) as u8,
-                nfmt: bits(w, 23, 3) as u8,
-            };
+                format: Some((bits(w, 19, 4) as u8, bits(w, 23, 3) as u8)),
+                ..buffer_fields(gen, w, w1)?
+            });
             (row.op, Enc::Mtbuf, f, 2)
         }
         TableEnc::Flat => {
@@ -680,14 +612,14 @@ fn decode_inner(d: &Dec) -> Result<(Inst, u32), Kind> {
             reserved(bits(w, 25, 1))?;
             let w1 = d.word(1)?;
             reserved(bits(w1, 16, 7))?;
-            let f = Fields::Flat {
+            let f = Fields::Flat(FlatFields {
                 vdst: bits(w1, 24, 8) as u8,
                 addr: bits(w1, 0, 8) as u8,
                 data: bits(w1, 8, 8) as u8,
                 glc: bit(w, 16),
                 slc: bit(w, 17),
                 tfe: bit(w1, 23),
-            };
+            });
             (row.op, Enc::Flat, f, 2)
         }
         TableEnc::Mimg => {
@@ -783,25 +715,21 @@ fn check_scalar_fields(gen: Gen, op: Op, f: &Fields) -> Result<(), Kind> {
             ssrc(TableEnc::Sopc, Field::Ssrc0, "ssrc0", ssrc0)?;
             ssrc(TableEnc::Sopc, Field::Ssrc1, "ssrc1", ssrc1)
         }
-        Fields::Smrd {
-            sdst, imm, offset, ..
-        } => {
-            check_sdst(gen, "sdst", sdst)?;
-            if !imm && offset != 255 {
-                check_sdst(gen, "offset", offset)?;
+        Fields::Smrd(f) => {
+            check_sdst(gen, "sdst", f.sdst)?;
+            if !f.imm && f.offset != 255 {
+                check_sdst(gen, "offset", f.offset)?;
             }
             Ok(())
         }
-        Fields::Smem {
-            sdata, imm, offset, ..
-        } => {
-            check_sdst(gen, "sdata", sdata)?;
-            if !imm {
+        Fields::Smem(f) => {
+            check_sdst(gen, "sdata", f.sdata)?;
+            if !f.imm {
                 // The SGPR offset is the low 8 bits; the rest of the field must be 0.
-                if offset > 0xff {
-                    return Err(bad("offset", offset));
+                if f.offset > 0xff {
+                    return Err(bad("offset", f.offset));
                 }
-                check_sdst(gen, "offset", offset as u8)?;
+                check_sdst(gen, "offset", f.offset as u8)?;
             }
             Ok(())
         }
@@ -913,6 +841,28 @@ fn sel(field: &'static str, v: u32) -> Result<u8, Kind> {
     Ok(v as u8)
 }
 
+/// The fields MUBUF and MTBUF keep in the same bits; SLC, LDS, ADDR64 and the formats,
+/// which they do not, are left clear for the caller.
+fn buffer_fields(gen: Gen, w: u32, w1: u32) -> Result<BufferFields, Kind> {
+    let soffset = Src(bits(w1, 24, 8) as u16);
+    check_ssrc(gen, "soffset", soffset)?;
+    Ok(BufferFields {
+        vdata: bits(w1, 8, 8) as u8,
+        vaddr: bits(w1, 0, 8) as u8,
+        srsrc: (bits(w1, 16, 5) * 4) as u8,
+        soffset,
+        offset: bits(w, 0, 12) as u16,
+        offen: bit(w, 12),
+        idxen: bit(w, 13),
+        glc: bit(w, 14),
+        slc: false,
+        tfe: bit(w1, 23),
+        lds: false,
+        addr64: false,
+        format: None,
+    })
+}
+
 fn sdwa_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Fields), Kind> {
     reserved(bits(e, 14, 2))?;
     reserved(bits(e, 22, 2))?;
@@ -933,7 +883,7 @@ fn sdwa_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Field
     } else {
         sel("src1_sel", bits(e, 24, 3))?
     };
-    let f = Fields::Sdwa {
+    let f = Fields::Sdwa(SdwaFields {
         vdst,
         src0: bits(e, 0, 8) as u8,
         vsrc1,
@@ -948,7 +898,7 @@ fn sdwa_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Field
         src1_sext: bit(e, 27),
         src1_neg: bit(e, 28),
         src1_abs: bit(e, 29),
-    };
+    });
     Ok((Enc::Sdwa { base }, f))
 }
 
@@ -968,7 +918,7 @@ fn dpp_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Fields
     if base == VopBase::Vop1 {
         reserved(bits(e, 22, 2))?;
     }
-    let f = Fields::Dpp {
+    let f = Fields::Dpp(DppFields {
         vdst,
         src0: bits(e, 0, 8) as u8,
         vsrc1,
@@ -980,7 +930,7 @@ fn dpp_fields(base: VopBase, vdst: u8, vsrc1: u8, e: u32) -> Result<(Enc, Fields
         src1_abs: bit(e, 23),
         bank_mask: bits(e, 24, 4) as u8,
         row_mask: bits(e, 28, 4) as u8,
-    };
+    });
     Ok((Enc::Dpp { base }, f))
 }
 
@@ -1039,7 +989,7 @@ fn decode_vop3(d: &Dec, w: u32) -> Result<(Inst, u32), Kind> {
     if is_b {
         check_sdst(gen, "sdst", sdst)?;
     }
-    let fields = Fields::Vop3 {
+    let fields = Fields::Vop3(Vop3Fields {
         vdst: bits(w, 0, 8) as u8,
         sdst,
         src,
@@ -1047,7 +997,7 @@ fn decode_vop3(d: &Dec, w: u32) -> Result<(Inst, u32), Kind> {
         neg: bits(w1, 29, 3) as u8,
         clamp,
         omod: bits(w1, 27, 2) as u8,
-    };
+    });
     Ok((
         Inst {
             op: row.op,

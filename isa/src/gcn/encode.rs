@@ -73,39 +73,22 @@ pub fn encode(gen: Gen, inst: &Inst) -> Result<Vec<u32>, EncodeError> {
             vec![0x17E << 23 | opc << 16 | src("ssrc1", ssrc1, 8)? << 8 | src("ssrc0", ssrc0, 8)?]
         }
         (Enc::Sopp, Fields::Sopp { simm16 }) => vec![0x17F << 23 | opc << 16 | simm16 as u32],
-        (
-            Enc::Smrd,
-            Fields::Smrd {
-                sdst,
-                sbase,
-                imm,
-                offset,
-            },
-        ) => vec![
+        (Enc::Smrd, Fields::Smrd(f)) => vec![
             0x18 << 27
                 | opc << 22
-                | fit("sdst", sdst as u32, 7)? << 15
-                | scaled("sbase", sbase, 2, 6)? << 9
-                | b(imm) << 8
-                | offset as u32,
+                | fit("sdst", f.sdst as u32, 7)? << 15
+                | scaled("sbase", f.sbase, 2, 6)? << 9
+                | b(f.imm) << 8
+                | f.offset as u32,
         ],
-        (
-            Enc::Smem,
-            Fields::Smem {
-                sdata,
-                sbase,
-                imm,
-                glc,
-                offset,
-            },
-        ) => vec![
+        (Enc::Smem, Fields::Smem(f)) => vec![
             0x30 << 26
                 | opc << 18
-                | b(imm) << 17
-                | b(glc) << 16
-                | fit("sdata", sdata as u32, 7)? << 6
-                | scaled("sbase", sbase, 2, 6)?,
-            fit("offset", offset, 20)?,
+                | b(f.imm) << 17
+                | b(f.glc) << 16
+                | fit("sdata", f.sdata as u32, 7)? << 6
+                | scaled("sbase", f.sbase, 2, 6)?,
+            fit("offset", f.offset, 20)?,
         ],
         (Enc::Vop1, Fields::Vop1 { vdst, src0 }) => {
             vec![0x3F << 25 | (vdst as u32) << 17 | opc << 9 | src("src0", src0, 9)?]
@@ -116,147 +99,82 @@ pub fn encode(gen: Gen, inst: &Inst) -> Result<Vec<u32>, EncodeError> {
         (Enc::Vopc, Fields::Vopc { src0, vsrc1 }) => {
             vec![0x3E << 25 | opc << 17 | (vsrc1 as u32) << 9 | src("src0", src0, 9)?]
         }
-        (
-            Enc::Sdwa { base },
-            Fields::Sdwa {
-                vdst,
-                src0,
-                vsrc1,
-                dst_sel,
-                dst_unused,
-                clamp,
-                src0_sel,
-                src0_sext,
-                src0_neg,
-                src0_abs,
-                src1_sel,
-                src1_sext,
-                src1_neg,
-                src1_abs,
-            },
-        ) => {
-            let e = src0 as u32
-                | fit("dst_sel", dst_sel as u32, 3)? << 8
-                | fit("dst_unused", dst_unused as u32, 2)? << 11
-                | b(clamp) << 13
-                | fit("src0_sel", src0_sel as u32, 3)? << 16
-                | b(src0_sext) << 19
-                | b(src0_neg) << 20
-                | b(src0_abs) << 21
-                | fit("src1_sel", src1_sel as u32, 3)? << 24
-                | b(src1_sext) << 27
-                | b(src1_neg) << 28
-                | b(src1_abs) << 29;
-            vec![vop_word(base, opc, vdst, vsrc1, Src::SDWA)?, e]
+        (Enc::Sdwa { base }, Fields::Sdwa(f)) => {
+            let e = f.src0 as u32
+                | fit("dst_sel", f.dst_sel as u32, 3)? << 8
+                | fit("dst_unused", f.dst_unused as u32, 2)? << 11
+                | b(f.clamp) << 13
+                | fit("src0_sel", f.src0_sel as u32, 3)? << 16
+                | b(f.src0_sext) << 19
+                | b(f.src0_neg) << 20
+                | b(f.src0_abs) << 21
+                | fit("src1_sel", f.src1_sel as u32, 3)? << 24
+                | b(f.src1_sext) << 27
+                | b(f.src1_neg) << 28
+                | b(f.src1_abs) << 29;
+            vec![vop_word(base, opc, f.vdst, f.vsrc1, Src::SDWA)?, e]
         }
-        (
-            Enc::Dpp { base },
-            Fields::Dpp {
-                vdst,
-                src0,
-                vsrc1,
-                dpp_ctrl,
-                bound_ctrl,
-                src0_neg,
-                src0_abs,
-                src1_neg,
-                src1_abs,
-                bank_mask,
-                row_mask,
-            },
-        ) => {
-            let e = src0 as u32
-                | fit("dpp_ctrl", dpp_ctrl as u32, 9)? << 8
-                | b(bound_ctrl) << 19
-                | b(src0_neg) << 20
-                | b(src0_abs) << 21
-                | b(src1_neg) << 22
-                | b(src1_abs) << 23
-                | fit("bank_mask", bank_mask as u32, 4)? << 24
-                | fit("row_mask", row_mask as u32, 4)? << 28;
-            vec![vop_word(base, opc, vdst, vsrc1, Src::DPP)?, e]
+        (Enc::Dpp { base }, Fields::Dpp(f)) => {
+            let e = f.src0 as u32
+                | fit("dpp_ctrl", f.dpp_ctrl as u32, 9)? << 8
+                | b(f.bound_ctrl) << 19
+                | b(f.src0_neg) << 20
+                | b(f.src0_abs) << 21
+                | b(f.src1_neg) << 22
+                | b(f.src1_abs) << 23
+                | fit("bank_mask", f.bank_mask as u32, 4)? << 24
+                | fit("row_mask", f.row_mask as u32, 4)? << 28;
+            vec![vop_word(base, opc, f.vdst, f.vsrc1, Src::DPP)?, e]
         }
-        (
-            Enc::Vop3,
-            Fields::Vop3 {
-                vdst,
-                sdst,
-                src: s,
-                abs,
-                neg,
-                clamp,
-                omod,
-            },
-        ) => {
-            let mut w = 0x34 << 26 | opc << if gfx8 { 16 } else { 17 } | vdst as u32;
+        (Enc::Vop3, Fields::Vop3(f)) => {
+            let mut w = 0x34 << 26 | opc << if gfx8 { 16 } else { 17 } | f.vdst as u32;
             if vop3_is_b(row) {
-                if abs != 0 {
+                if f.abs != 0 {
                     return Err(EncodeError::OutOfRange {
                         field: "abs",
-                        value: abs as u32,
+                        value: f.abs as u32,
                     });
                 }
-                w |= fit("sdst", sdst as u32, 7)? << 8 | b(clamp) << 15;
+                w |= fit("sdst", f.sdst as u32, 7)? << 8 | b(f.clamp) << 15;
             } else {
-                if sdst != 0 {
+                if f.sdst != 0 {
                     return Err(EncodeError::OutOfRange {
                         field: "sdst",
-                        value: sdst as u32,
+                        value: f.sdst as u32,
                     });
                 }
-                w |= fit("abs", abs as u32, 3)? << 8 | b(clamp) << if gfx8 { 15 } else { 11 };
+                w |= fit("abs", f.abs as u32, 3)? << 8 | b(f.clamp) << if gfx8 { 15 } else { 11 };
             }
-            let w1 = src("src0", s[0], 9)?
-                | src("src1", s[1], 9)? << 9
-                | src("src2", s[2], 9)? << 18
-                | fit("omod", omod as u32, 2)? << 27
-                | fit("neg", neg as u32, 3)? << 29;
+            let w1 = src("src0", f.src[0], 9)?
+                | src("src1", f.src[1], 9)? << 9
+                | src("src2", f.src[2], 9)? << 18
+                | fit("omod", f.omod as u32, 2)? << 27
+                | fit("neg", f.neg as u32, 3)? << 29;
             vec![w, w1]
         }
-        (
-            Enc::Vintrp,
-            Fields::Vintrp {
-                vdst,
-                vsrc,
-                attr,
-                chan,
-            },
-        ) => {
+        (Enc::Vintrp, Fields::Vintrp(f)) => {
             let tag: u32 = if gfx8 { 0x35 } else { 0x32 };
             vec![
                 tag << 26
-                    | (vdst as u32) << 18
+                    | (f.vdst as u32) << 18
                     | opc << 16
-                    | fit("attr", attr as u32, 6)? << 10
-                    | fit("chan", chan as u32, 2)? << 8
-                    | vsrc as u32,
+                    | fit("attr", f.attr as u32, 6)? << 10
+                    | fit("chan", f.chan as u32, 2)? << 8
+                    | f.vsrc as u32,
             ]
         }
-        (
-            Enc::Ds,
-            Fields::Ds {
-                vdst,
-                addr,
-                data0,
-                data1,
-                offset0,
-                offset1,
-                gds,
-            },
-        ) => {
+        (Enc::Ds, Fields::Ds(f)) => {
             let (op_at, gds_at) = if gfx8 { (17, 16) } else { (18, 17) };
             vec![
-                0x36 << 26
-                    | opc << op_at
-                    | b(gds) << gds_at
-                    | (offset1 as u32) << 8
-                    | offset0 as u32,
-                addr as u32 | (data0 as u32) << 8 | (data1 as u32) << 16 | (vdst as u32) << 24,
+                0x36 << 26 | opc << op_at | b(f.gds) << gds_at | f.offset() as u32,
+                f.addr as u32
+                    | (f.data0 as u32) << 8
+                    | (f.data1 as u32) << 16
+                    | (f.vdst as u32) << 24,
             ]
         }
-        (Enc::Mubuf, Fields::Mubuf { .. }) | (Enc::Mtbuf, Fields::Mtbuf { .. }) => {
+        (Enc::Mubuf, Fields::Mubuf(f)) | (Enc::Mtbuf, Fields::Mtbuf(f)) => {
             // The two layouts differ only in where the opcode, SLC and the MTBUF formats go.
-            let f = inst.fields.buffer().ok_or_else(mismatch)?;
             if gfx8 && f.addr64 {
                 return Err(EncodeError::OutOfRange {
                     field: "addr64",
@@ -293,19 +211,9 @@ pub fn encode(gen: Gen, inst: &Inst) -> Result<Vec<u32>, EncodeError> {
             }
             vec![w, w1]
         }
-        (
-            Enc::Flat,
-            Fields::Flat {
-                vdst,
-                addr,
-                data,
-                glc,
-                slc,
-                tfe,
-            },
-        ) => vec![
-            0x37 << 26 | opc << 18 | b(slc) << 17 | b(glc) << 16,
-            addr as u32 | (data as u32) << 8 | b(tfe) << 23 | (vdst as u32) << 24,
+        (Enc::Flat, Fields::Flat(f)) => vec![
+            0x37 << 26 | opc << 18 | b(f.slc) << 17 | b(f.glc) << 16,
+            f.addr as u32 | (f.data as u32) << 8 | b(f.tfe) << 23 | (f.vdst as u32) << 24,
         ],
         (Enc::Mimg | Enc::Exp, Fields::Raw { words }) => words.to_vec(),
         _ => return Err(mismatch()),

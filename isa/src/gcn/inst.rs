@@ -4,6 +4,7 @@
 //! these fields with the generation and the table row; see `operand.rs`.
 
 use super::table::Op;
+use crate::arch::Gen;
 
 /// The encoding an instruction was (or will be) written in.
 ///
@@ -101,6 +102,10 @@ impl Src {
 /// descriptor (a multiple of 4; stored quartered). Source fields hold `Src`. The decoder
 /// keeps every field of the encoding; a field the operation has no operand in must be 0
 /// (see `decode.rs`), so that every decoded instruction can be written as text.
+///
+/// The encodings with more than a few fields hold a named struct (`Fields::Vop3(f)`,
+/// `f.clamp`), so that code reading one or two fields binds the struct instead of listing
+/// them, and the struct carries what is computed from its fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fields {
     Sop2 {
@@ -123,22 +128,8 @@ pub enum Fields {
     Sopp {
         simm16: u16,
     },
-    /// `offset` is the 8-bit immediate (imm=1) or SGPR number (imm=0); GCN 1.1's
-    /// literal-offset form (imm=0, offset=255) keeps its dword in `Inst::literal`.
-    Smrd {
-        sdst: u8,
-        sbase: u8,
-        imm: bool,
-        offset: u8,
-    },
-    /// `offset` is the 20-bit immediate (imm=1) or, in its low 8 bits, the SGPR (imm=0).
-    Smem {
-        sdata: u8,
-        sbase: u8,
-        imm: bool,
-        glc: bool,
-        offset: u32,
-    },
+    Smrd(SmrdFields),
+    Smem(SmemFields),
     Vop1 {
         vdst: u8,
         src0: Src,
@@ -152,103 +143,16 @@ pub enum Fields {
         src0: Src,
         vsrc1: u8,
     },
-    /// VOP3A/VOP3B. `sdst` is bits 14:8 for VOP3B operations (and 0 otherwise);
-    /// `abs` (bits 10:8 of VOP3A) is 0 for VOP3B. `abs` and `neg` are 3-bit masks, bit i
-    /// for source i. `omod`: 0 none, 1 ×2, 2 ×4, 3 ÷2.
-    Vop3 {
-        vdst: u8,
-        sdst: u8,
-        src: [Src; 3],
-        abs: u8,
-        neg: u8,
-        clamp: bool,
-        omod: u8,
-    },
-    /// VOP_SDWA (000_20ed934eb40eff08.txt, 002_969c374e212b41fa.txt). `vdst`/`vsrc1` come
-    /// from the VOP word, the rest from the SDWA dword. `src0` is a VGPR number.
-    Sdwa {
-        vdst: u8,
-        src0: u8,
-        vsrc1: u8,
-        dst_sel: u8,
-        dst_unused: u8,
-        clamp: bool,
-        src0_sel: u8,
-        src0_sext: bool,
-        src0_neg: bool,
-        src0_abs: bool,
-        src1_sel: u8,
-        src1_sext: bool,
-        src1_neg: bool,
-        src1_abs: bool,
-    },
-    /// VOP_DPP (002_969c374e212b41fa.txt). `src0` is a VGPR number.
-    Dpp {
-        vdst: u8,
-        src0: u8,
-        vsrc1: u8,
-        dpp_ctrl: u16,
-        bound_ctrl: bool,
-        src0_neg: bool,
-        src0_abs: bool,
-        src1_neg: bool,
-        src1_abs: bool,
-        bank_mask: u8,
-        row_mask: u8,
-    },
-    /// VINTRP (001_43f5507a70f72cb4.txt). For V_INTERP_MOV_F32 `vsrc` is 0/1/2 = P10/P20/P0.
-    Vintrp {
-        vdst: u8,
-        vsrc: u8,
-        attr: u8,
-        chan: u8,
-    },
-    Ds {
-        vdst: u8,
-        addr: u8,
-        data0: u8,
-        data1: u8,
-        offset0: u8,
-        offset1: u8,
-        gds: bool,
-    },
-    Mubuf {
-        vdata: u8,
-        vaddr: u8,
-        srsrc: u8,
-        soffset: Src,
-        offset: u16,
-        offen: bool,
-        idxen: bool,
-        glc: bool,
-        slc: bool,
-        tfe: bool,
-        lds: bool,
-        addr64: bool,
-    },
-    Mtbuf {
-        vdata: u8,
-        vaddr: u8,
-        srsrc: u8,
-        soffset: Src,
-        offset: u16,
-        offen: bool,
-        idxen: bool,
-        glc: bool,
-        slc: bool,
-        tfe: bool,
-        addr64: bool,
-        dfmt: u8,
-        nfmt: u8,
-    },
-    Flat {
-        vdst: u8,
-        addr: u8,
-        data: u8,
-        glc: bool,
-        slc: bool,
-        tfe: bool,
-    },
+    Vop3(Vop3Fields),
+    Sdwa(SdwaFields),
+    Dpp(DppFields),
+    Vintrp(VintrpFields),
+    Ds(DsFields),
+    /// `format` is `None`.
+    Mubuf(BufferFields),
+    /// `format` is `Some`, `lds` false.
+    Mtbuf(BufferFields),
+    Flat(FlatFields),
     /// Encodings decoded only far enough to be printed and re-encoded (MIMG, EXP): the
     /// words, low first.
     Raw {
@@ -256,8 +160,168 @@ pub enum Fields {
     },
 }
 
-/// The fields MUBUF and MTBUF share, as one view (`Fields::buffer`) for code that treats
-/// both alike. `lds` is false for MTBUF, which has no LDS bit; `format` is MTBUF's
+/// SMRD (GCN 1.0/1.1, one dword). `offset` is the 8-bit immediate (imm=1) or SGPR number
+/// (imm=0); GCN 1.1's literal-offset form (imm=0, offset=255) keeps its dword in
+/// `Inst::literal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SmrdFields {
+    pub sdst: u8,
+    pub sbase: u8,
+    pub imm: bool,
+    pub offset: u8,
+}
+
+/// SMEM (GCN 1.2, two dwords). `offset` is the 20-bit immediate (imm=1) or, in its low 8
+/// bits, the SGPR (imm=0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SmemFields {
+    pub sdata: u8,
+    pub sbase: u8,
+    pub imm: bool,
+    pub glc: bool,
+    pub offset: u32,
+}
+
+/// Where a scalar memory access's byte offset comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmemOffset {
+    /// A constant number of bytes (SMRD's dword immediate or literal already scaled).
+    Bytes(u64),
+    /// The value of this SGPR (or special register), in bytes.
+    Sgpr(u8),
+}
+
+/// SMRD and SMEM as one view: the data and base registers and the offset, as the
+/// engines address memory with them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScalarMem {
+    pub sdata: u8,
+    pub sbase: u8,
+    pub offset: SmemOffset,
+}
+
+/// VOP3A/VOP3B. `sdst` is bits 14:8 for VOP3B operations (and 0 otherwise); `abs` (bits
+/// 10:8 of VOP3A) is 0 for VOP3B. `abs` and `neg` are 3-bit masks, bit i for source i.
+/// `omod`: 0 none, 1 ×2, 2 ×4, 3 ÷2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Vop3Fields {
+    pub vdst: u8,
+    pub sdst: u8,
+    pub src: [Src; 3],
+    pub abs: u8,
+    pub neg: u8,
+    pub clamp: bool,
+    pub omod: u8,
+}
+
+/// VOP_SDWA (000_20ed934eb40eff08.txt, 002_969c374e212b41fa.txt). `vdst`/`vsrc1` come
+/// from the VOP word, the rest from the SDWA dword. `src0` is a VGPR number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SdwaFields {
+    pub vdst: u8,
+    pub src0: u8,
+    pub vsrc1: u8,
+    pub dst_sel: u8,
+    pub dst_unused: u8,
+    pub clamp: bool,
+    pub src0_sel: u8,
+    pub src0_sext: bool,
+    pub src0_neg: bool,
+    pub src0_abs: bool,
+    pub src1_sel: u8,
+    pub src1_sext: bool,
+    pub src1_neg: bool,
+    pub src1_abs: bool,
+}
+
+/// VOP_DPP (002_969c374e212b41fa.txt). `src0` is a VGPR number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DppFields {
+    pub vdst: u8,
+    pub src0: u8,
+    pub vsrc1: u8,
+    pub dpp_ctrl: u16,
+    pub bound_ctrl: bool,
+    pub src0_neg: bool,
+    pub src0_abs: bool,
+    pub src1_neg: bool,
+    pub src1_abs: bool,
+    pub bank_mask: u8,
+    pub row_mask: u8,
+}
+
+/// Two per-source bits as a mask, bit i for source i (VOP3's layout of ABS/NEG).
+fn mask2(src0: bool, src1: bool) -> u8 {
+    src0 as u8 | (src1 as u8) << 1
+}
+
+impl SdwaFields {
+    /// NEG of SRC0 and SRC1 as a mask (bit i for source i).
+    pub fn neg(&self) -> u8 {
+        mask2(self.src0_neg, self.src1_neg)
+    }
+    /// ABS of SRC0 and SRC1 as a mask.
+    pub fn abs(&self) -> u8 {
+        mask2(self.src0_abs, self.src1_abs)
+    }
+    /// SEXT of SRC0 and SRC1 as a mask.
+    pub fn sext(&self) -> u8 {
+        mask2(self.src0_sext, self.src1_sext)
+    }
+}
+
+impl DppFields {
+    /// NEG of SRC0 and SRC1 as a mask (bit i for source i).
+    pub fn neg(&self) -> u8 {
+        mask2(self.src0_neg, self.src1_neg)
+    }
+    /// ABS of SRC0 and SRC1 as a mask.
+    pub fn abs(&self) -> u8 {
+        mask2(self.src0_abs, self.src1_abs)
+    }
+}
+
+/// VINTRP (001_43f5507a70f72cb4.txt). For V_INTERP_MOV_F32 `vsrc` is 0/1/2 = P10/P20/P0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VintrpFields {
+    pub vdst: u8,
+    pub vsrc: u8,
+    pub attr: u8,
+    pub chan: u8,
+}
+
+/// DS (LDS/GDS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DsFields {
+    pub vdst: u8,
+    pub addr: u8,
+    pub data0: u8,
+    pub data1: u8,
+    pub offset0: u8,
+    pub offset1: u8,
+    pub gds: bool,
+}
+
+impl DsFields {
+    /// OFFSET1:OFFSET0 as the one 16-bit offset of the single-address operations.
+    pub fn offset(&self) -> u16 {
+        (self.offset1 as u16) << 8 | self.offset0 as u16
+    }
+}
+
+/// FLAT (GCN 1.1/1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FlatFields {
+    pub vdst: u8,
+    pub addr: u8,
+    pub data: u8,
+    pub glc: bool,
+    pub slc: bool,
+    pub tfe: bool,
+}
+
+/// MUBUF and MTBUF, which share all but two fields, so that code treats both alike:
+/// `lds` is MUBUF's (false for MTBUF, which has no LDS bit); `format` is MTBUF's
 /// (DFMT, NFMT) and `None` for MUBUF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BufferFields {
@@ -277,40 +341,11 @@ pub struct BufferFields {
 }
 
 impl BufferFields {
-    /// The `Fields` these are a view of: MTBUF when `format` is given, else MUBUF (MTBUF
-    /// drops `lds`, which it has no bit for).
+    /// The `Fields` variant these belong in: MTBUF when `format` is given, else MUBUF.
     pub fn fields(self) -> Fields {
-        let b = self;
-        match b.format {
-            Some((dfmt, nfmt)) => Fields::Mtbuf {
-                vdata: b.vdata,
-                vaddr: b.vaddr,
-                srsrc: b.srsrc,
-                soffset: b.soffset,
-                offset: b.offset,
-                offen: b.offen,
-                idxen: b.idxen,
-                glc: b.glc,
-                slc: b.slc,
-                tfe: b.tfe,
-                addr64: b.addr64,
-                dfmt,
-                nfmt,
-            },
-            None => Fields::Mubuf {
-                vdata: b.vdata,
-                vaddr: b.vaddr,
-                srsrc: b.srsrc,
-                soffset: b.soffset,
-                offset: b.offset,
-                offen: b.offen,
-                idxen: b.idxen,
-                glc: b.glc,
-                slc: b.slc,
-                tfe: b.tfe,
-                lds: b.lds,
-                addr64: b.addr64,
-            },
+        match self.format {
+            Some(_) => Fields::Mtbuf(self),
+            None => Fields::Mubuf(self),
         }
     }
 }
@@ -369,66 +404,23 @@ impl Enc {
 }
 
 impl Fields {
-    /// MUBUF/MTBUF fields as a `BufferFields` view (`None` for other encodings).
+    /// MUBUF/MTBUF fields (`None` for other encodings).
     pub fn buffer(&self) -> Option<BufferFields> {
         match *self {
-            Fields::Mubuf {
-                vdata,
-                vaddr,
-                srsrc,
-                soffset,
-                offset,
-                offen,
-                idxen,
-                glc,
-                slc,
-                tfe,
-                lds,
-                addr64,
-            } => Some(BufferFields {
-                vdata,
-                vaddr,
-                srsrc,
-                soffset,
-                offset,
-                offen,
-                idxen,
-                glc,
-                slc,
-                tfe,
-                lds,
-                addr64,
-                format: None,
-            }),
-            Fields::Mtbuf {
-                vdata,
-                vaddr,
-                srsrc,
-                soffset,
-                offset,
-                offen,
-                idxen,
-                glc,
-                slc,
-                tfe,
-                addr64,
-                dfmt,
-                nfmt,
-            } => Some(BufferFields {
-                vdata,
-                vaddr,
-                srsrc,
-                soffset,
-                offset,
-                offen,
-                idxen,
-                glc,
-                slc,
-                tfe,
-                lds: false,
-                addr64,
-                format: Some((dfmt, nfmt)),
-            }),
+            Fields::Mubuf(b) | Fields::Mtbuf(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The VDST field of the vector encodings that have one (VOP1, VOP2, VOP3, SDWA, DPP,
+    /// VINTRP); `None` for VOPC and everything else.
+    pub fn vdst(&self) -> Option<u8> {
+        match *self {
+            Fields::Vop1 { vdst, .. } | Fields::Vop2 { vdst, .. } => Some(vdst),
+            Fields::Vop3(Vop3Fields { vdst, .. })
+            | Fields::Sdwa(SdwaFields { vdst, .. })
+            | Fields::Dpp(DppFields { vdst, .. })
+            | Fields::Vintrp(VintrpFields { vdst, .. }) => Some(vdst),
             _ => None,
         }
     }
@@ -441,21 +433,54 @@ impl Fields {
             Fields::Sop1 { .. } => "Sop1",
             Fields::Sopc { .. } => "Sopc",
             Fields::Sopp { .. } => "Sopp",
-            Fields::Smrd { .. } => "Smrd",
-            Fields::Smem { .. } => "Smem",
+            Fields::Smrd(_) => "Smrd",
+            Fields::Smem(_) => "Smem",
             Fields::Vop1 { .. } => "Vop1",
             Fields::Vop2 { .. } => "Vop2",
             Fields::Vopc { .. } => "Vopc",
-            Fields::Vop3 { .. } => "Vop3",
-            Fields::Sdwa { .. } => "Sdwa",
-            Fields::Dpp { .. } => "Dpp",
-            Fields::Vintrp { .. } => "Vintrp",
-            Fields::Ds { .. } => "Ds",
-            Fields::Mubuf { .. } => "Mubuf",
-            Fields::Mtbuf { .. } => "Mtbuf",
-            Fields::Flat { .. } => "Flat",
+            Fields::Vop3(_) => "Vop3",
+            Fields::Sdwa(_) => "Sdwa",
+            Fields::Dpp(_) => "Dpp",
+            Fields::Vintrp(_) => "Vintrp",
+            Fields::Ds(_) => "Ds",
+            Fields::Mubuf(_) => "Mubuf",
+            Fields::Mtbuf(_) => "Mtbuf",
+            Fields::Flat(_) => "Flat",
             Fields::Raw { .. } => "Raw",
         }
+    }
+}
+
+impl Inst {
+    /// The addressing of an SMRD or SMEM instruction on `gen`; `None` for other encodings
+    /// and for GCN 1.1's literal offset without its literal dword.
+    pub fn scalar_mem(&self, gen: Gen) -> Option<ScalarMem> {
+        let (sdata, sbase, offset) = match self.fields {
+            Fields::Smrd(f) => {
+                let off = if f.imm {
+                    SmemOffset::Bytes(f.offset as u64 * 4)
+                } else if f.offset == 255 && gen == Gen::Gfx7 {
+                    SmemOffset::Bytes(self.literal? as u64 * 4)
+                } else {
+                    SmemOffset::Sgpr(f.offset)
+                };
+                (f.sdst, f.sbase, off)
+            }
+            Fields::Smem(f) => {
+                let off = if f.imm {
+                    SmemOffset::Bytes((f.offset & 0xf_ffff) as u64)
+                } else {
+                    SmemOffset::Sgpr((f.offset & 0xff) as u8)
+                };
+                (f.sdata, f.sbase, off)
+            }
+            _ => return None,
+        };
+        Some(ScalarMem {
+            sdata,
+            sbase,
+            offset,
+        })
     }
 }
 
@@ -464,8 +489,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn buffer_view_gives_back_the_fields() {
-        let mubuf = Fields::Mubuf {
+    fn buffer_fields_go_back_to_their_variant() {
+        let mubuf = BufferFields {
             vdata: 1,
             vaddr: 2,
             srsrc: 4,
@@ -478,31 +503,85 @@ mod tests {
             tfe: true,
             lds: true,
             addr64: false,
+            format: None,
         };
-        let mtbuf = Fields::Mtbuf {
-            vdata: 1,
-            vaddr: 2,
-            srsrc: 8,
-            soffset: Src(129),
-            offset: 4095,
-            offen: false,
-            idxen: true,
-            glc: false,
-            slc: true,
-            tfe: false,
-            addr64: true,
-            dfmt: 14,
-            nfmt: 7,
+        let mtbuf = BufferFields {
+            lds: false,
+            format: Some((14, 7)),
+            ..mubuf
         };
-        for f in [mubuf, mtbuf] {
-            let b = f.buffer().expect("a buffer encoding");
-            assert_eq!(b.fields(), f);
-        }
-        assert_eq!(mtbuf.buffer().map(|b| b.format), Some(Some((14, 7))));
-        assert_eq!(
-            mubuf.buffer().map(|b| (b.lds, b.format)),
-            Some((true, None))
-        );
+        assert_eq!(mubuf.fields(), Fields::Mubuf(mubuf));
+        assert_eq!(mtbuf.fields(), Fields::Mtbuf(mtbuf));
+        assert_eq!(Fields::Mtbuf(mtbuf).buffer(), Some(mtbuf));
         assert_eq!(Fields::Sopp { simm16: 0 }.buffer(), None);
+    }
+
+    #[test]
+    fn modifier_masks_put_source_i_in_bit_i() {
+        let d = DppFields {
+            vdst: 0,
+            src0: 0,
+            vsrc1: 0,
+            dpp_ctrl: 0,
+            bound_ctrl: false,
+            src0_neg: false,
+            src0_abs: true,
+            src1_neg: true,
+            src1_abs: false,
+            bank_mask: 0,
+            row_mask: 0,
+        };
+        assert_eq!((d.abs(), d.neg()), (0b01, 0b10));
+        let ds = DsFields {
+            vdst: 0,
+            addr: 0,
+            data0: 0,
+            data1: 0,
+            offset0: 0x34,
+            offset1: 0x12,
+            gds: false,
+        };
+        assert_eq!(ds.offset(), 0x1234);
+    }
+
+    #[test]
+    fn scalar_memory_offsets() {
+        let smrd = |imm, offset| Inst {
+            op: Op::SLoadDword,
+            enc: Enc::Smrd,
+            fields: Fields::Smrd(SmrdFields {
+                sdst: 3,
+                sbase: 4,
+                imm,
+                offset,
+            }),
+            literal: Some(0x10),
+        };
+        // The SMRD immediate counts dwords; the GCN 1.1 literal too.
+        let at = |i: Inst, g| i.scalar_mem(g).map(|m| m.offset);
+        assert_eq!(at(smrd(true, 5), Gen::Gfx6), Some(SmemOffset::Bytes(20)));
+        assert_eq!(at(smrd(false, 255), Gen::Gfx7), Some(SmemOffset::Bytes(64)));
+        assert_eq!(at(smrd(false, 7), Gen::Gfx7), Some(SmemOffset::Sgpr(7)));
+        let smem = Inst {
+            op: Op::SLoadDword,
+            enc: Enc::Smem,
+            fields: Fields::Smem(SmemFields {
+                sdata: 1,
+                sbase: 2,
+                imm: true,
+                glc: false,
+                offset: 0xf_fffc,
+            }),
+            literal: None,
+        };
+        // SMEM's immediate counts bytes.
+        assert_eq!(
+            smem.scalar_mem(Gen::Gfx8),
+            Some(ScalarMem {
+                sdata: 1,
+                sbase: 2,
+                offset: SmemOffset::Bytes(0xf_fffc)
+            })
+        );
     }
 }

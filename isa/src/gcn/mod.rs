@@ -18,5 +18,8 @@ pub use decode::{decode, flow};
 pub use desc::{BranchIf, CmpDesc, CmpTy, Cond, OpDesc, Ty, ValuKind};
 pub use encode::{encode, EncodeError};
 pub use export::{ExpFields, ExpTarget};
-pub use inst::{BufferFields, Enc, Fields, Inst, Src, VopBase};
+pub use inst::{
+    BufferFields, DppFields, DsFields, Enc, Fields, FlatFields, Inst, ScalarMem, SdwaFields,
+    SmemFields, SmemOffset, SmrdFields, Src, VintrpFields, Vop3Fields, VopBase,
+};
 pub use table::Op;

@@ -92,6 +92,17 @@ impl Default for Valu {
 
 const VCC: u8 = 106;
 
+impl Valu {
+    /// What SDWA and DPP share: VGPR sources, the lane mask in VCC, ABS/NEG of two sources.
+    fn sdwa_dpp(&mut self, vdst: u8, src0: u8, vsrc1: u8, abs: u8, neg: u8) {
+        self.dst = vdst;
+        self.sdst = VCC;
+        self.src = [Src::vgpr(src0), Src::vgpr(vsrc1), Src(VCC as u16)];
+        self.abs = abs;
+        self.neg = neg;
+    }
+}
+
 /// The operand shape of a VALU operation in one generation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ValuShape {
@@ -187,82 +198,39 @@ pub fn from_inst(gen: Gen, inst: &Inst) -> Option<(Valu, Form, ValuShape)> {
             v.src[1] = Src::vgpr(vsrc1);
             Form::E32
         }
-        Fields::Vop3 {
-            vdst,
-            sdst,
-            src,
-            abs,
-            neg,
-            clamp,
-            omod,
-        } => {
-            v.dst = vdst;
+        Fields::Vop3(f) => {
+            v.dst = f.vdst;
             v.sdst = if shape.kind == ValuKind::Cmp {
-                vdst
+                f.vdst
             } else {
-                sdst
+                f.sdst
             };
-            v.src = src;
-            v.abs = abs;
-            v.neg = neg;
-            v.clamp = clamp;
-            v.omod = omod;
+            v.src = f.src;
+            v.abs = f.abs;
+            v.neg = f.neg;
+            v.clamp = f.clamp;
+            v.omod = f.omod;
             Form::E64
         }
-        Fields::Sdwa {
-            vdst,
-            src0,
-            vsrc1,
-            dst_sel,
-            dst_unused,
-            clamp,
-            src0_sel,
-            src0_sext,
-            src0_neg,
-            src0_abs,
-            src1_sel,
-            src1_sext,
-            src1_neg,
-            src1_abs,
-        } => {
-            v.dst = vdst;
-            v.sdst = VCC;
-            v.src = [Src::vgpr(src0), Src::vgpr(vsrc1), Src(VCC as u16)];
-            v.neg = src0_neg as u8 | (src1_neg as u8) << 1;
-            v.abs = src0_abs as u8 | (src1_abs as u8) << 1;
-            v.sext = src0_sext as u8 | (src1_sext as u8) << 1;
-            v.clamp = clamp;
+        Fields::Sdwa(f) => {
+            v.sdwa_dpp(f.vdst, f.src0, f.vsrc1, f.abs(), f.neg());
+            v.sext = f.sext();
+            v.clamp = f.clamp;
             v.sdwa = SdwaCtl {
-                dst_sel,
-                dst_unused,
-                src0_sel,
-                src1_sel,
+                dst_sel: f.dst_sel,
+                dst_unused: f.dst_unused,
+                src0_sel: f.src0_sel,
+                src1_sel: f.src1_sel,
             };
             Form::Sdwa
         }
-        Fields::Dpp {
-            vdst,
-            src0,
-            vsrc1,
-            dpp_ctrl,
-            bound_ctrl,
-            src0_neg,
-            src0_abs,
-            src1_neg,
-            src1_abs,
-            bank_mask,
-            row_mask,
-        } => {
-            v.dst = vdst;
-            v.sdst = VCC;
-            v.src = [Src::vgpr(src0), Src::vgpr(vsrc1), Src(VCC as u16)];
-            v.neg = src0_neg as u8 | (src1_neg as u8) << 1;
-            v.abs = src0_abs as u8 | (src1_abs as u8) << 1;
+        Fields::Dpp(f) => {
+            v.sdwa_dpp(f.vdst, f.src0, f.vsrc1, f.abs(), f.neg());
             v.dpp = DppCtl {
-                ctrl: dpp_ctrl,
-                bound_ctrl,
-                row_mask,
-                bank_mask,
+                ctrl: f.dpp_ctrl,
+                bound_ctrl: f.bound_ctrl,
+                row_mask: f.row_mask,
+                bank_mask: f.bank_mask,
             };
             Form::Dpp
         }

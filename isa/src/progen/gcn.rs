@@ -8,6 +8,10 @@
 //! VCC and EXEC as operands and destinations, SDWA selections with sign extension, every
 //! DPP control with row/bank masks and BOUND_CTRL, VOP3 ABS/NEG/OMOD/CLAMP.
 
+use crate::gcn::inst::{
+    BufferFields, DppFields, DsFields, FlatFields, SdwaFields, SmemFields, SmrdFields,
+    VintrpFields, Vop3Fields,
+};
 use std::collections::HashSet;
 
 use rand::Rng;
@@ -583,7 +587,7 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
                     0
                 }
             };
-            Fields::Vop3 {
+            Fields::Vop3(Vop3Fields {
                 vdst: vdst_for(rng, kind(Field::Vdst)),
                 sdst: if is_b {
                     kind(Field::Sdst).map_or(0, |k| sdst(rng, k.dwords()))
@@ -599,12 +603,12 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
                 } else {
                     0
                 },
-            }
+            })
         }
         Enc::Sdwa { base } => {
             let rare = |rng: &mut _| Rng::random_bool(rng, 0.1);
             let (has_dst, has_src1) = (base != VopBase::Vopc, base != VopBase::Vop1);
-            Fields::Sdwa {
+            Fields::Sdwa(SdwaFields {
                 vdst: if has_dst {
                     vdst_for(rng, kind(Field::Vdst))
                 } else {
@@ -627,11 +631,11 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
                 src1_sext: (has_src1 || rare(rng)) && rng.random_bool(0.3),
                 src1_neg: (has_src1 || rare(rng)) && rng.random_bool(0.2),
                 src1_abs: (has_src1 || rare(rng)) && rng.random_bool(0.2),
-            }
+            })
         }
         Enc::Dpp { base } => {
             let (has_dst, has_src1) = (base != VopBase::Vopc, base != VopBase::Vop1);
-            Fields::Dpp {
+            Fields::Dpp(DppFields {
                 vdst: if has_dst {
                     vdst_for(rng, kind(Field::Vdst))
                 } else {
@@ -647,9 +651,9 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
                 src1_abs: has_src1 && rng.random_bool(0.2),
                 bank_mask: mask4(rng),
                 row_mask: mask4(rng),
-            }
+            })
         }
-        Enc::Vintrp => Fields::Vintrp {
+        Enc::Vintrp => Fields::Vintrp(VintrpFields {
             vdst: vdst_for(rng, kind(Field::Vdst)),
             vsrc: match kind(Field::Vsrc) {
                 Some(Kind::Param) => rng.random_range(0..3),
@@ -663,7 +667,7 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
                 rng.random_range(0..64)
             },
             chan: rng.random_range(0..4),
-        },
+        }),
         Enc::Ds => {
             let addr = match kind(Field::Addr) {
                 None => 0,
@@ -678,7 +682,7 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
                 8 => Rng::random_range(rng, 0..4u8) * 8,
                 _ => Rng::random::<u8>(rng) & !15,
             };
-            Fields::Ds {
+            Fields::Ds(DsFields {
                 vdst: kind(Field::Vdst).map_or(0, |k| vgpr(rng, k.dwords())),
                 addr,
                 data0: kind(Field::Data0).map_or(0, |k| vgpr(rng, k.dwords())),
@@ -686,10 +690,10 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
                 offset0: offset(rng),
                 offset1: if rng.random_bool(0.6) { 0 } else { offset(rng) },
                 gds: false,
-            }
+            })
         }
         Enc::Mubuf | Enc::Mtbuf => buffer(gen, rng, enc, &kind),
-        Enc::Flat => Fields::Flat {
+        Enc::Flat => Fields::Flat(FlatFields {
             vdst: kind(Field::Vdst).map_or(0, |k| vgpr(rng, k.dwords())),
             addr: if rng.random_bool(0.95) {
                 V_FLAT_ADDR
@@ -700,7 +704,7 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
             glc: rng.random_bool(0.5),
             slc: rng.random_bool(0.2),
             tfe: rng.random_bool(0.02),
-        },
+        }),
         Enc::Exp => exp(gen, rng),
         Enc::Mimg => return None,
     };
@@ -787,12 +791,12 @@ fn scalar_mem(
         } else {
             sgpr(rng, 1)
         };
-        Fields::Smrd {
+        Fields::Smrd(SmrdFields {
             sdst: sdata,
             sbase,
             imm,
             offset,
-        }
+        })
     } else {
         let offset = if !has_offset {
             0
@@ -805,13 +809,13 @@ fn scalar_mem(
         } else {
             sgpr(rng, 1) as u32
         };
-        Fields::Smem {
+        Fields::Smem(SmemFields {
             sdata,
             sbase,
             imm,
             glc: rng.random_bool(0.3),
             offset,
-        }
+        })
     }
 }
 
@@ -820,7 +824,7 @@ fn scalar_mem(
 fn buffer(gen: Gen, rng: &mut impl Rng, enc: Enc, kind: &dyn Fn(Field) -> Option<Kind>) -> Fields {
     if kind(Field::Srsrc).is_none() {
         // Cache control (buffer_wbinvl1, …): no operands, every field zero.
-        return Fields::Mubuf {
+        return Fields::Mubuf(BufferFields {
             vdata: 0,
             vaddr: 0,
             srsrc: 0,
@@ -833,7 +837,8 @@ fn buffer(gen: Gen, rng: &mut impl Rng, enc: Enc, kind: &dyn Fn(Field) -> Option
             tfe: false,
             lds: false,
             addr64: false,
-        };
+            format: None,
+        });
     }
     let vdata = kind(Field::Vdata).map_or(0, |k| vgpr(rng, k.dwords()));
     let modes = if gen == Gen::Gfx8 { 4 } else { 5 };
@@ -860,37 +865,31 @@ fn buffer(gen: Gen, rng: &mut impl Rng, enc: Enc, kind: &dyn Fn(Field) -> Option
         rng.random_bool(0.2),
         rng.random_bool(0.02),
     );
+    let b = BufferFields {
+        vdata,
+        vaddr,
+        srsrc: S_RSRC,
+        soffset,
+        offset,
+        offen,
+        idxen,
+        glc,
+        slc,
+        tfe,
+        lds: false,
+        addr64,
+        format: None,
+    };
     if enc == Enc::Mtbuf {
-        Fields::Mtbuf {
-            vdata,
-            vaddr,
-            srsrc: S_RSRC,
-            soffset,
-            offset,
-            offen,
-            idxen,
-            glc,
-            slc,
-            tfe,
-            addr64,
-            dfmt: rng.random_range(0..16),
-            nfmt: rng.random_range(0..8),
-        }
+        Fields::Mtbuf(BufferFields {
+            format: Some((rng.random_range(0..16), rng.random_range(0..8))),
+            ..b
+        })
     } else {
-        Fields::Mubuf {
-            vdata,
-            vaddr,
-            srsrc: S_RSRC,
-            soffset,
-            offset,
-            offen,
-            idxen,
-            glc,
-            slc,
-            tfe,
+        Fields::Mubuf(BufferFields {
             lds: rng.random_bool(0.02),
-            addr64,
-        }
+            ..b
+        })
     }
 }
 

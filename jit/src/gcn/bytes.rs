@@ -14,6 +14,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::{src_kind, SrcKind};
+use wavejit_isa::gcn::Vop3Fields;
 use wavejit_isa::gcn::{Enc, Fields, Inst};
 
 use super::fetch::sign_mods;
@@ -162,13 +163,13 @@ pub struct Mqsad {
 pub fn plan_mqsad(gen: Gen, inst: &Inst) -> Option<Mqsad> {
     let (
         Enc::Vop3,
-        Fields::Vop3 {
+        Fields::Vop3(Vop3Fields {
             vdst,
             src,
             abs,
             neg,
             ..
-        },
+        }),
     ) = (inst.enc, inst.fields)
     else {
         return None;

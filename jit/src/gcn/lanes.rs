@@ -27,6 +27,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::{src_kind, SrcKind};
+use wavejit_isa::gcn::Vop3Fields;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 
 use super::dynamic::check_or_helper;
@@ -119,13 +120,13 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<LPlan> {
         }
         (
             Enc::Vop3,
-            Fields::Vop3 {
+            Fields::Vop3(Vop3Fields {
                 vdst,
                 src,
                 abs,
                 neg,
                 ..
-            },
+            }),
         ) => {
             if lit.is_some() {
                 return None;

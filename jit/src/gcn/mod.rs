@@ -142,13 +142,7 @@ struct Planned {
 
 fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
     match inst.enc {
-        Enc::Vop1
-        | Enc::Vop2
-        | Enc::Vopc
-        | Enc::Vop3
-        | Enc::Sdwa { .. }
-        | Enc::Dpp { .. }
-        | Enc::Vintrp => {
+        e if e.is_vector() => {
             // No state changes (exceptions are not modelled); the interpreter refuses only
             // a reserved DPP control, so the DPP form stays with it.
             if sem::lowering(inst.op) == sem::Lowering::Nop

@@ -28,7 +28,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Endianness, InstBuilder, MemFlagsData, Value};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op, VintrpFields, Vop3Fields};
 
 use super::sem::{self, Sem};
 use super::vocab::{FOp, Fmt, IOp, Vop2Form};
@@ -80,12 +80,12 @@ pub fn plan(_gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
     let (vdst, vsrc, at, abs, neg, clamp, omod) = match (inst.enc, inst.fields) {
         (
             Enc::Vintrp,
-            Fields::Vintrp {
+            Fields::Vintrp(VintrpFields {
                 vdst,
                 vsrc,
                 attr,
                 chan,
-            },
+            }),
         ) => {
             let at = Attr {
                 attr: attr & 63,
@@ -95,7 +95,7 @@ pub fn plan(_gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
         }
         (
             Enc::Vop3,
-            Fields::Vop3 {
+            Fields::Vop3(Vop3Fields {
                 vdst,
                 src,
                 abs,
@@ -103,7 +103,7 @@ pub fn plan(_gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
                 clamp,
                 omod,
                 ..
-            },
+            }),
         ) => {
             let a = InterpAttr::from_src(src[0]);
             let at = Attr {

@@ -78,6 +78,25 @@ pub(super) fn reduce(cx: &mut Cx, v: Value, max: bool) -> Value {
     acc
 }
 
+/// A store to `JitCtx::sink` (nothing reads it) at the head of a path that reads the
+/// wave's registers again: Cranelift's redundant-load elimination would otherwise reuse
+/// the values the check before the branch loaded (no store in between), keeping all of
+/// them live into the path — more vectors than registers, spilled on the common path too.
+pub(super) fn load_fence(cx: &mut Cx) {
+    let z = cx.b.ins().iconst(types::I32, 0);
+    let f = crate::block::mflags();
+    cx.b.ins().store(f, z, cx.jctx, crate::ctx::OFF_SINK);
+}
+
+/// Lane 0 of an `i32x4` in every lane (a byte shuffle).
+pub(super) fn lane0(cx: &mut Cx, v: Value) -> Value {
+    const LANE0: [u8; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+    let v8 = cx.cast(types::I8X16, v);
+    let imm = cx.b.func.dfg.immediates.push(LANE0.to_vec().into());
+    let s = cx.b.ins().shuffle(v8, v8, imm);
+    cx.cast(I32X4, s)
+}
+
 /// Horizontal OR of an `i32x4`.
 pub(super) fn reduce_or(cx: &mut Cx, v: Value) -> Value {
     let mut acc = cx.b.ins().extractlane(v, 0);

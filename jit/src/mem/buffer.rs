@@ -28,6 +28,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{self, I64X2};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use wavejit_isa::arch::Gen;
+use wavejit_isa::gcn::BufferFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
@@ -96,7 +97,7 @@ pub enum Planned {
 
 /// Plan a MUBUF load, store or 32-bit atomic.
 pub fn plan(gen: Gen, inst: &Inst) -> Option<Planned> {
-    let Fields::Mubuf {
+    let Fields::Mubuf(BufferFields {
         vdata,
         vaddr,
         srsrc,
@@ -109,7 +110,7 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<Planned> {
         lds: false,
         addr64,
         ..
-    } = inst.fields
+    }) = inst.fields
     else {
         return None;
     };
@@ -493,7 +494,7 @@ mod tests {
         Inst {
             op,
             enc: Enc::Mubuf,
-            fields: Fields::Mubuf {
+            fields: Fields::Mubuf(BufferFields {
                 vdata: 10,
                 vaddr,
                 srsrc: 8,
@@ -506,7 +507,8 @@ mod tests {
                 tfe: false,
                 lds: false,
                 addr64,
-            },
+                format: None,
+            }),
             literal: None,
         }
     }

@@ -18,11 +18,12 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
 use cranelift_codegen::ir::{AbiParam, AtomicRmwOp, InstBuilder, Signature, Value};
 use cranelift_codegen::isa::CallConv;
+use wavejit_isa::gcn::FlatFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
-    any_active, gather, host_flags, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit,
-    side_exit_if, sink_ptr, store_lane, vreg_stored, At,
+    any_active, gather, host_flags, lane_ptrs, load_fence, load_lane, reduce, reduce_or, settle,
+    side_exit, side_exit_if, sink_ptr, store_lane, vreg_stored, At,
 };
 use crate::block::{mflags, Cx, CHUNKS};
 use crate::ctx::{GRegion, JitCtx, G_OFF_DELTA, G_OFF_END, G_OFF_LO, G_SIZE, G_SLOTS, OFF_GCACHE};
@@ -189,14 +190,14 @@ fn kind(op: Op) -> Option<(u32, bool, bool)> {
 
 /// Plan a FLAT load, store or 32-bit atomic (not TFE; every register in range).
 pub fn plan(inst: &Inst) -> Option<FlatPlan> {
-    let Fields::Flat {
+    let Fields::Flat(FlatFields {
         vdst,
         addr,
         data,
         glc,
         tfe: false,
         ..
-    } = inst.fields
+    }) = inst.fields
     else {
         return None;
     };
@@ -406,10 +407,14 @@ pub fn dword_plan(cx: &Cx, p: &FlatPlan) -> bool {
 /// FLAT dword loads and stores (`dword_plan`; several: a run of loads `joins` accepted,
 /// checked as one) with a fast path for the common streaming case: when every lane's
 /// address is the lane 0 address plus 4 × lane (the same high half, no carry), each chunk
-/// of four lanes is one 16-byte host access. Otherwise lane by lane, in lane order, as
-/// `chunk` does, after the span check of `check`. Both paths read and write the wave's
-/// registers in memory, so the register cache (empty after `settle`) is valid after the
-/// join.
+/// of four lanes is one 16-byte host access. When instead only each chunk's lanes are
+/// consecutive (rows of a 2-D workgroup: a wave covers several rows; every lane the same
+/// high half, no carry within a chunk), the span check of `check` and then one 16-byte
+/// access per chunk at its lane 0's address: chunks in lane order, a chunk's four
+/// addresses distinct, so same-address stores keep the interpreter's order (the highest
+/// lane wins). Otherwise lane by lane, in lane order, as `chunk` does, after the span
+/// check of `check`. Every path reads and writes the wave's registers in memory, so the
+/// register cache (empty after `settle`) is valid after the join.
 pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     settle(cx);
     let flags = mflags();
@@ -459,16 +464,18 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
         let lo64 = cx.b.ins().uextend(types::I64, lo0);
         let hi64 = cx.b.ins().uextend(types::I64, hi0);
         let hi64 = cx.b.ins().ishl_imm_u(hi64, 32);
-        firsts.push(cx.b.ins().bor(lo64, hi64));
+        firsts.push((hi64, cx.b.ins().bor(lo64, hi64)));
     }
     let contig = match contig {
         Some(v) => v,
         None => cx.b.ins().iconst(types::I8, 0),
     };
     let fast = cx.b.create_block();
+    let other = cx.b.create_block();
+    let by_rows = cx.b.create_block();
     let slow = cx.b.create_block();
     let join = cx.b.create_block();
-    cx.b.ins().brif(contig, fast, &[], slow, &[]);
+    cx.b.ins().brif(contig, fast, &[], other, &[]);
 
     cx.b.switch_to_block(fast);
     cx.b.seal_block(fast);
@@ -477,7 +484,7 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     // address wraps), so the span is the 256 bytes from lane 0's — no reductions. A span
     // running past 2^64 has `end < lo` and fails.
     let mut bases = Vec::with_capacity(run.len());
-    for (k, (first, bias)) in firsts.iter().zip(&biases).enumerate() {
+    for (k, ((_, first), bias)) in firsts.iter().zip(&biases).enumerate() {
         let lo = match bias {
             Some(k) => cx.b.ins().iadd(*first, *k),
             None => *first,
@@ -501,8 +508,110 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     }
     cx.b.ins().jump(join, &[]);
 
+    // Not contiguous: are the chunks? Each chunk's lanes its lane 0's address plus 0, 4,
+    // 8 and 12 with lane 0's high half, lane 0's low half at most 2^32 - 16 (no carry);
+    // then the lanes span from the lowest lane-0 address to the highest plus 16.
+    cx.b.switch_to_block(other);
+    cx.b.seal_block(other);
+    load_fence(cx);
+    // The quick tier compiles for compile time: no path by chunks there (its code turns
+    // into this once hot).
+    let by_chunks = !cx.loops;
+    let steps = cx.lanes32(iota);
+    let mut rows: Option<Value> = None;
+    let mut spans = Vec::with_capacity(run.len());
+    for (p, (hi64, _)) in run.iter().zip(&firsts).filter(|_| by_chunks) {
+        let off = crate::ctx::wave_off::vgpr_chunk(p.addr + 1, 0);
+        let hi0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
+        let vhi = cx.b.ins().splat(types::I32X4, hi0);
+        let (mut row, mut lmin, mut lmax): (Option<Value>, Option<Value>, Option<Value>) =
+            (None, None, None);
+        for c in 0..CHUNKS {
+            let lo = vreg_stored(cx, p.addr, c);
+            let hi = vreg_stored(cx, p.addr + 1, c);
+            let l0 = super::access::lane0(cx, lo);
+            let d = cx.b.ins().isub(lo, l0);
+            let r = cx.b.ins().icmp(IntCC::Equal, d, steps);
+            let h = cx.b.ins().icmp(IntCC::Equal, hi, vhi);
+            let rh = cx.b.ins().band(r, h);
+            row = Some(row.map_or(rh, |x| cx.b.ins().band(x, rh)));
+            lmin = Some(lmin.map_or(l0, |x| cx.b.ins().umin(x, l0)));
+            lmax = Some(lmax.map_or(l0, |x| cx.b.ins().umax(x, l0)));
+        }
+        let (Some(row), Some(lmin), Some(lmax)) = (row, lmin, lmax) else {
+            continue;
+        };
+        let row = cx.b.ins().vall_true(row);
+        let lmin = super::access::reduce(cx, lmin, false);
+        let lmax = super::access::reduce(cx, lmax, true);
+        let nc =
+            cx.b.ins()
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, lmax, (u32::MAX - 15) as i64);
+        let ok = cx.b.ins().band(row, nc);
+        rows = Some(rows.map_or(ok, |x| cx.b.ins().band(x, ok)));
+        let lmin = cx.b.ins().uextend(types::I64, lmin);
+        let lmax = cx.b.ins().uextend(types::I64, lmax);
+        let lo = cx.b.ins().bor(lmin, *hi64);
+        let top = cx.b.ins().bor(lmax, *hi64);
+        spans.push((lo, cx.b.ins().iadd_imm_s(top, 16)));
+    }
+    let rows = match rows {
+        Some(v) if spans.len() == run.len() && by_chunks => v,
+        _ => cx.b.ins().iconst(types::I8, 0),
+    };
+    cx.b.ins().brif(rows, by_rows, &[], slow, &[]);
+
+    cx.b.switch_to_block(by_rows);
+    cx.b.seal_block(by_rows);
+    let mut deltas = Vec::with_capacity(run.len());
+    for (k, ((lo, end), bias)) in spans.iter().zip(&biases).enumerate() {
+        // A biased span that wraps past 2^64 has `end < lo`, which no region holds.
+        let (lo, end) = match bias {
+            Some(b) => (cx.b.ins().iadd(*lo, *b), cx.b.ins().iadd(*end, *b)),
+            None => (*lo, *end),
+        };
+        let delta = region_delta(cx, lo, end, at, slot(at, k));
+        deltas.push(match bias {
+            Some(b) => cx.b.ins().iadd(delta, *b),
+            None => delta,
+        });
+    }
+    for c in 0..CHUNKS {
+        for (p, delta) in run.iter().zip(&deltas) {
+            // Lane 0 of the chunk: the lowest address, its three neighbours after it.
+            let lo = cx.b.ins().load(
+                types::I32,
+                flags,
+                cx.wave,
+                crate::ctx::wave_off::vgpr_chunk(p.addr, c),
+            );
+            let hi = cx.b.ins().load(
+                types::I32,
+                flags,
+                cx.wave,
+                crate::ctx::wave_off::vgpr_chunk(p.addr + 1, c),
+            );
+            let lo = cx.b.ins().uextend(types::I64, lo);
+            let hi = cx.b.ins().uextend(types::I64, hi);
+            let hi = cx.b.ins().ishl_imm_u(hi, 32);
+            let a = cx.b.ins().bor(lo, hi);
+            let ptr = cx.b.ins().iadd(a, *delta);
+            let off = crate::ctx::wave_off::vgpr_chunk(p.reg, c);
+            if p.store {
+                let v = cx.b.ins().load(types::I32X4, flags, cx.wave, off);
+                cx.b.ins().store(hf, v, ptr, 0);
+            } else {
+                let v = cx.b.ins().load(types::I32X4, hf, ptr, 0);
+                // The chunk's address was read above: VDST may overlap ADDR.
+                cx.b.ins().store(flags, v, cx.wave, off);
+            }
+        }
+    }
+    cx.b.ins().jump(join, &[]);
+
     cx.b.switch_to_block(slow);
     cx.b.seal_block(slow);
+    load_fence(cx);
     let deltas: Vec<Value> = run
         .iter()
         .zip(&biases)
@@ -545,7 +654,7 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
 
     cx.b.switch_to_block(join);
     cx.b.seal_block(join);
-    // The slow path's check made vector constants there (cached): forget them (no
-    // splats were cached: these plans are not atomics).
+    // The checks of the other paths made vector constants there (cached): forget them
+    // (no splats were cached: these plans are not atomics).
     settle(cx);
 }

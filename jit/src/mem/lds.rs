@@ -14,11 +14,12 @@ use cranelift_codegen::ir::types;
 use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature, Value};
 use cranelift_codegen::isa::CallConv;
 use wavejit_interp::mem::atomic::AtomicOp;
+use wavejit_isa::gcn::DsFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
-    any_active, gather, lane_ptrs, load_lane, reduce, reduce_or, settle, side_exit_if, sink_ptr,
-    store_lane, vreg_stored, At,
+    any_active, gather, lane0, lane_ptrs, load_fence, load_lane, reduce, reduce_or, settle,
+    side_exit_if, sink_ptr, store_lane, vreg_stored, At,
 };
 use crate::block::{mflags, Cx, CHUNKS};
 use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN, OFF_LDS_ZEROS};
@@ -140,7 +141,7 @@ fn alignment(size: u32) -> u32 {
 
 /// Plan a DS read or write (not GDS; every register in range).
 pub fn plan(inst: &Inst) -> Option<DsPlan> {
-    let Fields::Ds {
+    let Fields::Ds(DsFields {
         vdst,
         addr,
         data0,
@@ -148,7 +149,7 @@ pub fn plan(inst: &Inst) -> Option<DsPlan> {
         offset0,
         offset1,
         gds: false,
-    } = inst.fields
+    }) = inst.fields
     else {
         return None;
     };
@@ -327,16 +328,17 @@ pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
 }
 
 /// Whether `p` may take `emit_window_reads`: a dword read (one- or two-address) at an
-/// offset that keeps the base's alignment, where EXEC is known to be all ones.
+/// offset that keeps the base's alignment, where EXEC is known to be all ones, in the
+/// optimising tier (the quick tier compiles for compile time; its code turns into this
+/// once hot).
 pub fn window_plan(cx: &Cx, p: &DsPlan) -> bool {
-    p.size == 4
+    !cx.loops
+        && p.size == 4
         && matches!(p.kind, DsKind::Read { .. } | DsKind::Read2 { .. })
         && p.offsets().iter().all(|o| o % 4 == 0)
         && cx.exec_known_ones()
 }
 
-/// Byte mask of a `shuffle` that copies lane 0 of an `i32x4` into every lane.
-const LANE0: [u8; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
 /// Byte mask of a `shuffle` that copies each lane's low byte into its four bytes.
 const LOW_BYTES: [u8; 16] = [0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12];
 /// Each dword's byte numbers: added to a lane's distance, its shuffle control.
@@ -352,8 +354,7 @@ fn shuffle_bytes(cx: &mut Cx, v: Value, mask: &[u8; 16]) -> Value {
 /// Chunk `a` of addresses: lane 0's address in every lane, and each lane's distance from
 /// it (unsigned: a lane below lane 0 is far).
 fn from_lane0(cx: &mut Cx, a: Value) -> (Value, Value) {
-    let a0 = shuffle_bytes(cx, a, &LANE0);
-    let a0 = cx.cast(types::I32X4, a0);
+    let a0 = lane0(cx, a);
     (a0, cx.b.ins().isub(a, a0))
 }
 
@@ -472,6 +473,7 @@ pub fn emit_window_reads(cx: &mut Cx, run: &[DsPlan], at: At) {
 
     cx.b.switch_to_block(slow);
     cx.b.seal_block(slow);
+    load_fence(cx);
     let sink = sink_ptr(cx);
     cx.for_chunks(|cx, c| {
         let mut reads = ReadPtrs::new();

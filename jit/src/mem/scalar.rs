@@ -9,7 +9,7 @@
 use cranelift_codegen::ir::types;
 use cranelift_codegen::ir::InstBuilder;
 use wavejit_isa::arch::Gen;
-use wavejit_isa::gcn::{Fields, Inst, Op};
+use wavejit_isa::gcn::{Inst, Op, SmemOffset};
 
 use super::access::{host_flags, At};
 use super::global::region_delta;
@@ -51,41 +51,12 @@ fn dwords(op: Op) -> Option<u32> {
 /// Plan a scalar load.
 pub fn plan(gen: Gen, inst: &Inst) -> Option<SmemPlan> {
     let n = dwords(inst.op)?;
-    let (sdst, sbase, offset) = match inst.fields {
-        Fields::Smrd {
-            sdst,
-            sbase,
-            imm,
-            offset,
-        } => {
-            let off = if imm {
-                SOffset::Imm(offset as u64 * 4)
-            } else if offset == 255 && gen == Gen::Gfx7 {
-                SOffset::Imm(inst.literal? as u64 * 4)
-            } else if (offset as u32) < PLAIN_SGPRS {
-                SOffset::Sgpr(offset)
-            } else {
-                return None;
-            };
-            (sdst, sbase, off)
-        }
-        Fields::Smem {
-            sdata,
-            sbase,
-            imm,
-            offset,
-            ..
-        } => {
-            let off = if imm {
-                SOffset::Imm((offset & 0xf_ffff) as u64)
-            } else if (offset & 0xff) < PLAIN_SGPRS {
-                SOffset::Sgpr((offset & 0xff) as u8)
-            } else {
-                return None;
-            };
-            (sdata, sbase, off)
-        }
-        _ => return None,
+    let m = inst.scalar_mem(gen)?;
+    let (sdst, sbase) = (m.sdata, m.sbase);
+    let offset = match m.offset {
+        SmemOffset::Bytes(b) => SOffset::Imm(b),
+        SmemOffset::Sgpr(r) if (r as u32) < PLAIN_SGPRS => SOffset::Sgpr(r),
+        SmemOffset::Sgpr(_) => return None,
     };
     if sbase as u32 + 2 > PLAIN_SGPRS || sdst as u32 + n > PLAIN_SGPRS {
         return None;

@@ -10,7 +10,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wavejit_interp::{Ctx, ExecError, RunStats, Step};
 use wavejit_isa::arch::{Arch, Gen};
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src, VopBase};
+use wavejit_isa::gcn::{
+    DppFields, Enc, Fields, FlatFields, Inst, Op, SdwaFields, Src, Vop3Fields, VopBase,
+};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::diff::image_diff;
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -406,14 +408,14 @@ pub fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
     Inst {
         op,
         enc: Enc::Flat,
-        fields: Fields::Flat {
+        fields: Fields::Flat(FlatFields {
             vdst,
             addr,
             data,
             glc: false,
             slc: false,
             tfe: false,
-        },
+        }),
         literal: None,
     }
 }
@@ -432,7 +434,7 @@ pub fn vop3m(
     Inst {
         op,
         enc: Enc::Vop3,
-        fields: Fields::Vop3 {
+        fields: Fields::Vop3(Vop3Fields {
             vdst,
             sdst,
             src,
@@ -440,7 +442,7 @@ pub fn vop3m(
             neg,
             clamp,
             omod,
-        },
+        }),
         literal: None,
     }
 }
@@ -463,7 +465,7 @@ pub fn dpp(
     Inst {
         op,
         enc: Enc::Dpp { base },
-        fields: Fields::Dpp {
+        fields: Fields::Dpp(DppFields {
             vdst,
             src0,
             vsrc1,
@@ -475,7 +477,7 @@ pub fn dpp(
             src1_abs: false,
             bank_mask: bank,
             row_mask: row,
-        },
+        }),
         literal: None,
     }
 }
@@ -495,7 +497,7 @@ pub fn sdwa(
     Inst {
         op,
         enc: Enc::Sdwa { base },
-        fields: Fields::Sdwa {
+        fields: Fields::Sdwa(SdwaFields {
             vdst,
             src0,
             vsrc1,
@@ -510,7 +512,7 @@ pub fn sdwa(
             src1_sext: sext[1],
             src1_neg: false,
             src1_abs: false,
-        },
+        }),
         literal: None,
     }
 }
@@ -581,23 +583,23 @@ pub fn op_forms(
                 [rng.random(), rng.random()],
             );
             if base == VopBase::Vopc {
-                if let Fields::Sdwa {
+                if let Fields::Sdwa(SdwaFields {
                     dst_sel,
                     dst_unused,
                     ..
-                } = &mut i.fields
+                }) = &mut i.fields
                 {
                     (*dst_sel, *dst_unused) = (0, 0);
                 }
             }
-            if let Fields::Sdwa {
+            if let Fields::Sdwa(SdwaFields {
                 src0_neg,
                 src0_abs,
                 src1_abs,
                 src1_neg,
                 clamp,
                 ..
-            } = &mut i.fields
+            }) = &mut i.fields
             {
                 *src0_neg = rng.random();
                 *src0_abs = rng.random();
@@ -608,9 +610,9 @@ pub fn op_forms(
             out.push(i);
             let ctrl = [0x1b, 0x111, 0x130, 0x142, 0x4e][rng.random_range(0..5)];
             let mut d = dpp(op, base, vdst, a, b, ctrl, rng.random(), 0xf, 0xf);
-            if let Fields::Dpp {
+            if let Fields::Dpp(DppFields {
                 src0_neg, src1_abs, ..
-            } = &mut d.fields
+            }) = &mut d.fields
             {
                 *src0_neg = rng.random();
                 *src1_abs = base != VopBase::Vop1 && rng.random();

@@ -11,7 +11,7 @@ use crate::gcn::fmt::mem::{
     nfmt_names, DsField, FlatKind, DFMT_NAMES,
 };
 use crate::gcn::fmt::shape::{row_sig, sig_dwords, Ty};
-use crate::gcn::inst::{BufferFields, Enc, Fields, Inst, Src};
+use crate::gcn::inst::{BufferFields, DsFields, Enc, Fields, FlatFields, Inst, Src, VintrpFields};
 use crate::gcn::table::{Op, Row, TableEnc};
 
 /// Collected modifiers of a memory instruction.
@@ -240,12 +240,12 @@ pub fn assemble(
             };
             let (attr, chan) = parse_attr(&ops[2])?;
             (
-                Fields::Vintrp {
+                Fields::Vintrp(VintrpFields {
                     vdst,
                     vsrc,
                     attr,
                     chan,
-                },
+                }),
                 Enc::Vintrp,
             )
         }
@@ -276,7 +276,7 @@ pub fn assemble(
                 (o as u8, (o >> 8) as u8)
             };
             (
-                Fields::Ds {
+                Fields::Ds(DsFields {
                     vdst,
                     addr,
                     data0,
@@ -284,7 +284,7 @@ pub fn assemble(
                     offset0,
                     offset1,
                     gds: md.has("gds"),
-                },
+                }),
                 Enc::Ds,
             )
         }
@@ -440,14 +440,14 @@ pub fn assemble(
                 }
             };
             (
-                Fields::Flat {
+                Fields::Flat(FlatFields {
                     vdst,
                     addr,
                     data,
                     glc,
                     slc: md.has("slc"),
                     tfe: md.has("tfe"),
-                },
+                }),
                 Enc::Flat,
             )
         }

@@ -10,7 +10,7 @@ use crate::gcn::fmt::scalar::{
     SYSMSG_OPS,
 };
 use crate::gcn::fmt::shape::{sig_dwords, Ty};
-use crate::gcn::inst::{Enc, Fields, Inst, Src};
+use crate::gcn::inst::{Enc, Fields, Inst, SmemFields, SmrdFields, Src};
 use crate::gcn::table::{Op, Row, TableEnc};
 
 /// Where branch labels are resolved: label → byte offset (`None`: unknown).
@@ -524,21 +524,21 @@ pub fn assemble(
         TableEnc::Smrd => match w.len() {
             0 => {
                 expect_n(ops, 0, m, end_col)?;
-                Fields::Smrd {
+                Fields::Smrd(SmrdFields {
                     sdst: 0,
                     sbase: 0,
                     imm: false,
                     offset: 0,
-                }
+                })
             }
             1 => {
                 expect_n(ops, 1, m, end_col)?;
-                Fields::Smrd {
+                Fields::Smrd(SmrdFields {
                     sdst: smem_data(gen, &ops[0], d(0))?,
                     sbase: 0,
                     imm: false,
                     offset: 0,
-                }
+                })
             }
             _ => {
                 expect_n(ops, 3, m, end_col)?;
@@ -561,12 +561,12 @@ pub fn assemble(
                         }
                     }
                 };
-                Fields::Smrd {
+                Fields::Smrd(SmrdFields {
                     sdst: dst,
                     sbase: base,
                     imm,
                     offset,
-                }
+                })
             }
         },
         _ => {
@@ -574,23 +574,23 @@ pub fn assemble(
             match w.len() {
                 0 => {
                     expect_n(ops, 0, m, end_col)?;
-                    Fields::Smem {
+                    Fields::Smem(SmemFields {
                         sdata: 0,
                         sbase: 0,
                         imm: false,
                         glc,
                         offset: 0,
-                    }
+                    })
                 }
                 1 => {
                     expect_n(ops, 1, m, end_col)?;
-                    Fields::Smem {
+                    Fields::Smem(SmemFields {
                         sdata: smem_data(gen, &ops[0], d(0))?,
                         sbase: 0,
                         imm: false,
                         glc,
                         offset: 0,
-                    }
+                    })
                 }
                 _ => {
                     expect_n(ops, 3, m, end_col)?;
@@ -604,13 +604,13 @@ pub fn assemble(
                         Some(r) => (false, r as u32),
                         None => (true, opnd::int_in(&ops[2], 0, 0xfffff, "offset")? as u32),
                     };
-                    Fields::Smem {
+                    Fields::Smem(SmemFields {
                         sdata: data,
                         sbase: base,
                         imm,
                         glc,
                         offset,
-                    }
+                    })
                 }
             }
         }

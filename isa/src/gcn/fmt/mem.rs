@@ -7,7 +7,7 @@ use super::names;
 use super::names::Syntax;
 use super::shape::{row_sig, sig_dwords, Ty};
 use crate::arch::Gen;
-use crate::gcn::inst::{BufferFields, Fields, Inst};
+use crate::gcn::inst::{BufferFields, Fields, FlatFields, Inst, VintrpFields};
 use crate::gcn::table::{Op, TableEnc};
 
 /// The DS register fields named by an operation's text, in order.
@@ -307,12 +307,12 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
     let mut ops: Vec<String> = Vec::new();
     let mut mods: Vec<String> = Vec::new();
     match inst.fields {
-        Fields::Vintrp {
+        Fields::Vintrp(VintrpFields {
             vdst,
             vsrc,
             attr,
             chan,
-        } => {
+        }) => {
             if gen == Gen::Gfx8 && sx == Syntax::Llvm {
                 name.push_str("_e32");
             }
@@ -324,33 +324,25 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
             }
             ops.push(names::attr(attr, chan));
         }
-        Fields::Ds {
-            vdst,
-            addr,
-            data0,
-            data1,
-            offset0,
-            offset1,
-            gds,
-        } => {
+        Fields::Ds(ds) => {
             for (f, d) in ds_layout(gen, op) {
                 let r = match f {
-                    DsField::Vdst => vdst,
-                    DsField::Addr => addr,
-                    DsField::Data0 => data0,
-                    DsField::Data1 => data1,
+                    DsField::Vdst => ds.vdst,
+                    DsField::Addr => ds.addr,
+                    DsField::Data0 => ds.data0,
+                    DsField::Data1 => ds.data1,
                 };
                 ops.push(names::vreg(r, d));
             }
             if ds_two_offsets(op) {
-                if offset0 != 0 {
-                    mods.push(format!("offset0:{offset0}"));
+                if ds.offset0 != 0 {
+                    mods.push(format!("offset0:{}", ds.offset0));
                 }
-                if offset1 != 0 {
-                    mods.push(format!("offset1:{offset1}"));
+                if ds.offset1 != 0 {
+                    mods.push(format!("offset1:{}", ds.offset1));
                 }
             } else {
-                let off = offset0 as u16 | (offset1 as u16) << 8;
+                let off = ds.offset();
                 if off != 0 {
                     if op.mnemonic() == "ds_swizzle_b32" {
                         mods.push(format!("offset:{}", swizzle_text(off)));
@@ -359,12 +351,11 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
                     }
                 }
             }
-            if gds {
+            if ds.gds {
                 mods.push("gds".into());
             }
         }
-        Fields::Mubuf { .. } | Fields::Mtbuf { .. } => {
-            let b = inst.fields.buffer()?;
+        Fields::Mubuf(b) | Fields::Mtbuf(b) => {
             let enc = if b.format.is_some() {
                 TableEnc::Mtbuf
             } else {
@@ -372,14 +363,14 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
             };
             (ops, mods) = buffer_text(gen, inst, sx, &row_sig(gen, op, enc), &b);
         }
-        Fields::Flat {
+        Fields::Flat(FlatFields {
             vdst,
             addr,
             data,
             glc,
             slc,
             tfe,
-        } => {
+        }) => {
             let w = row_sig(gen, op, TableEnc::Flat);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             match flat_kind(op) {

@@ -6,7 +6,7 @@ use super::names;
 use super::names::Syntax;
 use super::shape::{row_sig, Ty};
 use crate::arch::Gen;
-use crate::gcn::inst::{Fields, Inst, Src};
+use crate::gcn::inst::{Fields, Inst, SmemFields, SmrdFields, Src};
 use crate::gcn::table::{Op, TableEnc};
 
 /// SOPP branches and the SOPK fork: their 16-bit immediate is a signed dword offset.
@@ -286,12 +286,12 @@ pub fn print_with_target(
                 _ => vec![imm16(simm16)],
             }
         }
-        Fields::Smrd {
+        Fields::Smrd(SmrdFields {
             sdst,
             sbase,
             imm,
             offset,
-        } => {
+        }) => {
             let w = row_sig(gen, inst.op, TableEnc::Smrd);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             match w.len() {
@@ -313,13 +313,13 @@ pub fn print_with_target(
                 }
             }
         }
-        Fields::Smem {
+        Fields::Smem(SmemFields {
             sdata,
             sbase,
             imm,
             glc,
             offset,
-        } => {
+        }) => {
             let w = row_sig(gen, inst.op, TableEnc::Smem);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             if glc {

@@ -7,7 +7,7 @@ use super::names;
 use super::names::Syntax;
 use super::shape::{Ty, ValuKind, ValuShape};
 use crate::arch::Gen;
-use crate::gcn::inst::{Enc, Fields, Inst, Src, VopBase};
+use crate::gcn::inst::{DppFields, Enc, Fields, Inst, SdwaFields, Src, Vop3Fields, VopBase};
 use crate::gcn::table::{Op, TableEnc};
 
 pub use crate::gcn::valu::{
@@ -212,7 +212,7 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
             Ok(Inst {
                 op,
                 enc: Enc::Vop3,
-                fields: Fields::Vop3 {
+                fields: Fields::Vop3(Vop3Fields {
                     vdst,
                     sdst,
                     src,
@@ -220,7 +220,7 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
                     neg: v.neg,
                     clamp: v.clamp,
                     omod: v.omod,
-                },
+                }),
                 literal: None,
             })
         }
@@ -247,7 +247,7 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
                 Ok(Inst {
                     op,
                     enc: Enc::Sdwa { base: b },
-                    fields: Fields::Sdwa {
+                    fields: Fields::Sdwa(SdwaFields {
                         vdst,
                         src0: s0,
                         vsrc1: s1,
@@ -262,7 +262,7 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
                         src1_sext: bit(v.sext, 1),
                         src1_neg: bit(v.neg, 1),
                         src1_abs: bit(v.abs, 1),
-                    },
+                    }),
                     literal: None,
                 })
             } else {
@@ -276,7 +276,7 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
                 Ok(Inst {
                     op,
                     enc: Enc::Dpp { base: b },
-                    fields: Fields::Dpp {
+                    fields: Fields::Dpp(DppFields {
                         vdst,
                         src0: s0,
                         vsrc1: s1,
@@ -288,7 +288,7 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
                         src1_abs: bit(v.abs, 1),
                         bank_mask: d.bank_mask,
                         row_mask: d.row_mask,
-                    },
+                    }),
                     literal: None,
                 })
             }
