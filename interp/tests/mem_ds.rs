@@ -376,3 +376,29 @@ fn out_of_bounds_and_misaligned() {
         Err(ExecErrorKind::Unsupported { .. })
     ));
 }
+
+#[test]
+fn read2_faults_at_the_address_outside() {
+    // LDS is 64 KiB: a dword at 0xfff8 is inside, one at 0x10000 (0xfff8 + 2 dwords) is
+    // not. Whichever of the two addresses is outside is the one reported.
+    let mut m = Machine::new(Gen::Gfx8);
+    m.wave.exec = 1;
+    m.set_v(0, |_| 0xfff8);
+    let outside = ExecErrorKind::OutOfBounds {
+        space: Space::Lds,
+        addr: 0x10000,
+        size: 4,
+        lane: Some(0),
+    };
+    for (offset0, offset1) in [(0, 2), (2, 0)] {
+        let e = m
+            .exec(ds(Op::DsRead2B32, 1, 0, 0, 0, offset0, offset1))
+            .unwrap_err();
+        assert_eq!(e, outside, "offsets {offset0}, {offset1}");
+    }
+    // Both inside: the two dwords land in VDST and VDST + 1.
+    m.lds.bytes[0xfff8..0xfffc].copy_from_slice(&7u32.to_le_bytes());
+    m.lds.bytes[0xfffc..0x10000].copy_from_slice(&9u32.to_le_bytes());
+    m.ok(ds(Op::DsRead2B32, 1, 0, 0, 0, 1, 0));
+    assert_eq!((m.wave.vgpr[1][0], m.wave.vgpr[2][0]), (9, 7));
+}

@@ -286,6 +286,7 @@ fn alignment(size: u32) -> u64 {
 }
 
 /// The LDS byte address of a lane's access, checked for alignment.
+#[inline]
 fn lds_addr(
     base: u32,
     offset: u64,
@@ -331,6 +332,14 @@ fn lds_read(lds: &Lds, addr: u64, size: u32, lane: usize) -> Result<[u8; 16], Ex
     Ok(buf)
 }
 
+/// The dword of LDS at `addr` when its four bytes are inside LDS (else `lds_read` reports
+/// the fault): what `lds_read` gives for a dword, without its byte buffer.
+#[inline]
+fn lds_dword(lds: &Lds, addr: u64) -> Option<u32> {
+    let b = lds_bytes(lds, addr, 4)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
 /// The `size` bytes of LDS at `addr`, when they are all inside it (`Lds::read`'s check).
 #[inline]
 fn lds_bytes(lds: &Lds, addr: u64, size: u32) -> Option<&[u8]> {
@@ -371,6 +380,7 @@ fn lane_bytes(w: &Wave, s: usize, n: usize, lane: usize) -> [u8; 16] {
 
 /// The two addresses of a lane of READ2/WRITE2/WRXCHG2: ADDR plus OFFSET0 and OFFSET1 in
 /// units of the access size (times 64 for the ST64 forms), each checked as `lds_addr`.
+#[inline]
 fn pair_addrs(
     base: u32,
     offsets: [u8; 2],
@@ -419,6 +429,12 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             let d = vregs(vdst, n)?;
             for lane in active_lanes(exec) {
                 let a = lds_addr(w.vgpr[addr as usize][lane], offset, size, lane, what)?;
+                if size == 4 {
+                    if let Some(x) = lds_dword(lds, a) {
+                        w.vgpr[d][lane] = x;
+                        continue;
+                    }
+                }
                 let b = lds_read(lds, a, size, lane)?;
                 match (size, sext) {
                     (1, true) => w.vgpr[d][lane] = b[0] as i8 as i32 as u32,
@@ -448,6 +464,13 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             for lane in active_lanes(exec) {
                 let base = w.vgpr[addr as usize][lane];
                 let [a0, a1] = pair_addrs(base, [offset0, offset1], size, st64, lane, what)?;
+                if size == 4 {
+                    if let (Some(x0), Some(x1)) = (lds_dword(lds, a0), lds_dword(lds, a1)) {
+                        w.vgpr[d][lane] = x0;
+                        w.vgpr[d + 1][lane] = x1;
+                        continue;
+                    }
+                }
                 let b0 = lds_read(lds, a0, size, lane)?;
                 let b1 = lds_read(lds, a1, size, lane)?;
                 for i in 0..n {

@@ -4,7 +4,7 @@
 //! (`wavejit_interp::valu`).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 use super::opnd::Uni;
 use super::vocab::IOp;
@@ -86,6 +86,19 @@ fn shift_uni(cx: &mut Cx, x: Value, amt: Uni, kind: u8) -> Value {
         1 => cx.b.ins().ushr(x, a),
         _ => cx.b.ins().sshr(x, a),
     }
+}
+
+/// `|a - b|` of the unsigned `ty` lanes (bytes or halves), widened to twice the width
+/// and added in adjacent pairs (the first step of a sum of absolute differences).
+fn abs_diff_pairs(cx: &mut Cx, ty: types::Type, a: Value, b: Value) -> Value {
+    let a = cx.cast(ty, a);
+    let b = cx.cast(ty, b);
+    let mx = cx.b.ins().umax(a, b);
+    let mn = cx.b.ins().umin(a, b);
+    let df = cx.b.ins().isub(mx, mn);
+    let lo = cx.b.ins().uwiden_low(df);
+    let hi = cx.b.ins().uwiden_high(df);
+    cx.b.ins().iadd_pairwise(lo, hi)
 }
 
 pub(super) fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Uni>; 3]) -> Value {
@@ -328,15 +341,8 @@ pub(super) fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Un
             cx.b.ins().umax(lo, t)
         }
         SadU8 | SadHiU8 => {
-            let a8 = cx.cast(I8X16, a);
-            let b8 = cx.cast(I8X16, b);
-            let mx = cx.b.ins().umax(a8, b8);
-            let mn = cx.b.ins().umin(a8, b8);
-            let df = cx.b.ins().isub(mx, mn);
             // Sum the four byte differences of each lane: widen to 16 then pairwise add.
-            let lo = cx.b.ins().uwiden_low(df);
-            let hi = cx.b.ins().uwiden_high(df);
-            let s16 = cx.b.ins().iadd_pairwise(lo, hi);
+            let s16 = abs_diff_pairs(cx, I8X16, a, b);
             let l2 = cx.b.ins().uwiden_low(s16);
             let h2 = cx.b.ins().uwiden_high(s16);
             let s32 = cx.b.ins().iadd_pairwise(l2, h2);
@@ -348,14 +354,7 @@ pub(super) fn int_op(cx: &mut Cx, op: IOp, v: &[Value], c: usize, u: &[Option<Un
             cx.b.ins().iadd(s, d)
         }
         SadU16 => {
-            let a16 = cx.cast(crate::block::I16X8, a);
-            let b16 = cx.cast(crate::block::I16X8, b);
-            let mx = cx.b.ins().umax(a16, b16);
-            let mn = cx.b.ins().umin(a16, b16);
-            let df = cx.b.ins().isub(mx, mn);
-            let lo = cx.b.ins().uwiden_low(df);
-            let hi = cx.b.ins().uwiden_high(df);
-            let s = cx.b.ins().iadd_pairwise(lo, hi);
+            let s = abs_diff_pairs(cx, crate::block::I16X8, a, b);
             cx.b.ins().iadd(s, d)
         }
         SadU32 => {

@@ -111,23 +111,14 @@ fn emit_sop2(cx: &mut Cx, k: S2, a: SOpnd, b: SOpnd, sdst: u8) {
     let b = if w1 { cx.read_s64(b) } else { cx.read_s32(b) };
     let mut scc: Option<Value> = None;
     let d = match k {
-        AddU => {
-            let (d, c) = cx.b.ins().uadd_overflow(a, b);
-            scc = Some(c);
-            d
-        }
-        SubU => {
-            let (d, c) = cx.b.ins().usub_overflow(a, b);
-            scc = Some(c);
-            d
-        }
-        AddI => {
-            let (d, c) = cx.b.ins().sadd_overflow(a, b);
-            scc = Some(c);
-            d
-        }
-        SubI => {
-            let (d, c) = cx.b.ins().ssub_overflow(a, b);
+        // SCC: the unsigned carry/borrow, or the signed overflow.
+        AddU | SubU | AddI | SubI => {
+            let (d, c) = match k {
+                AddU => cx.b.ins().uadd_overflow(a, b),
+                SubU => cx.b.ins().usub_overflow(a, b),
+                AddI => cx.b.ins().sadd_overflow(a, b),
+                _ => cx.b.ins().ssub_overflow(a, b),
+            };
             scc = Some(c);
             d
         }
