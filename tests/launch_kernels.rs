@@ -10,7 +10,7 @@ use wavejit::grid::GridError;
 use wavejit::interp::ExecErrorKind;
 use wavejit::isa::state::Space;
 use wavejit::load::CodeObject;
-use wavejit_testkit::launch::{build, device, engines, prebuilt, CPUS};
+use wavejit_testkit::launch::{build, device, engines, prebuilt, read_u32, CPUS};
 
 fn rng() -> rand::rngs::StdRng {
     rand::rngs::StdRng::seed_from_u64(0x8_2024)
@@ -162,16 +162,8 @@ fn dpp_wave_scan() {
                 ],
             )
             .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
-            assert_eq!(
-                dev.read_vec::<u32>(bs).unwrap(),
-                scan,
-                "{cpu} {engine}: scan"
-            );
-            assert_eq!(
-                dev.read_vec::<u32>(bt).unwrap(),
-                sums,
-                "{cpu} {engine}: sums"
-            );
+            assert_eq!(read_u32(&dev, bs), scan, "{cpu} {engine}: scan");
+            assert_eq!(read_u32(&dev, bt), sums, "{cpu} {engine}: sums");
         }
     }
 }
@@ -257,7 +249,7 @@ fn tiled_matmul_in_local_memory() {
                 .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
             assert_eq!(s.workgroups, 6);
             assert_eq!(s.waves, 24, "256 work-items = 4 waves per group");
-            assert_eq!(dev.read_vec::<u32>(bc).unwrap(), want, "{cpu} {engine}");
+            assert_eq!(read_u32(&dev, bc), want, "{cpu} {engine}");
         }
     }
 }
@@ -302,16 +294,8 @@ fn prefix_sum_with_barriers() {
                     ],
                 )
                 .unwrap_or_else(|e| panic!("{cpu} {engine} block {block}: {e}"));
-                assert_eq!(
-                    dev.read_vec::<u32>(bo).unwrap(),
-                    out,
-                    "{cpu} {engine} block {block}"
-                );
-                assert_eq!(
-                    dev.read_vec::<u32>(bt).unwrap(),
-                    totals,
-                    "{cpu} {engine} block {block}"
-                );
+                assert_eq!(read_u32(&dev, bo), out, "{cpu} {engine} block {block}");
+                assert_eq!(read_u32(&dev, bt), totals, "{cpu} {engine} block {block}");
             }
         }
     }
@@ -348,11 +332,7 @@ fn private_arrays_in_scratch() {
                     &[Arg::Buffer(bk), Arg::Buffer(bo), Arg::U32(n)],
                 )
                 .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
-                assert_eq!(
-                    dev.read_vec::<u32>(bo).unwrap(),
-                    want,
-                    "{cpu} {engine} threads {threads}"
-                );
+                assert_eq!(read_u32(&dev, bo), want, "{cpu} {engine} threads {threads}");
             }
         }
     }
@@ -374,7 +354,7 @@ fn llvm_mc_kernel() {
         )
         .unwrap_or_else(|e| panic!("{engine}: {e}"));
         let want: Vec<u32> = (0..256).map(|i| i * 3 + 17).collect();
-        assert_eq!(dev.read_vec::<u32>(out).unwrap(), want, "{engine}");
+        assert_eq!(read_u32(&dev, out), want, "{engine}");
     }
 }
 
@@ -454,11 +434,7 @@ fn three_dimensional_grid_with_partial_groups() {
                     .map(|d| [sx, sy, sz][d].div_ceil(block[d]) as u64)
                     .product();
                 assert_eq!(s.workgroups, groups);
-                assert_eq!(
-                    dev.read_vec::<u32>(out).unwrap(),
-                    want,
-                    "{cpu} {engine} {block:?}"
-                );
+                assert_eq!(read_u32(&dev, out), want, "{cpu} {engine} {block:?}");
             }
         }
     }
@@ -497,11 +473,7 @@ fn dynamic_local_memory_argument() {
                     &[Arg::Buffer(bi), Arg::Buffer(bo), Arg::Local(4 * block)],
                 )
                 .unwrap_or_else(|e| panic!("{cpu} {engine} {block}: {e}"));
-                assert_eq!(
-                    dev.read_vec::<u32>(bo).unwrap(),
-                    want,
-                    "{cpu} {engine} block {block}"
-                );
+                assert_eq!(read_u32(&dev, bo), want, "{cpu} {engine} block {block}");
                 // Too little local memory: the kernel's LDS accesses fault.
                 let short = dev.launch(
                     &code,
@@ -592,7 +564,7 @@ fn diff_engine_on_a_grid() {
                 acc
             })
             .collect();
-        assert_eq!(dev.read_vec::<u32>(bo).unwrap(), want, "{cpu} diff");
+        assert_eq!(read_u32(&dev, bo), want, "{cpu} diff");
     }
 }
 
@@ -643,7 +615,7 @@ fn constant_table_next_to_the_code() {
                     &[Arg::Buffer(bi), Arg::Buffer(bo), Arg::U32(n)],
                 )
                 .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
-                assert_eq!(dev.read_vec::<u32>(bo).unwrap(), want, "{cpu} {engine}");
+                assert_eq!(read_u32(&dev, bo), want, "{cpu} {engine}");
             }
         }
     }
@@ -748,7 +720,7 @@ fn pointer_tables_in_the_objects_data() {
                 &[Arg::Buffer(out), Arg::U32(n)],
             )
             .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
-            assert_eq!(dev.read_vec::<u32>(out).unwrap(), want, "{cpu} {engine}");
+            assert_eq!(read_u32(&dev, out), want, "{cpu} {engine}");
         }
     }
 }

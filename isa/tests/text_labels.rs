@@ -193,24 +193,24 @@ fn rept_repeats_its_body() {
     // A label outside the block names its first copy; a branch back over all copies.
     let a = assemble(Gen::Gfx6, "top:\n.rept 2\ns_nop 0\n.endr\ns_branch top\n").unwrap();
     assert_eq!(a.words(), [S_NOP_0, S_NOP_0, S_BRANCH | 0xfffd]);
-    // (text, line of the error, what the message says)
+    // (line of the error, text, what the message says)
     let bad = [
-        ("s_nop 0\n.endr\n", 2, "without .rept"),
-        (".rept 2\ns_nop 0\n", 1, "without .endr"),
-        (".rept\n.endr\n", 1, "one count"),
-        (".rept 1, 2\n.endr\n", 1, "one count"),
-        (".rept -1\n.endr\n", 1, "out of range"),
-        (".rept v0\n.endr\n", 1, "must be a number"),
-        ("x: .rept 2\n.endr\n", 1, "label"),
-        (".rept 2\n.endr 1\n", 2, "no operands"),
-        (".rept 2\nk: s_nop 0\n.endr\n", 2, "defined twice"),
+        (2, "s_nop 0\n.endr\n", "without .rept"),
+        (1, ".rept 2\ns_nop 0\n", "without .endr"),
+        (1, ".rept\n.endr\n", "one count"),
+        (1, ".rept 1, 2\n.endr\n", "one count"),
+        (1, ".rept -1\n.endr\n", "out of range"),
+        (1, ".rept v0\n.endr\n", "must be a number"),
+        (1, "x: .rept 2\n.endr\n", "label"),
+        (2, ".rept 2\n.endr 1\n", "no operands"),
+        (2, ".rept 2\nk: s_nop 0\n.endr\n", "defined twice"),
         (
-            ".rept 300\n.rept 300\ns_nop 0\n.endr\n.endr\n",
             5,
+            ".rept 300\n.rept 300\ns_nop 0\n.endr\n.endr\n",
             "more than",
         ),
     ];
-    for (text, line, says) in bad {
+    for (line, text, says) in bad {
         let e = assemble(Gen::Gfx8, text).unwrap_err();
         assert_eq!(e.line, line, "{text:?}: {e:?}");
         assert!(e.msg.contains(says), "{text:?}: {e:?}");

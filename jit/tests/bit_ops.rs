@@ -151,13 +151,10 @@ fn random_bit_operation_blocks() {
     let jits = jits();
     for case in 0..300 {
         let gen = [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8][case % 3];
-        let mut insts = Vec::new();
-        let mut tries = 0;
-        while insts.len() < 8 && tries < 200 {
-            tries += 1;
+        let insts = random_block(&mut rng, 8, 200, |rng| {
             let op = ops[rng.random_range(0..ops.len())];
             let vdst = 20 + rng.random_range(0..8u8);
-            let cands: Vec<_> = op_forms(gen, &mut rng, op, vdst, &|rng, _, vgpr| {
+            op_forms(gen, rng, op, vdst, &|rng, _, vgpr| {
                 if !vgpr && rng.random_bool(0.2) {
                     return if rng.random() {
                         s(rng.random_range(0..8))
@@ -169,12 +166,8 @@ fn random_bit_operation_blocks() {
             })
             .into_iter()
             .filter(|i| encodable(gen, i))
-            .collect();
-            if let Some(i) = cands.get(rng.random_range(0..cands.len().max(1))) {
-                insts.push(*i);
-            }
-        }
-        insts.push(endpgm());
+            .collect()
+        });
         let prog = program(gen, &insts);
         let mut w = random_wave(gen, &mut rng, 0xC0);
         for l in 0..64 {
@@ -194,7 +187,5 @@ fn random_bit_operation_blocks() {
             );
         }
     }
-    for (name, jit) in &jits {
-        assert_eq!(jit.stats().failures, 0, "{name}: {:?}", jit.stats());
-    }
+    assert_compiled(&jits);
 }

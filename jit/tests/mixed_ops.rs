@@ -457,9 +457,7 @@ fn random_blocks(ops: &[(Op, [bool; 2])], seed: u64, cases: usize) {
         }
         run += 1;
     }
-    for (name, jit) in &jits {
-        assert_eq!(jit.stats().failures, 0, "{name}: {:?}", jit.stats());
-    }
+    assert_compiled(&jits);
     assert!(run > cases / 2, "{run}");
     eprintln!("{run} blocks, {} (op, encoding) forms", forms_seen.len());
 }

@@ -135,13 +135,10 @@ fn min_max_med3_with_constants() {
     let jits = jits();
     for case in 0..400 {
         let gen = [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8][case % 3];
-        let mut insts = Vec::new();
-        let mut tries = 0;
-        while insts.len() < 6 && tries < 100 {
-            tries += 1;
+        let insts = random_block(&mut rng, 6, 100, |rng| {
             let op = ops[rng.random_range(0..ops.len())];
             let vdst = 20 + 2 * rng.random_range(0..4);
-            let cands: Vec<_> = op_forms(gen, &mut rng, op, vdst, &|rng, _, vgpr| {
+            op_forms(gen, rng, op, vdst, &|rng, _, vgpr| {
                 if !vgpr && rng.random_bool(0.5) {
                     return if rng.random() {
                         Src(rng.random_range(240..249))
@@ -160,12 +157,8 @@ fn min_max_med3_with_constants() {
                 i
             })
             .filter(|i| !matches!(i.fields, Fields::Vop3(_)) || i.literal.is_none())
-            .collect();
-            if let Some(i) = cands.get(rng.random_range(0..cands.len().max(1))) {
-                insts.push(*i);
-            }
-        }
-        insts.push(endpgm());
+            .collect()
+        });
         let prog = program(gen, &insts);
         let mode = [0xC0, 0xF0, 0x00, 0x1F0, 0x30][rng.random_range(0..5)];
         let w = random_wave(gen, &mut rng, mode);
@@ -178,7 +171,5 @@ fn min_max_med3_with_constants() {
             );
         }
     }
-    for (name, jit) in &jits {
-        assert_eq!(jit.stats().failures, 0, "{name}: {:?}", jit.stats());
-    }
+    assert_compiled(&jits);
 }

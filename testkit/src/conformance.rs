@@ -394,9 +394,7 @@ pub fn exec_one(
     reference: Reference<'_>,
 ) -> Result<Step, ExecErrorKind> {
     let what = describe(inst, wave);
-    let mut rw = Box::new(wave.clone());
-    let mut rl = lds.clone();
-    let rm = rebuild(&snapshot(mem));
+    let (mut rw, mut rl, rm) = copy_state(wave, lds, mem);
     let want = reference(
         &mut Ctx {
             wave: &mut rw,
@@ -412,9 +410,7 @@ pub fn exec_one(
         match normalised(wave.gen, inst) {
             Some(n) if n == *inst => run_inst = Some(n),
             Some(n) => {
-                let mut nw = Box::new(wave.clone());
-                let mut nl = lds.clone();
-                let nm = rebuild(&snapshot(mem));
+                let (mut nw, mut nl, nm) = copy_state(wave, lds, mem);
                 let r = reference(
                     &mut Ctx {
                         wave: &mut nw,
@@ -461,9 +457,7 @@ pub fn exec_one(
     // With EXEC all ones the dispatcher picks the unit compiled for that case; the
     // general (lane-masked) unit is checked too, from a copy of the same state.
     if wave.exec == u64::MAX {
-        let mut mw = Box::new(wave.clone());
-        let mut ml = lds.clone();
-        let mm = rebuild(&snapshot(mem));
+        let (mut mw, mut ml, mm) = copy_state(wave, lds, mem);
         let spec = Spec {
             pc,
             mode: wave.mode,
@@ -571,6 +565,39 @@ fn check(
     }
 }
 
+/// A copy of a state (wave, LDS, memory), for a reference run beside the real one.
+fn copy_state(wave: &Wave, lds: &Lds, mem: &Memory) -> (Box<Wave>, Lds, Memory) {
+    (Box::new(wave.clone()), lds.clone(), rebuild(&snapshot(mem)))
+}
+
+/// Run `reference` (the interpreter) on a copy of `ctx`'s state and `engine` on the state
+/// itself: both must return the same and leave the same state. `what` names the run in a
+/// failure, `after` what ran ("the run", "the step").
+fn checked<T: PartialEq + std::fmt::Debug>(
+    ctx: &mut Ctx<'_>,
+    what: &str,
+    after: &str,
+    reference: impl FnOnce(&mut Ctx<'_>) -> T,
+    engine: impl FnOnce(&mut Ctx<'_>) -> T,
+) -> T {
+    let (mut rw, mut rl, rm) = copy_state(ctx.wave, ctx.lds, ctx.mem);
+    let want = reference(&mut Ctx {
+        wave: &mut rw,
+        lds: &mut rl,
+        mem: &rm,
+    });
+    let got = engine(ctx);
+    assert_eq!(
+        got, want,
+        "{what}: JIT result (left) differs from the interpreter's"
+    );
+    let (sa, sb) = (snapshot(&rm), snapshot(ctx.mem));
+    if let Some(d) = differ((&rw, &rl, &sa), (ctx.wave, ctx.lds, &sb)) {
+        panic!("{what}: after {after}, {d}");
+    }
+    got
+}
+
 /// Run `prog` on the JIT (compiled on first use, blocks chained), checked against
 /// `wavejit_interp::run` on a copy.
 pub fn run(
@@ -583,48 +610,30 @@ pub fn run(
         prog.code.len(),
         ctx.wave.pc
     );
-    let mut rw = Box::new(ctx.wave.clone());
-    let mut rl = ctx.lds.clone();
-    let rm = rebuild(&snapshot(ctx.mem));
-    let want = wavejit_interp::run(
-        &mut Ctx {
-            wave: &mut rw,
-            lds: &mut rl,
-            mem: &rm,
-        },
-        prog,
-        max_insts,
-    );
-    let got = with_jit(|j| {
-        if j.prog_jit.is_full() {
-            j.prog_jit.flush();
-        }
-        let before = j.prog_jit.stats();
-        let r = j.prog_jit.run_with_stats(ctx, prog, max_insts);
-        let after = j.prog_jit.stats();
-        assert_eq!(
-            after.failures, before.failures,
-            "{what}: Cranelift refused a unit"
-        );
-        j.counts.add(C::Units, after.blocks - before.blocks);
-        j.counts.add(C::Programs, 1);
-        if let Ok((_, st)) = &r {
-            let inline = st.insts - st.interpreted - st.helper_steps;
-            j.counts.add(C::ProgInline, inline);
-            j.counts.add(C::ProgHelper, st.helper_steps);
-            j.counts.add(C::ProgDispatched, st.interpreted);
-        }
-        r.map(|(s, st)| (s, RunStats { insts: st.insts }))
-    });
-    assert_eq!(
-        got, want,
-        "{what}: JIT result (left) differs from the interpreter's"
-    );
-    let (sa, sb) = (snapshot(&rm), snapshot(ctx.mem));
-    if let Some(d) = differ((&rw, &rl, &sa), (ctx.wave, ctx.lds, &sb)) {
-        panic!("{what}: after the run, {d}");
-    }
-    got
+    let reference = |rc: &mut Ctx<'_>| wavejit_interp::run(rc, prog, max_insts);
+    checked(ctx, &what, "the run", reference, |ctx| {
+        with_jit(|j| {
+            if j.prog_jit.is_full() {
+                j.prog_jit.flush();
+            }
+            let before = j.prog_jit.stats();
+            let r = j.prog_jit.run_with_stats(ctx, prog, max_insts);
+            let after = j.prog_jit.stats();
+            assert_eq!(
+                after.failures, before.failures,
+                "{what}: Cranelift refused a unit"
+            );
+            j.counts.add(C::Units, after.blocks - before.blocks);
+            j.counts.add(C::Programs, 1);
+            if let Ok((_, st)) = &r {
+                let inline = st.insts - st.interpreted - st.helper_steps;
+                j.counts.add(C::ProgInline, inline);
+                j.counts.add(C::ProgHelper, st.helper_steps);
+                j.counts.add(C::ProgDispatched, st.interpreted);
+            }
+            r.map(|(s, st)| (s, RunStats { insts: st.insts }))
+        })
+    })
 }
 
 /// One instruction of `prog` at `ctx.wave.pc` (a compiled unit of one instruction, or the
@@ -635,37 +644,20 @@ pub fn step(ctx: &mut Ctx<'_>, prog: &Program) -> Result<Step, ExecError> {
         prog.code.len(),
         ctx.wave.pc
     );
-    let mut rw = Box::new(ctx.wave.clone());
-    let mut rl = ctx.lds.clone();
-    let rm = rebuild(&snapshot(ctx.mem));
-    let want = wavejit_interp::step(
-        &mut Ctx {
-            wave: &mut rw,
-            lds: &mut rl,
-            mem: &rm,
-        },
-        prog,
-    );
-    let got = with_jit(|j| {
-        // A budget of one: a longer unit does not run, the dispatcher interprets.
-        let (r, h) = j.step_unit(ctx, prog, 1, &|| what.clone());
-        match (&r, h) {
-            (Ok(u), Some(0)) if u.compiled => j.counts.add(C::Inline, 1),
-            (Ok(u), Some(_)) if u.compiled => j.counts.add(C::Helper, 1),
-            (Err(_), _) => j.counts.add(C::Errors, 1),
-            _ => j.counts.add(C::Dispatched, 1),
-        }
-        r.map(|u| u.stop.unwrap_or(Step::Continue))
-    });
-    assert_eq!(
-        got, want,
-        "{what}: JIT result (left) differs from the interpreter's"
-    );
-    let (sa, sb) = (snapshot(&rm), snapshot(ctx.mem));
-    if let Some(d) = differ((&rw, &rl, &sa), (ctx.wave, ctx.lds, &sb)) {
-        panic!("{what}: after the step, {d}");
-    }
-    got
+    let reference = |rc: &mut Ctx<'_>| wavejit_interp::step(rc, prog);
+    checked(ctx, &what, "the step", reference, |ctx| {
+        with_jit(|j| {
+            // A budget of one: a longer unit does not run, the dispatcher interprets.
+            let (r, h) = j.step_unit(ctx, prog, 1, &|| what.clone());
+            match (&r, h) {
+                (Ok(u), Some(0)) if u.compiled => j.counts.add(C::Inline, 1),
+                (Ok(u), Some(_)) if u.compiled => j.counts.add(C::Helper, 1),
+                (Err(_), _) => j.counts.add(C::Errors, 1),
+                _ => j.counts.add(C::Dispatched, 1),
+            }
+            r.map(|u| u.stop.unwrap_or(Step::Continue))
+        })
+    })
 }
 
 // ---- VP1 ---------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use wavejit::device::Device;
+use wavejit::device::{Buffer, Device};
 use wavejit::engine::{self, WaveEngine};
 use wavejit::load::CodeObject;
 
@@ -70,15 +70,7 @@ pub fn build_file(src: &str, cpu: &str, extra: &[&str]) -> PathBuf {
     let tag: String = extra.iter().map(|e| e.replace(['=', '-'], "")).collect();
     let out = out_dir().join(format!("{}-{cpu}{tag}.hsaco", src.trim_end_matches(".cl")));
     let o = Command::new("clang-19")
-        .args([
-            "-x",
-            "cl",
-            "-cl-std=CL1.2",
-            "-target",
-            "amdgcn-amd-amdhsa",
-            "-nogpulib",
-            "-O2",
-        ])
+        .args("-x cl -cl-std=CL1.2 -target amdgcn-amd-amdhsa -nogpulib -O2".split(' '))
         .arg(format!("-mcpu={cpu}"))
         .args(extra)
         .arg(&input)
@@ -93,6 +85,12 @@ pub fn build_file(src: &str, cpu: &str, extra: &[&str]) -> PathBuf {
         String::from_utf8_lossy(&o.stderr)
     );
     out
+}
+
+/// The words of buffer `b` of `dev` (a buffer the test allocated: a failed read panics).
+pub fn read_u32(dev: &Device, b: Buffer) -> Vec<u32> {
+    dev.read_vec::<u32>(b)
+        .unwrap_or_else(|e| panic!("read {b:?}: {e}"))
 }
 
 /// The engines every kernel runs on: the interpreter, and the JIT engines once

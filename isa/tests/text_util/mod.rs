@@ -57,29 +57,23 @@ pub fn rows(file: &'static str) -> Vec<Row> {
     let mut out = Vec::new();
     for (i, l) in text.lines().enumerate() {
         let c: Vec<&str> = l.split('\t').collect();
-        if file == "opcodes.tsv" {
-            if i == 0 || c.len() < 6 {
-                continue;
-            }
-            out.push(Row {
-                gen: gen_of(c[0]),
-                text: c[4].to_string(),
-                words: words(c[5]),
-                file,
-                line: i + 1,
-            });
+        // The columns of the text and the words: opcodes.tsv (after its header) has the
+        // encoding and opcode between.
+        let (text, hex) = if file == "opcodes.tsv" {
+            (4, 5)
         } else {
-            if c.len() < 3 {
-                continue;
-            }
-            out.push(Row {
-                gen: gen_of(c[0]),
-                text: c[1].to_string(),
-                words: words(c[2]),
-                file,
-                line: i + 1,
-            });
+            (1, 2)
+        };
+        if c.len() <= hex || (file == "opcodes.tsv" && i == 0) {
+            continue;
         }
+        out.push(Row {
+            gen: gen_of(c[0]),
+            text: c[text].to_string(),
+            words: words(c[hex]),
+            file,
+            line: i + 1,
+        });
     }
     out
 }

@@ -346,6 +346,36 @@ pub fn jits() -> Vec<(&'static str, Jit)> {
     ]
 }
 
+/// Every engine of `jits` compiled every unit it was given (a unit Cranelift refused
+/// would run in the interpreter and hide its lowering).
+pub fn assert_compiled(jits: &[(&str, Jit)]) {
+    for (name, jit) in jits {
+        assert_eq!(jit.stats().failures, 0, "{name}: {:?}", jit.stats());
+    }
+}
+
+/// A block of up to `len` instructions, each picked at random among the candidates `draw`
+/// offers (an empty offer adds nothing; at most `tries` draws), then `s_endpgm`.
+pub fn random_block(
+    rng: &mut StdRng,
+    len: usize,
+    tries: usize,
+    mut draw: impl FnMut(&mut StdRng) -> Vec<Inst>,
+) -> Vec<Inst> {
+    let mut insts = Vec::new();
+    for _ in 0..tries {
+        if insts.len() >= len {
+            break;
+        }
+        let cands = draw(rng);
+        if let Some(i) = cands.get(rng.random_range(0..cands.len().max(1))) {
+            insts.push(*i);
+        }
+    }
+    insts.push(endpgm());
+    insts
+}
+
 pub fn rng(seed: u64) -> StdRng {
     StdRng::seed_from_u64(seed)
 }
