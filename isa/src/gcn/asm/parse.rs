@@ -291,42 +291,44 @@ impl<'a> P<'a> {
     /// `(a, b, ...)` after a function name.
     fn call_args(&mut self) -> Result<Vec<Val>, PErr> {
         self.expect('(')?;
-        let mut args = Vec::new();
         if self.is_punct(')') {
             self.i += 1;
-            return Ok(args);
+            return Ok(Vec::new());
         }
+        self.items(')', Self::atom)
+    }
+
+    /// One or more `item`s separated by commas, up to and including `close`.
+    fn items(
+        &mut self,
+        close: char,
+        mut item: impl FnMut(&mut Self) -> Result<Val, PErr>,
+    ) -> Result<Vec<Val>, PErr> {
+        let mut v = Vec::new();
         loop {
-            args.push(self.atom()?);
+            v.push(item(self)?);
             if self.is_punct(',') {
                 self.i += 1;
                 continue;
             }
-            self.expect(')')?;
-            return Ok(args);
+            self.expect(close)?;
+            return Ok(v);
         }
     }
 
     /// `[a, b, ...]`.
     fn list(&mut self) -> Result<Vec<Val>, PErr> {
         self.expect('[')?;
-        let mut v = Vec::new();
-        loop {
+        self.items(']', |p| {
             // `@expr` in a list is a raw field value (CLRX's `format:[@3, uint]`), kept
             // apart from a name that is a number (`format:[32]`).
-            if self.is_punct('@') {
-                self.i += 1;
-                v.push(Val::Func("@".into(), vec![Val::Int(self.int()?)]));
+            if p.is_punct('@') {
+                p.i += 1;
+                Ok(Val::Func("@".into(), vec![Val::Int(p.int()?)]))
             } else {
-                v.push(self.atom()?);
+                p.atom()
             }
-            if self.is_punct(',') {
-                self.i += 1;
-                continue;
-            }
-            self.expect(']')?;
-            return Ok(v);
-        }
+        })
     }
 
     /// An operand with optional source modifiers.

@@ -123,6 +123,18 @@ fn int_arg(a: Option<&Val>, lo: i128, hi: i128, col: u32, what: &str) -> Result<
     }
 }
 
+/// A hardware register's id from its upper-case name, with or without `HW_REG_`.
+fn hwreg_id(name: &str, col: u32) -> Result<u16, PErr> {
+    let n = name.strip_prefix("HW_REG_").unwrap_or(name);
+    match HWREG_NAMES
+        .iter()
+        .find(|(_, x)| x.strip_prefix("HW_REG_") == Some(n))
+    {
+        Some((i, _)) => Ok(*i),
+        None => err(col, format!("unknown hardware register `{n}`")),
+    }
+}
+
 /// `hwreg(id[, offset, size])` or a raw 16-bit number.
 pub fn hwreg(o: &Operand) -> Result<u16, PErr> {
     opnd::no_mods(o)?;
@@ -130,16 +142,7 @@ pub fn hwreg(o: &Operand) -> Result<u16, PErr> {
         Val::Func(f, args) if f == "hwreg" => {
             let names = ident_args(args);
             let id = match (args.first(), names.first().cloned().flatten()) {
-                (_, Some(n)) => {
-                    let n = n.strip_prefix("HW_REG_").unwrap_or(&n).to_string();
-                    match HWREG_NAMES
-                        .iter()
-                        .find(|(_, x)| x.strip_prefix("HW_REG_") == Some(n.as_str()))
-                    {
-                        Some((i, _)) => *i,
-                        None => return err(o.col, format!("unknown hardware register `{n}`")),
-                    }
-                }
+                (_, Some(n)) => hwreg_id(&n, o.col)?,
                 (a, None) => int_arg(a, 0, 63, o.col, "hardware register id")?,
             };
             match args.len() {
@@ -171,17 +174,7 @@ pub fn hwreg(o: &Operand) -> Result<u16, PErr> {
             }
             let id = match got[0] {
                 None => 0,
-                Some(Val::Ident(n)) => {
-                    let n = n.to_ascii_uppercase();
-                    let n = n.strip_prefix("HW_REG_").unwrap_or(&n).to_string();
-                    match HWREG_NAMES
-                        .iter()
-                        .find(|(_, x)| x.strip_prefix("HW_REG_") == Some(n.as_str()))
-                    {
-                        Some((i, _)) => *i,
-                        None => return err(o.col, format!("unknown hardware register `{n}`")),
-                    }
-                }
+                Some(Val::Ident(n)) => hwreg_id(&n.to_ascii_uppercase(), o.col)?,
                 a => int_arg(a, 0, 63, o.col, "hardware register id")?,
             };
             let off = match got[1] {

@@ -564,36 +564,19 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
             // LLVM encodes them as 0. Other
             // values (the decoder keeps them, ERRATA SDWA 4) print as the usual modifiers,
             // which only wavejit's assembler accepts there.
-            let dst_sel = if is_c {
-                s.dst_sel != 0
-            } else {
-                llvm || s.dst_sel != SEL_DWORD
-            };
-            let dst_unused = if is_c {
-                s.dst_unused != 0
-            } else {
-                llvm || s.dst_unused != UNUSED_PAD
-            };
-            let src1_sel = if has_src1 {
-                llvm || s.src1_sel != SEL_DWORD
-            } else {
-                s.src1_sel != 0
-            };
-            if dst_sel {
+            // A control the form has prints when LLVM's syntax asks for every one or when
+            // it is not the usual value; one it lacks only when not 0.
+            let shown = |has: bool, v: u8, usual: u8| if has { llvm || v != usual } else { v != 0 };
+            if shown(!is_c, s.dst_sel, SEL_DWORD) {
                 mods.push(format!("dst_sel:{}", sel_text(s.dst_sel, sx)));
             }
-            if dst_unused {
+            if shown(!is_c, s.dst_unused, UNUSED_PAD) {
                 mods.push(format!("dst_unused:{}", unused_text(s.dst_unused, sx)));
             }
-            let src0_sel = if has_src0 {
-                llvm || s.src0_sel != SEL_DWORD
-            } else {
-                s.src0_sel != 0
-            };
-            if src0_sel {
+            if shown(has_src0, s.src0_sel, SEL_DWORD) {
                 mods.push(format!("src0_sel:{}", sel_text(s.src0_sel, sx)));
             }
-            if src1_sel {
+            if shown(has_src1, s.src1_sel, SEL_DWORD) {
                 mods.push(format!("src1_sel:{}", sel_text(s.src1_sel, sx)));
             }
             if !llvm && mods.len() == n {
