@@ -22,7 +22,8 @@
 //!   expects. FLAT scratch (GCN 1.1/1.2 private aperture) gets its init SGPRs but works only
 //!   as far as the engine's FLAT model maps the private aperture.
 //!
-//! Workgroups run in parallel on a rayon pool; the waves of one workgroup run in turn on
+//! Workgroups run in parallel on a rayon pool (one worker: on the calling thread, in
+//! order); the waves of one workgroup run in turn on
 //! one thread: each runs to its `s_barrier` or `s_endpgm`, then those at the barrier are
 //! released together. Every wave has an instruction budget, so a kernel that never reaches
 //! its barrier or end is an error, not a hang.
@@ -437,10 +438,6 @@ fn run_inner(
     let barrier_waves = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| GridError::Config(format!("cannot start {threads} threads: {e}")))?;
     let gx = groups[0] as u64;
     let gxy = gx * groups[1] as u64;
     let one = |worker: &mut Worker, i: u64| -> Result<(), GridError> {
@@ -490,17 +487,24 @@ fn run_inner(
             }
         }
     };
-    pool.install(|| {
-        (0..total).into_par_iter().try_for_each_init(
-            || Worker {
-                waves: Vec::new(),
-                lds: Lds::new(0),
-                prof: sink.map(|_| Profile::for_program(prog)),
-                sink,
-            },
-            one,
-        )
-    })?;
+    let worker = || Worker {
+        waves: Vec::new(),
+        lds: Lds::new(0),
+        prof: sink.map(|_| Profile::for_program(prog)),
+        sink,
+    };
+    if threads == 1 {
+        // One worker: the calling thread, in order (no pool to start and join per
+        // launch; the engine's per-thread state outlives the launch).
+        let mut w = worker();
+        (0..total).try_for_each(|i| one(&mut w, i))?;
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| GridError::Config(format!("cannot start {threads} threads: {e}")))?;
+        pool.install(|| (0..total).into_par_iter().try_for_each_init(worker, one))?;
+    }
     Ok(GridStats {
         workgroups: done.load(Ordering::Relaxed),
         waves: waves.load(Ordering::Relaxed),

@@ -510,53 +510,65 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
 
     // Not contiguous: are the chunks? Each chunk's lanes its lane 0's address plus 0, 4,
     // 8 and 12 with lane 0's high half, lane 0's low half at most 2^32 - 16 (no carry);
-    // then the lanes span from the lowest lane-0 address to the highest plus 16.
+    // then the lanes span from the lowest lane-0 address to the highest plus 16. Both the
+    // test and the accesses are loops over the chunks (a sixteenth of the IR: they are
+    // the less common shape, and compile time counts).
     cx.b.switch_to_block(other);
     cx.b.seal_block(other);
     load_fence(cx);
     // The quick tier compiles for compile time: no path by chunks there (its code turns
     // into this once hot).
-    let by_chunks = !cx.loops;
-    let steps = cx.lanes32(iota);
     let mut rows: Option<Value> = None;
     let mut spans = Vec::with_capacity(run.len());
-    for (p, (hi64, _)) in run.iter().zip(&firsts).filter(|_| by_chunks) {
-        let off = crate::ctx::wave_off::vgpr_chunk(p.addr + 1, 0);
-        let hi0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
-        let vhi = cx.b.ins().splat(types::I32X4, hi0);
-        let (mut row, mut lmin, mut lmax): (Option<Value>, Option<Value>, Option<Value>) =
-            (None, None, None);
-        for c in 0..CHUNKS {
-            let lo = vreg_stored(cx, p.addr, c);
-            let hi = vreg_stored(cx, p.addr + 1, c);
-            let l0 = super::access::lane0(cx, lo);
-            let d = cx.b.ins().isub(lo, l0);
-            let r = cx.b.ins().icmp(IntCC::Equal, d, steps);
-            let h = cx.b.ins().icmp(IntCC::Equal, hi, vhi);
-            let rh = cx.b.ins().band(r, h);
-            row = Some(row.map_or(rh, |x| cx.b.ins().band(x, rh)));
-            lmin = Some(lmin.map_or(l0, |x| cx.b.ins().umin(x, l0)));
-            lmax = Some(lmax.map_or(l0, |x| cx.b.ins().umax(x, l0)));
+    if !cx.loops {
+        let steps = cx.lanes32(iota);
+        let (ones, zero) = (cx.splat32(u32::MAX), cx.splat32(0));
+        let vhis: Vec<Value> = firsts
+            .iter()
+            .map(|(hi64, _)| {
+                let h = cx.b.ins().ushr_imm_u(*hi64, 32);
+                let h = cx.b.ins().ireduce(types::I32, h);
+                cx.b.ins().splat(types::I32X4, h)
+            })
+            .collect();
+        // Per access: the chunks' test (all ones while every chunk passes), the lowest
+        // and the highest chunk start.
+        let init: Vec<Value> = run.iter().flat_map(|_| [ones, ones, zero]).collect();
+        let out = chunk_loop(cx, &init, |cx, row, acc| {
+            let mut next = Vec::with_capacity(acc.len());
+            for ((p, vhi), a) in run.iter().zip(&vhis).zip(acc.chunks(3)) {
+                let of = |r: u8| crate::ctx::wave_off::vgpr_chunk(r, 0);
+                let lo = cx.b.ins().load(types::I32X4, flags, row, of(p.addr));
+                let hi = cx.b.ins().load(types::I32X4, flags, row, of(p.addr + 1));
+                let l0 = super::access::lane0(cx, lo);
+                let d = cx.b.ins().isub(lo, l0);
+                let r = cx.b.ins().icmp(IntCC::Equal, d, steps);
+                let h = cx.b.ins().icmp(IntCC::Equal, hi, *vhi);
+                let rh = cx.b.ins().band(r, h);
+                next.push(cx.b.ins().band(a[0], rh));
+                next.push(cx.b.ins().umin(a[1], l0));
+                next.push(cx.b.ins().umax(a[2], l0));
+            }
+            next
+        });
+        for ((hi64, _), a) in firsts.iter().zip(out.chunks(3)) {
+            let row = cx.b.ins().vall_true(a[0]);
+            let lmin = super::access::reduce(cx, a[1], false);
+            let lmax = super::access::reduce(cx, a[2], true);
+            let nc =
+                cx.b.ins()
+                    .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, lmax, (u32::MAX - 15) as i64);
+            let ok = cx.b.ins().band(row, nc);
+            rows = Some(rows.map_or(ok, |x| cx.b.ins().band(x, ok)));
+            let lmin = cx.b.ins().uextend(types::I64, lmin);
+            let lmax = cx.b.ins().uextend(types::I64, lmax);
+            let lo = cx.b.ins().bor(lmin, *hi64);
+            let top = cx.b.ins().bor(lmax, *hi64);
+            spans.push((lo, cx.b.ins().iadd_imm_s(top, 16)));
         }
-        let (Some(row), Some(lmin), Some(lmax)) = (row, lmin, lmax) else {
-            continue;
-        };
-        let row = cx.b.ins().vall_true(row);
-        let lmin = super::access::reduce(cx, lmin, false);
-        let lmax = super::access::reduce(cx, lmax, true);
-        let nc =
-            cx.b.ins()
-                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, lmax, (u32::MAX - 15) as i64);
-        let ok = cx.b.ins().band(row, nc);
-        rows = Some(rows.map_or(ok, |x| cx.b.ins().band(x, ok)));
-        let lmin = cx.b.ins().uextend(types::I64, lmin);
-        let lmax = cx.b.ins().uextend(types::I64, lmax);
-        let lo = cx.b.ins().bor(lmin, *hi64);
-        let top = cx.b.ins().bor(lmax, *hi64);
-        spans.push((lo, cx.b.ins().iadd_imm_s(top, 16)));
     }
     let rows = match rows {
-        Some(v) if spans.len() == run.len() && by_chunks => v,
+        Some(v) if spans.len() == run.len() => v,
         _ => cx.b.ins().iconst(types::I8, 0),
     };
     cx.b.ins().brif(rows, by_rows, &[], slow, &[]);
@@ -576,36 +588,29 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
             None => delta,
         });
     }
-    for c in 0..CHUNKS {
-        for (p, delta) in run.iter().zip(&deltas) {
-            // Lane 0 of the chunk: the lowest address, its three neighbours after it.
-            let lo = cx.b.ins().load(
-                types::I32,
-                flags,
-                cx.wave,
-                crate::ctx::wave_off::vgpr_chunk(p.addr, c),
-            );
-            let hi = cx.b.ins().load(
-                types::I32,
-                flags,
-                cx.wave,
-                crate::ctx::wave_off::vgpr_chunk(p.addr + 1, c),
-            );
-            let lo = cx.b.ins().uextend(types::I64, lo);
-            let hi = cx.b.ins().uextend(types::I64, hi);
-            let hi = cx.b.ins().ishl_imm_u(hi, 32);
-            let a = cx.b.ins().bor(lo, hi);
-            let ptr = cx.b.ins().iadd(a, *delta);
-            let off = crate::ctx::wave_off::vgpr_chunk(p.reg, c);
-            if p.store {
-                let v = cx.b.ins().load(types::I32X4, flags, cx.wave, off);
-                cx.b.ins().store(hf, v, ptr, 0);
-            } else {
-                let v = cx.b.ins().load(types::I32X4, hf, ptr, 0);
-                // The chunk's address was read above: VDST may overlap ADDR.
-                cx.b.ins().store(flags, v, cx.wave, off);
+    if deltas.len() == run.len() {
+        chunk_loop(cx, &[], |cx, row, _| {
+            for (p, delta) in run.iter().zip(&deltas) {
+                // Lane 0 of the chunk: the lowest address, its three neighbours after it.
+                let of = |r: u8| crate::ctx::wave_off::vgpr_chunk(r, 0);
+                let lo = cx.b.ins().load(types::I32, flags, row, of(p.addr));
+                let hi = cx.b.ins().load(types::I32, flags, row, of(p.addr + 1));
+                let lo = cx.b.ins().uextend(types::I64, lo);
+                let hi = cx.b.ins().uextend(types::I64, hi);
+                let hi = cx.b.ins().ishl_imm_u(hi, 32);
+                let a = cx.b.ins().bor(lo, hi);
+                let ptr = cx.b.ins().iadd(a, *delta);
+                if p.store {
+                    let v = cx.b.ins().load(types::I32X4, flags, row, of(p.reg));
+                    cx.b.ins().store(hf, v, ptr, 0);
+                } else {
+                    let v = cx.b.ins().load(types::I32X4, hf, ptr, 0);
+                    // The chunk's address was read above: VDST may overlap ADDR.
+                    cx.b.ins().store(flags, v, row, of(p.reg));
+                }
             }
-        }
+            Vec::new()
+        });
     }
     cx.b.ins().jump(join, &[]);
 
@@ -657,4 +662,51 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     // The checks of the other paths made vector constants there (cached): forget them
     // (no splats were cached: these plans are not atomics).
     settle(cx);
+}
+
+/// A loop over the 16 chunks of the wave's VGPRs carrying `init` (loop-carried values of
+/// any type): `body(cx, row, carried)` gets `row`, the wave's address plus 16 × the chunk
+/// (a VGPR's chunk at `row + vgpr_chunk(reg, 0)`), and returns the carried values for
+/// the next chunk; the last chunk's are returned. The body must not branch out.
+fn chunk_loop(
+    cx: &mut Cx,
+    init: &[Value],
+    mut body: impl FnMut(&mut Cx, Value, &[Value]) -> Vec<Value>,
+) -> Vec<Value> {
+    use cranelift_codegen::ir::BlockArg;
+    let head = cx.b.create_block();
+    let exit = cx.b.create_block();
+    let off = cx.b.append_block_param(head, cx.ptr);
+    let tys: Vec<_> = init.iter().map(|v| cx.b.func.dfg.value_type(*v)).collect();
+    let params: Vec<Value> = tys
+        .iter()
+        .map(|t| cx.b.append_block_param(head, *t))
+        .collect();
+    let outs: Vec<Value> = tys
+        .iter()
+        .map(|t| cx.b.append_block_param(exit, *t))
+        .collect();
+    let zero = cx.b.ins().iconst(cx.ptr, 0);
+    let args: Vec<BlockArg> = std::iter::once(zero)
+        .chain(init.iter().copied())
+        .map(BlockArg::Value)
+        .collect();
+    cx.b.ins().jump(head, &args);
+    cx.b.switch_to_block(head);
+    let row = cx.b.ins().iadd(cx.wave, off);
+    let next = body(cx, row, &params);
+    let off2 = cx.b.ins().iadd_imm_u(off, 16);
+    let more =
+        cx.b.ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, off2, (16 * CHUNKS) as i64);
+    let again: Vec<BlockArg> = std::iter::once(off2)
+        .chain(next.iter().copied())
+        .map(BlockArg::Value)
+        .collect();
+    let done: Vec<BlockArg> = next.iter().copied().map(BlockArg::Value).collect();
+    cx.b.ins().brif(more, head, &again, exit, &done);
+    cx.b.seal_block(head);
+    cx.b.switch_to_block(exit);
+    cx.b.seal_block(exit);
+    outs
 }
