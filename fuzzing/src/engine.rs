@@ -106,14 +106,14 @@ pub fn planted_target(inst: &IrInst) -> Option<(u8, u16)> {
         return None;
     }
     match i.fields {
-        Fields::Dpp(DppFields {
-            vdst,
-            dpp_ctrl,
-            bound_ctrl: false,
-            row_mask: 0xf,
-            bank_mask: 0xf,
-            ..
-        }) if (0x111..=0x11f).contains(&dpp_ctrl) => Some((vdst, dpp_ctrl & 0xf)),
+        Fields::Dpp(
+            f @ DppFields {
+                bound_ctrl: false,
+                row_mask: 0xf,
+                bank_mask: 0xf,
+                ..
+            },
+        ) if (0x111..=0x11f).contains(&f.dpp_ctrl) => Some((f.vdst, f.dpp_ctrl & 0xf)),
         _ => None,
     }
 }

@@ -7,7 +7,7 @@
 //! `still` answers "does this case still show a mismatch?"; the number of times it is
 //! asked is bounded (`MAX_TRIES`) so that minimising always ends.
 
-use wavejit_isa::gcn::{DppFields, Fields, SdwaFields, Vop3Fields};
+use wavejit_isa::gcn::Fields;
 use wavejit_isa::progen::shape::GcnProgram;
 use wavejit_isa::state::{LANES, MODE_DEFAULT};
 use wavejit_isa::vp1::State as Vp1State;
@@ -81,40 +81,28 @@ fn clear(f: &mut Fields, which: u8) -> bool {
     fn take(b: &mut bool) -> bool {
         std::mem::take(b)
     }
+    fn zero(b: &mut u8) -> bool {
+        std::mem::take(b) != 0
+    }
     match (f, which) {
-        (Fields::Vop3(Vop3Fields { abs, .. }), 0) => std::mem::take(abs) != 0,
-        (Fields::Vop3(Vop3Fields { neg, .. }), 1) => std::mem::take(neg) != 0,
-        (Fields::Vop3(Vop3Fields { clamp, .. }), 2) => take(clamp),
-        (Fields::Vop3(Vop3Fields { omod, .. }), 3) => std::mem::take(omod) != 0,
-        (
-            Fields::Dpp(DppFields {
-                src0_neg,
-                src0_abs,
-                src1_neg,
-                src1_abs,
-                ..
-            }),
-            4,
-        ) => take(src0_neg) | take(src0_abs) | take(src1_neg) | take(src1_abs),
-        (
-            Fields::Sdwa(SdwaFields {
-                src0_neg,
-                src0_abs,
-                src1_neg,
-                src1_abs,
-                ..
-            }),
-            4,
-        ) => take(src0_neg) | take(src0_abs) | take(src1_neg) | take(src1_abs),
-        (Fields::Sdwa(SdwaFields { clamp, .. }), 5) => take(clamp),
-        (
-            Fields::Sdwa(SdwaFields {
-                src0_sext,
-                src1_sext,
-                ..
-            }),
-            6,
-        ) => take(src0_sext) | take(src1_sext),
+        (Fields::Vop3(f), 0) => zero(&mut f.abs),
+        (Fields::Vop3(f), 1) => zero(&mut f.neg),
+        (Fields::Vop3(f), 2) => take(&mut f.clamp),
+        (Fields::Vop3(f), 3) => zero(&mut f.omod),
+        (Fields::Dpp(f), 4) => {
+            take(&mut f.src0_neg)
+                | take(&mut f.src0_abs)
+                | take(&mut f.src1_neg)
+                | take(&mut f.src1_abs)
+        }
+        (Fields::Sdwa(f), 4) => {
+            take(&mut f.src0_neg)
+                | take(&mut f.src0_abs)
+                | take(&mut f.src1_neg)
+                | take(&mut f.src1_abs)
+        }
+        (Fields::Sdwa(f), 5) => take(&mut f.clamp),
+        (Fields::Sdwa(f), 6) => take(&mut f.src0_sext) | take(&mut f.src1_sext),
         _ => false,
     }
 }

@@ -19,7 +19,7 @@
 //! * Sources are read for every lane before VDST is written (ERRATA VINTRP 5).
 
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, VintrpFields, Vop3Fields};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
 use wavejit_isa::state::{Lds, LANES};
 
 use crate::ctx::Ctx;
@@ -124,60 +124,41 @@ fn operands(inst: &Inst) -> Result<Interp, ExecErrorKind> {
         ))
     };
     match (inst.enc, inst.fields) {
-        (
-            Enc::Vintrp,
-            Fields::Vintrp(VintrpFields {
-                vdst,
-                vsrc,
-                attr,
-                chan,
-            }),
-        ) => Ok(Interp {
+        (Enc::Vintrp, Fields::Vintrp(f)) => Ok(Interp {
             op: inst.op,
-            vdst,
+            vdst: f.vdst,
             vsrc: if inst.op == Op::VInterpMovF32 {
-                vsrc as u16
+                f.vsrc as u16
             } else {
-                256 + vsrc as u16
+                256 + f.vsrc as u16
             },
             vsrc1: None,
-            attr: attr as u32 & 63,
-            chan: chan as u32 & 3,
+            attr: f.attr as u32 & 63,
+            chan: f.chan as u32 & 3,
             high: false,
             neg: 0,
             abs: 0,
             clamp: false,
             omod: 0,
         }),
-        (
-            Enc::Vop3,
-            Fields::Vop3(Vop3Fields {
-                vdst,
-                src,
-                abs,
-                neg,
-                clamp,
-                omod,
-                ..
-            }),
-        ) => {
-            let a = InterpAttr::from_src(src[0]);
+        (Enc::Vop3, Fields::Vop3(f)) => {
+            let a = InterpAttr::from_src(f.src[0]);
             let vsrc1 = match inst.op {
-                Op::VInterpP1lvF16 | Op::VInterpP2F16 => Some(src[2].as_vgpr().ok_or_else(bad)?),
+                Op::VInterpP1lvF16 | Op::VInterpP2F16 => Some(f.src[2].as_vgpr().ok_or_else(bad)?),
                 _ => None,
             };
             Ok(Interp {
                 op: inst.op,
-                vdst,
-                vsrc: src[1].0,
+                vdst: f.vdst,
+                vsrc: f.src[1].0,
                 vsrc1,
                 attr: a.attr as u32,
                 chan: a.chan as u32,
                 high: a.high,
-                neg,
-                abs,
-                clamp,
-                omod,
+                neg: f.neg,
+                abs: f.abs,
+                clamp: f.clamp,
+                omod: f.omod,
             })
         }
         _ => Err(bad()),

@@ -42,7 +42,7 @@ use wavejit_interp::exec::{Ctx, Step};
 use wavejit_interp::vp1::RunStats as Vp1Stats;
 use wavejit_interp::{ExecError, ExecErrorKind, RunStats};
 use wavejit_isa::arch::Arch;
-use wavejit_isa::gcn::{DppFields, DsFields, Inst, SdwaFields, Vop3Fields};
+use wavejit_isa::gcn::Inst;
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::diff::image_diff;
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -292,13 +292,13 @@ fn normalised(gen: wavejit_isa::Gen, inst: &Inst) -> Option<Inst> {
         };
         let top = |bits: &mut u8| *bits &= !(1u8 << (7 - bits.leading_zeros().min(7)));
         match (&mut cur.fields, field) {
-            (Fields::Vop3(Vop3Fields { src, .. }), "src0") => src[0] = Src(0),
-            (Fields::Vop3(Vop3Fields { src, .. }), "src1") => src[1] = Src(0),
-            (Fields::Vop3(Vop3Fields { src, .. }), "src2") => src[2] = Src(0),
-            (Fields::Vop3(Vop3Fields { sdst, .. }), "sdst") => *sdst = 0,
-            (Fields::Vop3(Vop3Fields { vdst, .. }), "vdst") => *vdst = 0,
-            (Fields::Vop3(Vop3Fields { abs, .. }), "abs") if *abs != 0 => top(abs),
-            (Fields::Vop3(Vop3Fields { neg, .. }), "neg") if *neg != 0 => top(neg),
+            (Fields::Vop3(f), "src0") => f.src[0] = Src(0),
+            (Fields::Vop3(f), "src1") => f.src[1] = Src(0),
+            (Fields::Vop3(f), "src2") => f.src[2] = Src(0),
+            (Fields::Vop3(f), "sdst") => f.sdst = 0,
+            (Fields::Vop3(f), "vdst") => f.vdst = 0,
+            (Fields::Vop3(f), "abs") if f.abs != 0 => top(&mut f.abs),
+            (Fields::Vop3(f), "neg") if f.neg != 0 => top(&mut f.neg),
             (Fields::Vop1 { vdst, .. }, "vdst") | (Fields::Vop2 { vdst, .. }, "vdst") => *vdst = 0,
             (Fields::Vop1 { src0, .. }, "src0")
             | (Fields::Vop2 { src0, .. }, "src0")
@@ -306,14 +306,14 @@ fn normalised(gen: wavejit_isa::Gen, inst: &Inst) -> Option<Inst> {
             (Fields::Vop2 { vsrc1, .. }, "vsrc1") | (Fields::Vopc { vsrc1, .. }, "vsrc1") => {
                 *vsrc1 = 0
             }
-            (Fields::Sdwa(SdwaFields { vdst, .. }), "vdst")
-            | (Fields::Dpp(DppFields { vdst, .. }), "vdst") => *vdst = 0,
-            (Fields::Sdwa(SdwaFields { vsrc1, .. }), "vsrc1")
-            | (Fields::Dpp(DppFields { vsrc1, .. }), "vsrc1") => *vsrc1 = 0,
-            (Fields::Ds(DsFields { vdst, .. }), "vdst") => *vdst = 0,
-            (Fields::Ds(DsFields { addr, .. }), "addr") => *addr = 0,
-            (Fields::Ds(DsFields { data0, .. }), "data0") => *data0 = 0,
-            (Fields::Ds(DsFields { data1, .. }), "data1") => *data1 = 0,
+            (Fields::Sdwa(f), "vdst") => f.vdst = 0,
+            (Fields::Dpp(f), "vdst") => f.vdst = 0,
+            (Fields::Sdwa(f), "vsrc1") => f.vsrc1 = 0,
+            (Fields::Dpp(f), "vsrc1") => f.vsrc1 = 0,
+            (Fields::Ds(f), "vdst") => f.vdst = 0,
+            (Fields::Ds(f), "addr") => f.addr = 0,
+            (Fields::Ds(f), "data0") => f.data0 = 0,
+            (Fields::Ds(f), "data1") => f.data1 = 0,
             (Fields::Sop2 { sdst, .. }, "sdst")
             | (Fields::Sop1 { sdst, .. }, "sdst")
             | (Fields::Sopk { sdst, .. }, "sdst") => *sdst = 0,

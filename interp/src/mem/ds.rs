@@ -229,17 +229,12 @@ fn kind(op: Op) -> Option<Kind> {
 /// no LDS memory (swizzle, permute, nop, GDS, or an operation not run here). The
 /// profiler's bank-conflict count reads this; `exec` below forms the same addresses.
 pub fn lane_accesses(inst: &Inst) -> Option<LaneAccesses> {
-    let Fields::Ds(DsFields {
-        offset0,
-        offset1,
-        gds: false,
-        ..
-    }) = inst.fields
-    else {
+    let Fields::Ds(f @ DsFields { gds: false, .. }) = inst.fields else {
         return None;
     };
+    let (offset0, offset1) = (f.offset0, f.offset1);
     let one = |size| LaneAccesses {
-        offsets: [(offset1 as u64) << 8 | offset0 as u64, 0],
+        offsets: [f.offset() as u64, 0],
         count: 1,
         size,
     };
@@ -397,19 +392,10 @@ fn pair_addrs(
 }
 
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
-    let Fields::Ds(DsFields {
-        vdst,
-        addr,
-        data0,
-        data1,
-        offset0,
-        offset1,
-        gds,
-    }) = inst.fields
-    else {
+    let Fields::Ds(f) = inst.fields else {
         return Err(bad_fields(inst));
     };
-    if gds {
+    if f.gds {
         return Err(ExecErrorKind::Unsupported {
             mnemonic: format!("{} gds", inst.op.mnemonic()),
         });
@@ -418,7 +404,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         return Err(unsupported(inst));
     };
     let what = inst.op.mnemonic();
-    let offset = (offset1 as u64) << 8 | offset0 as u64;
+    let offset = f.offset() as u64;
     let w = &mut *ctx.wave;
     let lds = &mut *ctx.lds;
     let exec = w.exec;
@@ -426,9 +412,9 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         Kind::Nop => {}
         Kind::Read { size, sext } => {
             let n = dwords(size);
-            let d = vregs(vdst, n)?;
+            let d = vregs(f.vdst, n)?;
             for lane in active_lanes(exec) {
-                let a = lds_addr(w.vgpr[addr as usize][lane], offset, size, lane, what)?;
+                let a = lds_addr(w.vgpr[f.addr as usize][lane], offset, size, lane, what)?;
                 if size == 4 {
                     if let Some(x) = lds_dword(lds, a) {
                         w.vgpr[d][lane] = x;
@@ -451,19 +437,19 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         }
         Kind::Write { size } => {
             let n = dwords(size);
-            let s = vregs(data0, n)?;
+            let s = vregs(f.data0, n)?;
             for lane in active_lanes(exec) {
-                let a = lds_addr(w.vgpr[addr as usize][lane], offset, size, lane, what)?;
+                let a = lds_addr(w.vgpr[f.addr as usize][lane], offset, size, lane, what)?;
                 let b = lane_bytes(w, s, n, lane);
                 lds_write(lds, a, &b[..size as usize], lane)?;
             }
         }
         Kind::Read2 { size, st64 } => {
             let n = dwords(size);
-            let d = vregs(vdst, 2 * n)?;
+            let d = vregs(f.vdst, 2 * n)?;
             for lane in active_lanes(exec) {
-                let base = w.vgpr[addr as usize][lane];
-                let [a0, a1] = pair_addrs(base, [offset0, offset1], size, st64, lane, what)?;
+                let base = w.vgpr[f.addr as usize][lane];
+                let [a0, a1] = pair_addrs(base, [f.offset0, f.offset1], size, st64, lane, what)?;
                 if size == 4 {
                     if let (Some(x0), Some(x1)) = (lds_dword(lds, a0), lds_dword(lds, a1)) {
                         w.vgpr[d][lane] = x0;
@@ -481,10 +467,10 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         }
         Kind::Write2 { size, st64 } => {
             let n = dwords(size);
-            let (s0, s1) = (vregs(data0, n)?, vregs(data1, n)?);
+            let (s0, s1) = (vregs(f.data0, n)?, vregs(f.data1, n)?);
             for lane in active_lanes(exec) {
-                let base = w.vgpr[addr as usize][lane];
-                let [a0, a1] = pair_addrs(base, [offset0, offset1], size, st64, lane, what)?;
+                let base = w.vgpr[f.addr as usize][lane];
+                let [a0, a1] = pair_addrs(base, [f.offset0, f.offset1], size, st64, lane, what)?;
                 let (b0, b1) = (lane_bytes(w, s0, n, lane), lane_bytes(w, s1, n, lane));
                 lds_write(lds, a0, &b0[..size as usize], lane)?;
                 lds_write(lds, a1, &b1[..size as usize], lane)?;
@@ -494,11 +480,11 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             let n = dwords(size);
             // DATA1 is read only by the two-operand atomics (cmpst, mskor).
             let two = matches!(op, AtomicOp::CmpSwap | AtomicOp::MskOr);
-            let s0 = vregs(data0, n)?;
-            let s1 = if two { vregs(data1, n)? } else { s0 };
-            let d = if rtn { vregs(vdst, n)? } else { 0 };
+            let s0 = vregs(f.data0, n)?;
+            let s1 = if two { vregs(f.data1, n)? } else { s0 };
+            let d = if rtn { vregs(f.vdst, n)? } else { 0 };
             for lane in active_lanes(exec) {
-                let a = lds_addr(w.vgpr[addr as usize][lane], offset, size, lane, what)?;
+                let a = lds_addr(w.vgpr[f.addr as usize][lane], offset, size, lane, what)?;
                 let old = lds_read(lds, a, size, lane)?;
                 let pair = |r: usize| w.vgpr[r][lane] as u64 | (w.vgpr[r + 1][lane] as u64) << 32;
                 // DS operand order: cmpst compares with DATA0 and stores DATA1 (GCN3
@@ -533,11 +519,11 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         }
         Kind::Wrxchg2 { size, st64 } => {
             let n = dwords(size);
-            let (s0, s1) = (vregs(data0, n)?, vregs(data1, n)?);
-            let d = vregs(vdst, 2 * n)?;
+            let (s0, s1) = (vregs(f.data0, n)?, vregs(f.data1, n)?);
+            let d = vregs(f.vdst, 2 * n)?;
             for lane in active_lanes(exec) {
-                let base = w.vgpr[addr as usize][lane];
-                let [a0, a1] = pair_addrs(base, [offset0, offset1], size, st64, lane, what)?;
+                let base = w.vgpr[f.addr as usize][lane];
+                let [a0, a1] = pair_addrs(base, [f.offset0, f.offset1], size, st64, lane, what)?;
                 let (new0, new1) = (lane_bytes(w, s0, n, lane), lane_bytes(w, s1, n, lane));
                 let old0 = lds_read(lds, a0, size, lane)?;
                 lds_write(lds, a0, &new0[..size as usize], lane)?;
@@ -550,7 +536,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             }
         }
         Kind::Swizzle => {
-            let src = w.vgpr[data0 as usize];
+            let src = w.vgpr[f.data0 as usize];
             let mut out = [0u32; LANES];
             for (lane, o) in out.iter_mut().enumerate() {
                 let from = swizzle_source(offset as u16, lane);
@@ -558,11 +544,11 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
                     *o = src[from];
                 }
             }
-            write_active(&mut w.vgpr[vdst as usize], &out, exec);
+            write_active(&mut w.vgpr[f.vdst as usize], &out, exec);
         }
         Kind::Permute | Kind::Bpermute => {
-            let src = w.vgpr[data0 as usize];
-            let index = w.vgpr[addr as usize];
+            let src = w.vgpr[f.data0 as usize];
+            let index = w.vgpr[f.addr as usize];
             let lane_of = |l: usize| ((index[l] as u64 + offset) / 4 % LANES as u64) as usize;
             let mut out = [0u32; LANES];
             if k == Kind::Permute {
@@ -579,7 +565,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
                     }
                 }
             }
-            write_active(&mut w.vgpr[vdst as usize], &out, exec);
+            write_active(&mut w.vgpr[f.vdst as usize], &out, exec);
         }
     }
     Ok(())

@@ -87,32 +87,24 @@ pub(crate) fn traffic(inst: &Inst) -> Option<super::access::Traffic> {
 }
 
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
-    let Fields::Flat(FlatFields {
-        vdst,
-        addr,
-        data,
-        glc,
-        tfe,
-        ..
-    }) = inst.fields
-    else {
+    let Fields::Flat(fl) = inst.fields else {
         return Err(bad_fields(inst));
     };
-    if tfe {
+    if fl.tfe {
         return Err(ExecErrorKind::Unsupported {
             mnemonic: format!("{} tfe", inst.op.mnemonic()),
         });
     }
     let w = &mut *ctx.wave;
     let mem = ctx.mem;
-    let a = vregs(addr, 2)?;
+    let a = vregs(fl.addr, 2)?;
     let exec = w.exec;
     let lane_addr = |w: &wavejit_isa::state::Wave, lane: usize| {
         w.vgpr[a][lane] as u64 | (w.vgpr[a + 1][lane] as u64) << 32
     };
     if let Some((op, size)) = vmem_atomic(inst.op) {
-        let (src, cmp, _) = atomic_regs(data, op, size)?;
-        let ret = vregs(vdst, (size / 4) as usize)?;
+        let (src, cmp, _) = atomic_regs(fl.data, op, size)?;
+        let ret = vregs(fl.vdst, (size / 4) as usize)?;
         for lane in active_lanes(exec) {
             let at = lane_addr(w, lane);
             let (x, y) = atomic_data(w, lane, src, cmp, size);
@@ -122,7 +114,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
                 }
                 GlobalAtomicError::Fault(f) => lane_fault(f, lane),
             })?;
-            if glc {
+            if fl.glc {
                 write_return(w, lane, ret, size, old);
             }
         }
@@ -131,7 +123,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     match kind(inst.op) {
         Some(Kind::Load { size, sext }) => {
             let n = size.div_ceil(4) as usize;
-            let d = vregs(vdst, n)?;
+            let d = vregs(fl.vdst, n)?;
             let mut out = [[0u32; LANES]; 4];
             for lane in active_lanes(exec) {
                 let at = lane_addr(w, lane);
@@ -170,7 +162,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
         }
         Some(Kind::Store { size }) => {
             let n = size.div_ceil(4) as usize;
-            let s = vregs(data, n)?;
+            let s = vregs(fl.data, n)?;
             for lane in active_lanes(exec) {
                 let at = lane_addr(w, lane);
                 if size == 4 {

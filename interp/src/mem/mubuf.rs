@@ -138,21 +138,7 @@ fn check_format(inst: &Inst, r: &Resource, count: usize, load: bool) -> Result<(
 }
 
 pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
-    let Fields::Mubuf(BufferFields {
-        vdata,
-        vaddr,
-        srsrc,
-        soffset,
-        offset,
-        offen,
-        idxen,
-        glc,
-        tfe,
-        lds,
-        addr64,
-        ..
-    }) = inst.fields
-    else {
+    let Fields::Mubuf(mb) = inst.fields else {
         return Err(bad_fields(inst));
     };
     let Some(k) = kind(inst.op) else {
@@ -164,36 +150,36 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
     let flag = |f: &str| ExecErrorKind::Unsupported {
         mnemonic: format!("{} {f}", inst.op.mnemonic()),
     };
-    if tfe {
+    if mb.tfe {
         return Err(flag("tfe"));
     }
-    if lds {
+    if mb.lds {
         return Err(flag("lds"));
     }
     let w = &mut *ctx.wave;
-    if addr64 && (w.gen == Gen::Gfx8 || offen || idxen) {
+    if mb.addr64 && (w.gen == Gen::Gfx8 || mb.offen || mb.idxen) {
         return Err(ExecErrorKind::BadOperand(format!(
             "{}: addr64 exists only on GCN 1.0/1.1 and excludes offen/idxen",
             inst.op.mnemonic()
         )));
     }
-    let r = Resource::decode(read_n::<4>(w, srsrc)?);
-    let soff = read32(w, soffset, None)? as u64;
-    let inst_off = (offset & 0xfff) as u64;
+    let r = Resource::decode(read_n::<4>(w, mb.srsrc)?);
+    let soff = read32(w, mb.soffset, None)? as u64;
+    let inst_off = (mb.offset & 0xfff) as u64;
     // VGPRs the address needs: a pair for addr64, index and/or offset otherwise.
-    let vaddr_regs = if addr64 {
+    let vaddr_regs = if mb.addr64 {
         2
     } else {
-        idxen as usize + offen as usize
+        mb.idxen as usize + mb.offen as usize
     };
-    vregs(vaddr, vaddr_regs)?;
-    let vaddr = vaddr as usize;
-    let off_reg = vaddr + idxen as usize;
+    vregs(mb.vaddr, vaddr_regs)?;
+    let vaddr = mb.vaddr as usize;
+    let off_reg = vaddr + mb.idxen as usize;
 
     // Per lane: what addresses its bytes — `Addr64` (no range check) or a buffer index and
     // offset (range-checked, possibly swizzled).
     let lane_base = |w: &wavejit_isa::state::Wave, lane: usize| -> Lane {
-        if addr64 {
+        if mb.addr64 {
             let va = w.vgpr[vaddr][lane] as u64 | (w.vgpr[vaddr + 1][lane] as u64) << 32;
             Lane::Addr64(
                 r.base
@@ -202,9 +188,12 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
                     .wrapping_add(inst_off),
             )
         } else {
-            let index = if idxen { w.vgpr[vaddr][lane] as u64 } else { 0 }
-                + if r.add_tid { lane as u64 } else { 0 };
-            let off = if offen {
+            let index = if mb.idxen {
+                w.vgpr[vaddr][lane] as u64
+            } else {
+                0
+            } + if r.add_tid { lane as u64 } else { 0 };
+            let off = if mb.offen {
                 w.vgpr[off_reg][lane] as u64
             } else {
                 0
@@ -232,7 +221,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             if format {
                 check_format(inst, &r, n, true)?;
             }
-            let d = vregs(vdata, n)?;
+            let d = vregs(mb.vdata, n)?;
             let mut out = [[0u32; LANES]; 4];
             for lane in active_lanes(exec) {
                 let l = lane_base(w, lane);
@@ -268,7 +257,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             if format {
                 check_format(inst, &r, n, false)?;
             }
-            let s = vregs(vdata, n)?;
+            let s = vregs(mb.vdata, n)?;
             for lane in active_lanes(exec) {
                 let l = lane_base(w, lane);
                 if size < 4 {
@@ -288,7 +277,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             }
         }
         Kind::Atomic { op, size } => {
-            let (src, cmp, ret) = atomic_regs(vdata, op, size)?;
+            let (src, cmp, ret) = atomic_regs(mb.vdata, op, size)?;
             for lane in active_lanes(exec) {
                 let l = lane_base(w, lane);
                 let (x, y) = atomic_data(w, lane, src, cmp, size);
@@ -302,7 +291,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
                 } else {
                     0
                 };
-                if glc {
+                if mb.glc {
                     write_return(w, lane, ret, size, old);
                 }
             }

@@ -3,7 +3,7 @@
 //! bytes. Operand *meaning* (register file, width, inline constant value) is derived from
 //! these fields with the generation and the table row; see `operand.rs`.
 
-use super::table::Op;
+use super::table::{Op, TableEnc};
 use crate::arch::Gen;
 
 /// The encoding an instruction was (or will be) written in.
@@ -53,7 +53,7 @@ pub enum VopBase {
 /// A 9-bit source operand field as encoded (SRC0 of VOP1/2/C, SRC0-2 of VOP3, SSRC of SOP*
 /// zero-extended): 0-127 scalar registers and special registers, 128-208 inline integers,
 /// 240-248 inline floats, 251-255 specials and literal, 256-511 VGPRs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Src(pub u16);
 
 impl Src {
@@ -105,7 +105,8 @@ impl Src {
 ///
 /// The encodings with more than a few fields hold a named struct (`Fields::Vop3(f)`,
 /// `f.clamp`), so that code reading one or two fields binds the struct instead of listing
-/// them, and the struct carries what is computed from its fields.
+/// them, and the struct carries what is computed from its fields. Where a struct has a
+/// `Default`, it is every field 0: the fields of an instruction without operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fields {
     Sop2 {
@@ -163,7 +164,7 @@ pub enum Fields {
 /// SMRD (GCN 1.0/1.1, one dword). `offset` is the 8-bit immediate (imm=1) or SGPR number
 /// (imm=0); GCN 1.1's literal-offset form (imm=0, offset=255) keeps its dword in
 /// `Inst::literal`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SmrdFields {
     pub sdst: u8,
     pub sbase: u8,
@@ -173,7 +174,7 @@ pub struct SmrdFields {
 
 /// SMEM (GCN 1.2, two dwords). `offset` is the 20-bit immediate (imm=1) or, in its low 8
 /// bits, the SGPR (imm=0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SmemFields {
     pub sdata: u8,
     pub sbase: u8,
@@ -203,7 +204,7 @@ pub struct ScalarMem {
 /// VOP3A/VOP3B. `sdst` is bits 14:8 for VOP3B operations (and 0 otherwise); `abs` (bits
 /// 10:8 of VOP3A) is 0 for VOP3B. `abs` and `neg` are 3-bit masks, bit i for source i.
 /// `omod`: 0 none, 1 ×2, 2 ×4, 3 ÷2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Vop3Fields {
     pub vdst: u8,
     pub sdst: u8,
@@ -282,7 +283,7 @@ impl DppFields {
 }
 
 /// VINTRP (001_43f5507a70f72cb4.txt). For V_INTERP_MOV_F32 `vsrc` is 0/1/2 = P10/P20/P0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct VintrpFields {
     pub vdst: u8,
     pub vsrc: u8,
@@ -291,7 +292,7 @@ pub struct VintrpFields {
 }
 
 /// DS (LDS/GDS).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DsFields {
     pub vdst: u8,
     pub addr: u8,
@@ -310,7 +311,7 @@ impl DsFields {
 }
 
 /// FLAT (GCN 1.1/1.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FlatFields {
     pub vdst: u8,
     pub addr: u8,
@@ -361,6 +362,30 @@ pub struct Inst {
 }
 
 impl Enc {
+    /// The encoding a table row's instructions are written in natively (VOP3B is VOP3).
+    pub fn native(te: TableEnc) -> Enc {
+        match te {
+            TableEnc::Sop2 => Enc::Sop2,
+            TableEnc::Sopk => Enc::Sopk,
+            TableEnc::Sop1 => Enc::Sop1,
+            TableEnc::Sopc => Enc::Sopc,
+            TableEnc::Sopp => Enc::Sopp,
+            TableEnc::Smrd => Enc::Smrd,
+            TableEnc::Smem => Enc::Smem,
+            TableEnc::Vop1 => Enc::Vop1,
+            TableEnc::Vop2 => Enc::Vop2,
+            TableEnc::Vopc => Enc::Vopc,
+            TableEnc::Vop3 | TableEnc::Vop3b => Enc::Vop3,
+            TableEnc::Vintrp => Enc::Vintrp,
+            TableEnc::Ds => Enc::Ds,
+            TableEnc::Mubuf => Enc::Mubuf,
+            TableEnc::Mtbuf => Enc::Mtbuf,
+            TableEnc::Mimg => Enc::Mimg,
+            TableEnc::Flat => Enc::Flat,
+            TableEnc::Exp => Enc::Exp,
+        }
+    }
+
     /// Whether the encoding is the vector unit's: VOP1, VOP2, VOPC, VOP3, SDWA, DPP and
     /// VINTRP (the per-lane operations, under EXEC).
     pub fn is_vector(&self) -> bool {

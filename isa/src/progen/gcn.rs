@@ -57,27 +57,8 @@ fn vop_base(te: TableEnc) -> Option<VopBase> {
 }
 
 fn native_enc(te: TableEnc) -> Option<Enc> {
-    Some(match te {
-        TableEnc::Sop2 => Enc::Sop2,
-        TableEnc::Sopk => Enc::Sopk,
-        TableEnc::Sop1 => Enc::Sop1,
-        TableEnc::Sopc => Enc::Sopc,
-        TableEnc::Sopp => Enc::Sopp,
-        TableEnc::Smrd => Enc::Smrd,
-        TableEnc::Smem => Enc::Smem,
-        TableEnc::Vop1 => Enc::Vop1,
-        TableEnc::Vop2 => Enc::Vop2,
-        TableEnc::Vopc => Enc::Vopc,
-        TableEnc::Vop3 | TableEnc::Vop3b => Enc::Vop3,
-        TableEnc::Vintrp => Enc::Vintrp,
-        TableEnc::Ds => Enc::Ds,
-        TableEnc::Mubuf => Enc::Mubuf,
-        TableEnc::Mtbuf => Enc::Mtbuf,
-        TableEnc::Flat => Enc::Flat,
-        TableEnc::Exp => Enc::Exp,
-        // Image words are only printed and re-encoded (no semantics).
-        TableEnc::Mimg => return None,
-    })
+    // Image words are only printed and re-encoded (no semantics).
+    (te != TableEnc::Mimg).then(|| Enc::native(te))
 }
 
 impl Cand {
@@ -605,53 +586,52 @@ fn build(gen: Gen, cand: &Cand, rng: &mut impl Rng) -> Option<Inst> {
                 },
             })
         }
-        Enc::Sdwa { base } => {
-            let rare = |rng: &mut _| Rng::random_bool(rng, 0.1);
+        Enc::Sdwa { base } | Enc::Dpp { base } => {
             let (has_dst, has_src1) = (base != VopBase::Vopc, base != VopBase::Vop1);
-            Fields::Sdwa(SdwaFields {
-                vdst: if has_dst {
-                    vdst_for(rng, kind(Field::Vdst))
-                } else {
-                    0
-                },
-                src0: kind(Field::Src0).map_or(0, |_| vgpr(rng, 1)),
-                vsrc1: if has_src1 { vgpr(rng, 1) } else { 0 },
-                dst_sel: if has_dst || rare(rng) { sel(rng) } else { 0 },
-                dst_unused: if has_dst || rare(rng) {
-                    rng.random_range(0..3)
-                } else {
-                    0
-                },
-                clamp: rng.random_bool(0.15),
-                src0_sel: sel(rng),
-                src0_sext: rng.random_bool(0.3),
-                src0_neg: rng.random_bool(0.2),
-                src0_abs: rng.random_bool(0.2),
-                src1_sel: if has_src1 || rare(rng) { sel(rng) } else { 0 },
-                src1_sext: (has_src1 || rare(rng)) && rng.random_bool(0.3),
-                src1_neg: (has_src1 || rare(rng)) && rng.random_bool(0.2),
-                src1_abs: (has_src1 || rare(rng)) && rng.random_bool(0.2),
-            })
-        }
-        Enc::Dpp { base } => {
-            let (has_dst, has_src1) = (base != VopBase::Vopc, base != VopBase::Vop1);
-            Fields::Dpp(DppFields {
-                vdst: if has_dst {
-                    vdst_for(rng, kind(Field::Vdst))
-                } else {
-                    0
-                },
-                src0: kind(Field::Src0).map_or(0, |_| vgpr(rng, 1)),
-                vsrc1: if has_src1 { vgpr(rng, 1) } else { 0 },
-                dpp_ctrl: dpp_ctrl(rng),
-                bound_ctrl: rng.random_bool(0.5),
-                src0_neg: rng.random_bool(0.2),
-                src0_abs: rng.random_bool(0.2),
-                src1_neg: has_src1 && rng.random_bool(0.2),
-                src1_abs: has_src1 && rng.random_bool(0.2),
-                bank_mask: mask4(rng),
-                row_mask: mask4(rng),
-            })
+            let vdst = if has_dst {
+                vdst_for(rng, kind(Field::Vdst))
+            } else {
+                0
+            };
+            let src0 = kind(Field::Src0).map_or(0, |_| vgpr(rng, 1));
+            let vsrc1 = if has_src1 { vgpr(rng, 1) } else { 0 };
+            if matches!(enc, Enc::Dpp { .. }) {
+                Fields::Dpp(DppFields {
+                    vdst,
+                    src0,
+                    vsrc1,
+                    dpp_ctrl: dpp_ctrl(rng),
+                    bound_ctrl: rng.random_bool(0.5),
+                    src0_neg: rng.random_bool(0.2),
+                    src0_abs: rng.random_bool(0.2),
+                    src1_neg: has_src1 && rng.random_bool(0.2),
+                    src1_abs: has_src1 && rng.random_bool(0.2),
+                    bank_mask: mask4(rng),
+                    row_mask: mask4(rng),
+                })
+            } else {
+                let rare = |rng: &mut _| Rng::random_bool(rng, 0.1);
+                Fields::Sdwa(SdwaFields {
+                    vdst,
+                    src0,
+                    vsrc1,
+                    dst_sel: if has_dst || rare(rng) { sel(rng) } else { 0 },
+                    dst_unused: if has_dst || rare(rng) {
+                        rng.random_range(0..3)
+                    } else {
+                        0
+                    },
+                    clamp: rng.random_bool(0.15),
+                    src0_sel: sel(rng),
+                    src0_sext: rng.random_bool(0.3),
+                    src0_neg: rng.random_bool(0.2),
+                    src0_abs: rng.random_bool(0.2),
+                    src1_sel: if has_src1 || rare(rng) { sel(rng) } else { 0 },
+                    src1_sext: (has_src1 || rare(rng)) && rng.random_bool(0.3),
+                    src1_neg: (has_src1 || rare(rng)) && rng.random_bool(0.2),
+                    src1_abs: (has_src1 || rare(rng)) && rng.random_bool(0.2),
+                })
+            }
         }
         Enc::Vintrp => Fields::Vintrp(VintrpFields {
             vdst: vdst_for(rng, kind(Field::Vdst)),

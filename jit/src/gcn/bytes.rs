@@ -14,7 +14,6 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::{src_kind, SrcKind};
-use wavejit_isa::gcn::Vop3Fields;
 use wavejit_isa::gcn::{Enc, Fields, Inst};
 
 use super::fetch::sign_mods;
@@ -161,20 +160,11 @@ pub struct Mqsad {
 /// Plan `v_mqsad_u32_u8` (VOP3) as `lanes::v_mqsad_u32_u8` reads it; `None` for what the
 /// interpreter refuses (a quad past v255 or s103, other S2 codes).
 pub fn plan_mqsad(gen: Gen, inst: &Inst) -> Option<Mqsad> {
-    let (
-        Enc::Vop3,
-        Fields::Vop3(Vop3Fields {
-            vdst,
-            src,
-            abs,
-            neg,
-            ..
-        }),
-    ) = (inst.enc, inst.fields)
-    else {
+    let (Enc::Vop3, Fields::Vop3(f)) = (inst.enc, inst.fields) else {
         return None;
     };
-    if inst.literal.is_some() || vdst > 252 {
+    let src = f.src;
+    if inst.literal.is_some() || f.vdst > 252 {
         return None;
     }
     let a = match src_kind(gen, src[0]) {
@@ -192,12 +182,12 @@ pub fn plan_mqsad(gen: Gen, inst: &Inst) -> Option<Mqsad> {
         _ => return None,
     };
     Some(Mqsad {
-        vdst,
+        vdst: f.vdst,
         a,
         b,
         c,
-        abs,
-        neg,
+        abs: f.abs,
+        neg: f.neg,
     })
 }
 

@@ -27,7 +27,6 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::{src_kind, SrcKind};
-use wavejit_isa::gcn::Vop3Fields;
 use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
 
 use super::dynamic::check_or_helper;
@@ -118,20 +117,11 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<LPlan> {
             // V_READLANE/V_WRITELANE's VOP2 VSRC1 field holds a scalar source code.
             (vdst, src0, Src(vsrc1 as u16), false, false)
         }
-        (
-            Enc::Vop3,
-            Fields::Vop3(Vop3Fields {
-                vdst,
-                src,
-                abs,
-                neg,
-                ..
-            }),
-        ) => {
+        (Enc::Vop3, Fields::Vop3(f)) => {
             if lit.is_some() {
                 return None;
             }
-            (vdst, src[0], src[1], abs & 1 != 0, neg & 1 != 0)
+            (f.vdst, f.src[0], f.src[1], f.abs & 1 != 0, f.neg & 1 != 0)
         }
         _ => return None,
     };

@@ -28,7 +28,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Endianness, InstBuilder, MemFlagsData, Value};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, VintrpFields, Vop3Fields};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Op};
 
 use super::sem::{self, Sem};
 use super::vocab::{FOp, Fmt, IOp, Vop2Form};
@@ -78,53 +78,34 @@ pub fn plan(_gen: Gen, inst: &Inst, mode: u32) -> Option<VPlan> {
     // (vdst, coordinate VGPR or MOV parameter, attribute, ABS/NEG of the coordinate, CLAMP,
     // OMOD)
     let (vdst, vsrc, at, abs, neg, clamp, omod) = match (inst.enc, inst.fields) {
-        (
-            Enc::Vintrp,
-            Fields::Vintrp(VintrpFields {
-                vdst,
-                vsrc,
-                attr,
-                chan,
-            }),
-        ) => {
+        (Enc::Vintrp, Fields::Vintrp(f)) => {
             let at = Attr {
-                attr: attr & 63,
-                chan: chan & 3,
+                attr: f.attr & 63,
+                chan: f.chan & 3,
             };
-            (vdst, vsrc as u16, at, false, false, false, 0)
+            (f.vdst, f.vsrc as u16, at, false, false, false, 0)
         }
-        (
-            Enc::Vop3,
-            Fields::Vop3(Vop3Fields {
-                vdst,
-                src,
-                abs,
-                neg,
-                clamp,
-                omod,
-                ..
-            }),
-        ) => {
-            let a = InterpAttr::from_src(src[0]);
+        (Enc::Vop3, Fields::Vop3(f)) => {
+            let a = InterpAttr::from_src(f.src[0]);
             let at = Attr {
                 attr: a.attr & 63,
                 chan: a.chan & 3,
             };
             let vsrc = if mov {
-                src[1].0
+                f.src[1].0
             } else {
                 // The coordinate must be a VGPR (else the interpreter's error).
-                src[1].as_vgpr()? as u16
+                f.src[1].as_vgpr()? as u16
             };
             // Only source 1 (the coordinate) takes ABS/NEG; MOV takes no modifiers.
             (
-                vdst,
+                f.vdst,
                 vsrc,
                 at,
-                abs & 2 != 0,
-                neg & 2 != 0,
-                clamp && !mov,
-                if mov { 0 } else { omod },
+                f.abs & 2 != 0,
+                f.neg & 2 != 0,
+                f.clamp && !mov,
+                if mov { 0 } else { f.omod },
             )
         }
         _ => return None,

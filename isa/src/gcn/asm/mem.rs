@@ -259,34 +259,26 @@ pub fn assemble(
             let md = collect(mods, &["gds"], values, m == "ds_swizzle_b32", gen)?;
             let lay = ds_layout(gen, op);
             expect_n(ops, lay.len(), m, end_col)?;
-            let (mut vdst, mut addr, mut data0, mut data1) = (0, 0, 0, 0);
+            let mut ds = DsFields {
+                gds: md.has("gds"),
+                ..DsFields::default()
+            };
             for ((f, d), o) in lay.iter().zip(ops) {
                 let r = opnd::vreg_n(o, *d, "operand")?;
                 match f {
-                    DsField::Vdst => vdst = r,
-                    DsField::Addr => addr = r,
-                    DsField::Data0 => data0 = r,
-                    DsField::Data1 => data1 = r,
+                    DsField::Vdst => ds.vdst = r,
+                    DsField::Addr => ds.addr = r,
+                    DsField::Data0 => ds.data0 = r,
+                    DsField::Data1 => ds.data1 = r,
                 }
             }
-            let (offset0, offset1) = if two {
+            (ds.offset0, ds.offset1) = if two {
                 (md.offset0.unwrap_or(0) as u8, md.offset1.unwrap_or(0) as u8)
             } else {
                 let o = md.offset.map_or(0, |x| x.0) as u16;
                 (o as u8, (o >> 8) as u8)
             };
-            (
-                Fields::Ds(DsFields {
-                    vdst,
-                    addr,
-                    data0,
-                    data1,
-                    offset0,
-                    offset1,
-                    gds: md.has("gds"),
-                }),
-                Enc::Ds,
-            )
+            (Fields::Ds(ds), Enc::Ds)
         }
         TableEnc::Mubuf | TableEnc::Mtbuf => {
             let is_t = row.enc == TableEnc::Mtbuf;

@@ -326,15 +326,13 @@ pub fn gpr_idx(o: &Operand) -> Result<u16, PErr> {
     }
 }
 
-fn enc_of(t: TableEnc) -> Enc {
-    match t {
-        TableEnc::Sop2 => Enc::Sop2,
-        TableEnc::Sopk => Enc::Sopk,
-        TableEnc::Sop1 => Enc::Sop1,
-        TableEnc::Sopc => Enc::Sopc,
-        TableEnc::Sopp => Enc::Sopp,
-        TableEnc::Smrd => Enc::Smrd,
-        _ => Enc::Smem,
+/// How many operands a scalar memory form with `n` signature words is written with: the
+/// data, the base and the offset, or fewer for the cache controls.
+fn smem_operands(n: usize) -> usize {
+    if n >= 2 {
+        3
+    } else {
+        n
     }
 }
 
@@ -521,30 +519,16 @@ pub fn assemble(
             };
             Fields::Sopp { simm16 }
         }
-        TableEnc::Smrd => match w.len() {
-            0 => {
-                expect_n(ops, 0, m, end_col)?;
-                Fields::Smrd(SmrdFields {
-                    sdst: 0,
-                    sbase: 0,
-                    imm: false,
-                    offset: 0,
-                })
+        TableEnc::Smrd => {
+            // Fields without an operand stay 0.
+            let mut f = SmrdFields::default();
+            expect_n(ops, smem_operands(w.len()), m, end_col)?;
+            if !w.is_empty() {
+                f.sdst = smem_data(gen, &ops[0], d(0))?;
             }
-            1 => {
-                expect_n(ops, 1, m, end_col)?;
-                Fields::Smrd(SmrdFields {
-                    sdst: smem_data(gen, &ops[0], d(0))?,
-                    sbase: 0,
-                    imm: false,
-                    offset: 0,
-                })
-            }
-            _ => {
-                expect_n(ops, 3, m, end_col)?;
-                let dst = smem_data(gen, &ops[0], d(0))?;
-                let base = sbase(gen, &ops[1], d(1))?;
-                let (imm, offset) = match offset_sgpr(gen, &ops[2])? {
+            if w.len() >= 2 {
+                f.sbase = sbase(gen, &ops[1], d(1))?;
+                (f.imm, f.offset) = match offset_sgpr(gen, &ops[2])? {
                     Some(r) => (false, r),
                     None => {
                         let v = opnd::int_in(&ops[2], 0, u32::MAX as i128, "offset")?;
@@ -561,64 +545,37 @@ pub fn assemble(
                         }
                     }
                 };
-                Fields::Smrd(SmrdFields {
-                    sdst: dst,
-                    sbase: base,
-                    imm,
-                    offset,
-                })
             }
-        },
+            Fields::Smrd(f)
+        }
         _ => {
-            let glc = mods.iter().any(|m| m.name == "glc");
-            match w.len() {
-                0 => {
-                    expect_n(ops, 0, m, end_col)?;
-                    Fields::Smem(SmemFields {
-                        sdata: 0,
-                        sbase: 0,
-                        imm: false,
-                        glc,
-                        offset: 0,
-                    })
-                }
-                1 => {
-                    expect_n(ops, 1, m, end_col)?;
-                    Fields::Smem(SmemFields {
-                        sdata: smem_data(gen, &ops[0], d(0))?,
-                        sbase: 0,
-                        imm: false,
-                        glc,
-                        offset: 0,
-                    })
-                }
-                _ => {
-                    expect_n(ops, 3, m, end_col)?;
-                    let data = if words.first() == Some(&"imm") {
-                        opnd::int_in(&ops[0], 0, 127, "sdata")? as u8
-                    } else {
-                        smem_data(gen, &ops[0], d(0))?
-                    };
-                    let base = sbase(gen, &ops[1], d(1))?;
-                    let (imm, offset) = match offset_sgpr(gen, &ops[2])? {
-                        Some(r) => (false, r as u32),
-                        None => (true, opnd::int_in(&ops[2], 0, 0xfffff, "offset")? as u32),
-                    };
-                    Fields::Smem(SmemFields {
-                        sdata: data,
-                        sbase: base,
-                        imm,
-                        glc,
-                        offset,
-                    })
-                }
+            let mut f = SmemFields {
+                glc: mods.iter().any(|m| m.name == "glc"),
+                ..SmemFields::default()
+            };
+            expect_n(ops, smem_operands(w.len()), m, end_col)?;
+            if w.len() == 1 {
+                f.sdata = smem_data(gen, &ops[0], d(0))?;
             }
+            if w.len() >= 2 {
+                f.sdata = if words.first() == Some(&"imm") {
+                    opnd::int_in(&ops[0], 0, 127, "sdata")? as u8
+                } else {
+                    smem_data(gen, &ops[0], d(0))?
+                };
+                f.sbase = sbase(gen, &ops[1], d(1))?;
+                (f.imm, f.offset) = match offset_sgpr(gen, &ops[2])? {
+                    Some(r) => (false, r as u32),
+                    None => (true, opnd::int_in(&ops[2], 0, 0xfffff, "offset")? as u32),
+                };
+            }
+            Fields::Smem(f)
         }
     };
     let _ = head_col;
     Ok(Inst {
         op,
-        enc: enc_of(row.enc),
+        enc: Enc::native(row.enc),
         fields,
         literal: lit.0,
     })

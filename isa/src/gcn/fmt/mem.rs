@@ -7,7 +7,7 @@ use super::names;
 use super::names::Syntax;
 use super::shape::{row_sig, sig_dwords, Ty};
 use crate::arch::Gen;
-use crate::gcn::inst::{BufferFields, Fields, FlatFields, Inst, VintrpFields};
+use crate::gcn::inst::{BufferFields, Fields, Inst};
 use crate::gcn::table::{Op, TableEnc};
 
 /// The DS register fields named by an operation's text, in order.
@@ -307,22 +307,17 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
     let mut ops: Vec<String> = Vec::new();
     let mut mods: Vec<String> = Vec::new();
     match inst.fields {
-        Fields::Vintrp(VintrpFields {
-            vdst,
-            vsrc,
-            attr,
-            chan,
-        }) => {
+        Fields::Vintrp(f) => {
             if gen == Gen::Gfx8 && sx == Syntax::Llvm {
                 name.push_str("_e32");
             }
-            ops.push(names::vreg(vdst, 1));
+            ops.push(names::vreg(f.vdst, 1));
             if op.mnemonic() == "v_interp_mov_f32" {
-                ops.push(names::interp_param(vsrc as u16));
+                ops.push(names::interp_param(f.vsrc as u16));
             } else {
-                ops.push(names::vreg(vsrc, 1));
+                ops.push(names::vreg(f.vsrc, 1));
             }
-            ops.push(names::attr(attr, chan));
+            ops.push(names::attr(f.attr, f.chan));
         }
         Fields::Ds(ds) => {
             for (f, d) in ds_layout(gen, op) {
@@ -363,39 +358,32 @@ pub fn print(gen: Gen, inst: &Inst, sx: Syntax) -> Option<String> {
             };
             (ops, mods) = buffer_text(gen, inst, sx, &row_sig(gen, op, enc), &b);
         }
-        Fields::Flat(FlatFields {
-            vdst,
-            addr,
-            data,
-            glc,
-            slc,
-            tfe,
-        }) => {
+        Fields::Flat(f) => {
             let w = row_sig(gen, op, TableEnc::Flat);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
             match flat_kind(op) {
                 FlatKind::Load => {
-                    ops.push(names::vreg(vdst, d(0)));
-                    ops.push(names::vreg(addr, d(1)));
+                    ops.push(names::vreg(f.vdst, d(0)));
+                    ops.push(names::vreg(f.addr, d(1)));
                 }
                 FlatKind::Store => {
-                    ops.push(names::vreg(addr, d(0)));
-                    ops.push(names::vreg(data, d(1)));
+                    ops.push(names::vreg(f.addr, d(0)));
+                    ops.push(names::vreg(f.data, d(1)));
                 }
                 FlatKind::Atomic => {
-                    if glc {
+                    if f.glc {
                         let rd = if op.mnemonic().contains("cmpswap") {
                             (d(1) / 2).max(1)
                         } else {
                             d(1)
                         };
-                        ops.push(names::vreg(vdst, rd));
+                        ops.push(names::vreg(f.vdst, rd));
                     }
-                    ops.push(names::vreg(addr, d(0)));
-                    ops.push(names::vreg(data, d(1)));
+                    ops.push(names::vreg(f.addr, d(0)));
+                    ops.push(names::vreg(f.data, d(1)));
                 }
             }
-            for (b, t) in [(glc, "glc"), (slc, "slc"), (tfe, "tfe")] {
+            for (b, t) in [(f.glc, "glc"), (f.slc, "slc"), (f.tfe, "tfe")] {
                 if b {
                     mods.push(t.into());
                 }

@@ -6,7 +6,7 @@ use super::names;
 use super::names::Syntax;
 use super::shape::{row_sig, Ty};
 use crate::arch::Gen;
-use crate::gcn::inst::{Fields, Inst, SmemFields, SmrdFields, Src};
+use crate::gcn::inst::{Fields, Inst, Src};
 use crate::gcn::table::{Op, TableEnc};
 
 /// SOPP branches and the SOPK fork: their 16-bit immediate is a signed dword offset.
@@ -286,55 +286,40 @@ pub fn print_with_target(
                 _ => vec![imm16(simm16)],
             }
         }
-        Fields::Smrd(SmrdFields {
-            sdst,
-            sbase,
-            imm,
-            offset,
-        }) => {
-            let w = row_sig(gen, inst.op, TableEnc::Smrd);
-            let d = |i: usize| w.get(i).map_or(1, |x| x.1);
-            match w.len() {
-                0 => vec![],
-                1 => vec![smem_data_text(gen, sdst, d(0))],
-                _ => {
-                    let off = if imm {
-                        format!("0x{offset:x}")
-                    } else if offset == 255 && inst.literal.is_some() {
+        Fields::Smrd(_) | Fields::Smem(_) => {
+            // (encoding, data register, base, offset text, whether the data operand may
+            // be a plain number: SMEM's `imm` signature word)
+            let (te, sdata, sbase, off, imm_data) = match inst.fields {
+                Fields::Smrd(f) => {
+                    let off = if f.imm {
+                        format!("0x{:x}", f.offset)
+                    } else if f.offset == 255 && inst.literal.is_some() {
                         format!("0x{:x}", inst.literal.unwrap_or(0))
                     } else {
-                        names::sreg(gen, offset as u16, 1)
+                        names::sreg(gen, f.offset as u16, 1)
                     };
-                    vec![
-                        smem_data_text(gen, sdst, d(0)),
-                        names::sreg(gen, sbase_reg(sbase), d(1)),
-                        off,
-                    ]
+                    (TableEnc::Smrd, f.sdst, f.sbase, off, false)
                 }
-            }
-        }
-        Fields::Smem(SmemFields {
-            sdata,
-            sbase,
-            imm,
-            glc,
-            offset,
-        }) => {
-            let w = row_sig(gen, inst.op, TableEnc::Smem);
+                Fields::Smem(f) => {
+                    if f.glc {
+                        mods.push("glc");
+                    }
+                    let off = if f.imm {
+                        format!("0x{:x}", f.offset)
+                    } else {
+                        names::sreg(gen, (f.offset & 0xff) as u16, 1)
+                    };
+                    (TableEnc::Smem, f.sdata, f.sbase, off, true)
+                }
+                _ => return None,
+            };
+            let w = row_sig(gen, inst.op, te);
             let d = |i: usize| w.get(i).map_or(1, |x| x.1);
-            if glc {
-                mods.push("glc");
-            }
             match w.len() {
                 0 => vec![],
                 1 => vec![smem_data_text(gen, sdata, d(0))],
                 _ => {
-                    let off = if imm {
-                        format!("0x{offset:x}")
-                    } else {
-                        names::sreg(gen, (offset & 0xff) as u16, 1)
-                    };
-                    let data = if w[0].0 == "imm" {
+                    let data = if imm_data && w[0].0 == "imm" {
                         sdata.to_string()
                     } else {
                         smem_data_text(gen, sdata, d(0))

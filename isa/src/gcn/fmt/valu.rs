@@ -178,7 +178,7 @@ pub fn to_inst(gen: Gen, op: Op, shape: &ValuShape, v: &Valu, form: Form) -> Res
             }
             Ok(Inst {
                 op,
-                enc: enc_of(shape.native),
+                enc: Enc::native(shape.native),
                 fields,
                 literal: v.literal,
             })
@@ -307,14 +307,6 @@ pub fn used_sources(shape: &ValuShape) -> [bool; 3] {
             shape.src[1].is_some(),
             shape.src[2].is_some(),
         ],
-    }
-}
-
-fn enc_of(t: TableEnc) -> Enc {
-    match t {
-        TableEnc::Vop1 => Enc::Vop1,
-        TableEnc::Vop2 => Enc::Vop2,
-        _ => Enc::Vopc,
     }
 }
 
