@@ -6,7 +6,7 @@ mod valu_common;
 
 use valu_common::{op, Machine};
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Src, VintrpFields, Vop3Fields};
+use wavejit_isa::gcn::{Enc, Fields, Inst, Src, Vop3Fields};
 use wavejit_isa::Gen;
 
 const MASK: u32 = 0b101_0011;
@@ -52,17 +52,7 @@ fn machine(base: u32) -> Machine {
 }
 
 fn vintrp(name: &str, vdst: u8, vsrc: u8, attr: u8, chan: u8) -> Inst {
-    Inst {
-        op: op(name),
-        enc: Enc::Vintrp,
-        fields: Fields::Vintrp(VintrpFields {
-            vdst,
-            vsrc,
-            attr,
-            chan,
-        }),
-        literal: None,
-    }
+    wavejit_isa::gcn::build::vintrp(op(name), vdst, vsrc, attr, chan)
 }
 
 #[test]

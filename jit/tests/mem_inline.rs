@@ -11,7 +11,8 @@ use common::*;
 use rand::Rng;
 use wavejit_interp::{Ctx, ExecErrorKind};
 use wavejit_isa::arch::Gen;
-use wavejit_isa::gcn::{DsFields, Enc, Fields, FlatFields, Inst, Op, SmemFields, SmrdFields};
+use wavejit_isa::gcn::build::{ds, smem, smrd};
+use wavejit_isa::gcn::{Fields, FlatFields, Inst, Op};
 use wavejit_isa::state::{Lds, Space, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
@@ -27,52 +28,6 @@ fn flat_glc(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
         *glc = true;
     }
     i
-}
-
-fn ds(op: Op, vdst: u8, addr: u8, data: [u8; 2], offset: [u8; 2]) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Ds,
-        fields: Fields::Ds(DsFields {
-            vdst,
-            addr,
-            data0: data[0],
-            data1: data[1],
-            offset0: offset[0],
-            offset1: offset[1],
-            gds: false,
-        }),
-        literal: None,
-    }
-}
-
-fn smem(op: Op, sdata: u8, sbase: u8, imm: bool, offset: u32) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Smem,
-        fields: Fields::Smem(SmemFields {
-            sdata,
-            sbase,
-            imm,
-            glc: false,
-            offset,
-        }),
-        literal: None,
-    }
-}
-
-fn smrd(op: Op, sdst: u8, sbase: u8, imm: bool, offset: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Smrd,
-        fields: Fields::Smrd(SmrdFields {
-            sdst,
-            sbase,
-            imm,
-            offset,
-        }),
-        literal: None,
-    }
 }
 
 /// Region A holds byte i = i mod 256, region B byte i = 255 − i mod 256.

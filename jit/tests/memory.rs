@@ -9,24 +9,11 @@ mod common;
 use common::*;
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::arch::Gen;
-use wavejit_isa::gcn::{DsFields, Enc, Fields, Inst, Op, Src};
+use wavejit_isa::gcn::{Inst, Op, Src};
 use wavejit_isa::state::{Lds, Space, Wave};
 
 fn ds(op: Op, vdst: u8, addr: u8, data0: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Ds,
-        fields: Fields::Ds(DsFields {
-            vdst,
-            addr,
-            data0,
-            data1: 0,
-            offset0: 0,
-            offset1: 0,
-            gds: false,
-        }),
-        literal: None,
-    }
+    wavejit_isa::gcn::build::ds(op, vdst, addr, [data0, 0], [0, 0])
 }
 
 /// v[0:1] = base + 4 × lane (+ `far` for lane 37), load, add, store back.

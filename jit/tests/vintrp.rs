@@ -11,24 +11,9 @@ use rand::Rng;
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::operand::InterpAttr;
-use wavejit_isa::gcn::VintrpFields;
-use wavejit_isa::gcn::{Enc, Fields, Inst, Op, Src};
+use wavejit_isa::gcn::{Inst, Op, Src};
 use wavejit_isa::state::{Lds, Space, Wave};
 use wavejit_jit::JitConfig;
-
-fn intrp(op: Op, vdst: u8, vsrc: u8, attr: u8, chan: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vintrp,
-        fields: Fields::Vintrp(VintrpFields {
-            vdst,
-            vsrc,
-            attr,
-            chan,
-        }),
-        literal: None,
-    }
-}
 
 /// GCN 1.2's VOP3 form: SRC0 holds the attribute, SRC1 the coordinate (or MOV's
 /// parameter number).
@@ -103,11 +88,11 @@ fn interpolation_by_hand() {
     let prog = program(
         gen,
         &[
-            intrp(Op::VInterpP1F32, 5, 0, attr as u8, chan as u8),
-            intrp(Op::VInterpP1F32, 2, 0, attr as u8, chan as u8),
-            intrp(Op::VInterpP2F32, 2, 1, attr as u8, chan as u8),
-            intrp(Op::VInterpMovF32, 3, 1, attr as u8, chan as u8), // P20
-            intrp(Op::VInterpMovF32, 4, 2, attr as u8, chan as u8), // P0
+            vintrp(Op::VInterpP1F32, 5, 0, attr as u8, chan as u8),
+            vintrp(Op::VInterpP1F32, 2, 0, attr as u8, chan as u8),
+            vintrp(Op::VInterpP2F32, 2, 1, attr as u8, chan as u8),
+            vintrp(Op::VInterpMovF32, 3, 1, attr as u8, chan as u8), // P20
+            vintrp(Op::VInterpMovF32, 4, 2, attr as u8, chan as u8), // P0
             endpgm(),
         ],
     );
@@ -144,8 +129,8 @@ fn no_helper_for_f32_interpolation() {
     let prog = program(
         gen,
         &[
-            intrp(Op::VInterpP1F32, 2, 0, 0, 1),
-            intrp(Op::VInterpP2F32, 2, 1, 0, 1),
+            vintrp(Op::VInterpP1F32, 2, 0, 0, 1),
+            vintrp(Op::VInterpP2F32, 2, 1, 0, 1),
             intrp3(Op::VInterpP1F32, 3, v(0), 2, 3, 0, 0, false, 0),
             intrp3(Op::VInterpP2F32, 3, v(1), 2, 3, 0, 0, false, 0),
             intrp3(Op::VInterpMovF32, 4, Src(2), 1, 0, 0, 0, false, 0),
@@ -177,9 +162,9 @@ fn out_of_bounds_error_by_hand() {
         gen,
         &[
             vop2(Op::VAddU32, 5, ic(1), 5),
-            intrp(Op::VInterpP1F32, 2, 0, 1, 0),
+            vintrp(Op::VInterpP1F32, 2, 0, 1, 0),
             vop2(Op::VAddU32, 6, ic(2), 6),
-            intrp(Op::VInterpP1F32, 3, 0, 3, 0),
+            vintrp(Op::VInterpP1F32, 3, 0, 3, 0),
             vop2(Op::VAddU32, 7, ic(3), 7),
             endpgm(),
         ],
@@ -227,11 +212,11 @@ fn shared_bounds_check_reports_the_first_failing_interpolation() {
     let prog = program(
         gen,
         &[
-            intrp(Op::VInterpP1F32, 2, 0, 1, 0),
+            vintrp(Op::VInterpP1F32, 2, 0, 1, 0),
             vop2(Op::VAddU32, 5, ic(1), 5),
-            intrp(Op::VInterpP2F32, 3, 0, 2, 0),
+            vintrp(Op::VInterpP2F32, 3, 0, 2, 0),
             vop2(Op::VAddU32, 6, ic(2), 6),
-            intrp(Op::VInterpP1F32, 4, 0, 3, 0),
+            vintrp(Op::VInterpP1F32, 4, 0, 3, 0),
             endpgm(),
         ],
     );
@@ -281,8 +266,8 @@ fn no_active_lane_reads_nothing() {
     let prog = program(
         gen,
         &[
-            intrp(Op::VInterpP1F32, 2, 0, 63, 3),
-            intrp(Op::VInterpMovF32, 3, 1, 63, 3),
+            vintrp(Op::VInterpP1F32, 2, 0, 63, 3),
+            vintrp(Op::VInterpMovF32, 3, 1, 63, 3),
             endpgm(),
         ],
     );
@@ -335,7 +320,7 @@ fn random_inst(gen: Gen, rng: &mut rand::rngs::StdRng) -> Inst {
     } else {
         vs
     };
-    intrp(op, vdst, vsrc, attr, chan)
+    vintrp(op, vdst, vsrc, attr, chan)
 }
 
 #[test]
@@ -415,10 +400,10 @@ fn interpolation_in_a_loop() {
     let gen = Gen::Gfx8;
     let mut insts = vec![
         sop1(Op::SMovB32, 124, Src(1)), // m0 = s1
-        intrp(Op::VInterpP1F32, 2, 0, 0, 0),
-        intrp(Op::VInterpP2F32, 2, 1, 0, 0),
+        vintrp(Op::VInterpP1F32, 2, 0, 0, 0),
+        vintrp(Op::VInterpP2F32, 2, 1, 0, 0),
         vop2(Op::VAddF32, 3, v(3), 2),
-        intrp(Op::VInterpMovF32, 4, 2, 1, 3),
+        vintrp(Op::VInterpMovF32, 4, 2, 1, 3),
         sop2(Op::SAddU32, 1, Src(1), ic(4)),
         sop2(Op::SSubU32, 0, Src(0), ic(1)),
         sopc(Op::SCmpLgU32, Src(0), ic(0)),

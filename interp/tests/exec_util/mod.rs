@@ -9,9 +9,7 @@
 #![allow(dead_code)]
 
 use wavejit_isa::gcn::build::with_literal;
-use wavejit_isa::gcn::{
-    BufferFields, DsFields, Enc, Fields, FlatFields, Inst, Op, SmemFields, SmrdFields, Src,
-};
+use wavejit_isa::gcn::{BufferFields, Enc, Fields, FlatFields, Inst, Op, Src};
 
 // Each test binary uses a part of these.
 #[allow(unused_imports)]
@@ -41,7 +39,7 @@ fn inst(op: Op, enc: Enc, fields: Fields, literal: Option<u32>) -> Inst {
 
 // Each test binary uses a part of these.
 #[allow(unused_imports)]
-pub use wavejit_isa::gcn::build::{sop1, sop2, sopc, sopk, sopp};
+pub use wavejit_isa::gcn::build::{smem, smrd, sop1, sop2, sopc, sopk, sopp};
 
 pub fn sop2_lit(op: Op, sdst: u8, a: Src, b: Src, lit: u32) -> Inst {
     with_literal(sop2(op, sdst, a, b), lit)
@@ -49,48 +47,8 @@ pub fn sop2_lit(op: Op, sdst: u8, a: Src, b: Src, lit: u32) -> Inst {
 pub fn sop1_lit(op: Op, sdst: u8, a: Src, lit: u32) -> Inst {
     with_literal(sop1(op, sdst, a), lit)
 }
-pub fn smrd(op: Op, sdst: u8, sbase: u8, imm: bool, offset: u8) -> Inst {
-    inst(
-        op,
-        Enc::Smrd,
-        Fields::Smrd(SmrdFields {
-            sdst,
-            sbase,
-            imm,
-            offset,
-        }),
-        None,
-    )
-}
-pub fn smem(op: Op, sdata: u8, sbase: u8, imm: bool, offset: u32) -> Inst {
-    inst(
-        op,
-        Enc::Smem,
-        Fields::Smem(SmemFields {
-            sdata,
-            sbase,
-            imm,
-            glc: false,
-            offset,
-        }),
-        None,
-    )
-}
 pub fn ds(op: Op, vdst: u8, addr: u8, data0: u8, data1: u8, offset0: u8, offset1: u8) -> Inst {
-    inst(
-        op,
-        Enc::Ds,
-        Fields::Ds(DsFields {
-            vdst,
-            addr,
-            data0,
-            data1,
-            offset0,
-            offset1,
-            gds: false,
-        }),
-        None,
-    )
+    wavejit_isa::gcn::build::ds(op, vdst, addr, [data0, data1], [offset0, offset1])
 }
 
 /// MUBUF fields.

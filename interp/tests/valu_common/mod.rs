@@ -6,7 +6,7 @@
 //! bit. The test's assertions then read the machine's state.
 #![allow(dead_code)]
 
-use wavejit_isa::gcn::{DppFields, Enc, Fields, Inst, Op, SdwaFields, Src, VopBase};
+use wavejit_isa::gcn::{Op, Src};
 
 // Each test binary uses a part of these.
 #[allow(unused_imports)]
@@ -22,54 +22,7 @@ pub fn v(n: u8) -> Src {
 
 // Each test binary uses a part of these.
 #[allow(unused_imports)]
-pub use wavejit_isa::gcn::build::{vop1, vop2, vop3, vopc};
-
-/// SDWA fields with everything neutral (DWORD selections, PAD).
-pub fn sdwa(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8) -> Inst {
-    Inst {
-        op: o,
-        enc: Enc::Sdwa { base },
-        fields: Fields::Sdwa(SdwaFields {
-            vdst,
-            src0,
-            vsrc1,
-            dst_sel: 6,
-            dst_unused: 0,
-            clamp: false,
-            src0_sel: 6,
-            src0_sext: false,
-            src0_neg: false,
-            src0_abs: false,
-            src1_sel: 6,
-            src1_sext: false,
-            src1_neg: false,
-            src1_abs: false,
-        }),
-        literal: None,
-    }
-}
-
-/// DPP fields: all rows and banks enabled, BOUND_CTRL off.
-pub fn dpp(o: Op, base: VopBase, vdst: u8, src0: u8, vsrc1: u8, ctrl: u16) -> Inst {
-    Inst {
-        op: o,
-        enc: Enc::Dpp { base },
-        fields: Fields::Dpp(DppFields {
-            vdst,
-            src0,
-            vsrc1,
-            dpp_ctrl: ctrl,
-            bound_ctrl: false,
-            src0_neg: false,
-            src0_abs: false,
-            src1_neg: false,
-            src1_abs: false,
-            bank_mask: 0xF,
-            row_mask: 0xF,
-        }),
-        literal: None,
-    }
-}
+pub use wavejit_isa::gcn::build::{dpp, sdwa, vop1, vop2, vop3, vopc};
 
 /// splitmix64: a tiny deterministic generator.
 pub struct Rng(pub u64);

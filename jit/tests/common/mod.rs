@@ -10,9 +10,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wavejit_interp::{Ctx, ExecError, RunStats, Step};
 use wavejit_isa::arch::{Arch, Gen};
-use wavejit_isa::gcn::{
-    DppFields, Enc, Fields, FlatFields, Inst, Op, SdwaFields, Src, Vop3Fields, VopBase,
-};
+use wavejit_isa::gcn::{DppFields, Enc, Fields, Inst, Op, SdwaFields, Src, Vop3Fields, VopBase};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::diff::image_diff;
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -385,7 +383,7 @@ pub fn rng(seed: u64) -> StdRng {
 // Each test binary uses a part of these.
 #[allow(unused_imports)]
 pub use wavejit_isa::gcn::build::{
-    sop1, sop2, sopc, sopk, sopp, vop1, vop2, vop3, vopc, with_literal as with_lit,
+    flat, sop1, sop2, sopc, sopk, sopp, vintrp, vop1, vop2, vop3, vopc, with_literal as with_lit,
 };
 
 pub fn v(n: u8) -> Src {
@@ -401,23 +399,6 @@ pub fn ic(x: i32) -> Src {
     } else {
         (192 - x) as u16
     })
-}
-
-/// A FLAT instruction with GLC, SLC and TFE clear.
-pub fn flat(op: Op, vdst: u8, addr: u8, data: u8) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Flat,
-        fields: Fields::Flat(FlatFields {
-            vdst,
-            addr,
-            data,
-            glc: false,
-            slc: false,
-            tfe: false,
-        }),
-        literal: None,
-    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -450,6 +431,7 @@ pub fn endpgm() -> Inst {
     sopp(Op::SEndpgm, 0)
 }
 
+/// DPP with control `ctrl`, BOUND_CTRL `bound` and the row and bank masks given.
 #[allow(clippy::too_many_arguments)]
 pub fn dpp(
     op: Op,
@@ -462,26 +444,14 @@ pub fn dpp(
     row: u8,
     bank: u8,
 ) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Dpp { base },
-        fields: Fields::Dpp(DppFields {
-            vdst,
-            src0,
-            vsrc1,
-            dpp_ctrl: ctrl,
-            bound_ctrl: bound,
-            src0_neg: false,
-            src0_abs: false,
-            src1_neg: false,
-            src1_abs: false,
-            bank_mask: bank,
-            row_mask: row,
-        }),
-        literal: None,
+    let mut i = wavejit_isa::gcn::build::dpp(op, base, vdst, src0, vsrc1, ctrl);
+    if let Fields::Dpp(f) = &mut i.fields {
+        (f.bound_ctrl, f.row_mask, f.bank_mask) = (bound, row, bank);
     }
+    i
 }
 
+/// SDWA with the destination and source selections and sign extensions given.
 #[allow(clippy::too_many_arguments)]
 pub fn sdwa(
     op: Op,
@@ -494,27 +464,13 @@ pub fn sdwa(
     sel: [u8; 2],
     sext: [bool; 2],
 ) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Sdwa { base },
-        fields: Fields::Sdwa(SdwaFields {
-            vdst,
-            src0,
-            vsrc1,
-            dst_sel,
-            dst_unused,
-            clamp: false,
-            src0_sel: sel[0],
-            src0_sext: sext[0],
-            src0_neg: false,
-            src0_abs: false,
-            src1_sel: sel[1],
-            src1_sext: sext[1],
-            src1_neg: false,
-            src1_abs: false,
-        }),
-        literal: None,
+    let mut i = wavejit_isa::gcn::build::sdwa(op, base, vdst, src0, vsrc1);
+    if let Fields::Sdwa(f) = &mut i.fields {
+        (f.dst_sel, f.dst_unused) = (dst_sel, dst_unused);
+        (f.src0_sel, f.src1_sel) = (sel[0], sel[1]);
+        (f.src0_sext, f.src1_sext) = (sext[0], sext[1]);
     }
+    i
 }
 
 // ---- random instruction forms -------------------------------------------------------------
