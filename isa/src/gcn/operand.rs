@@ -355,9 +355,7 @@ pub fn operands(row: &Row, vop3: bool) -> Vec<Operand> {
     } else {
         row.layout
     };
-    let sig = row.sig.split('+').next().unwrap_or("");
-    sig.split(',')
-        .filter(|w| !w.is_empty())
+    sig_words(row)
         .zip(layout.iter())
         .filter_map(|(w, &field)| {
             let kind = Kind::parse(w)?;
@@ -371,12 +369,20 @@ pub fn operands(row: &Row, vop3: bool) -> Vec<Operand> {
         .collect()
 }
 
+/// The operand words of `row`'s signature (before any `+modifier` part), one per operand.
+fn sig_words(row: &Row) -> impl Iterator<Item = &'static str> {
+    let sig: &'static str = row.sig;
+    sig.split('+')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .filter(|w| !w.is_empty())
+}
+
 /// What the operand in `field` of `row`'s native form is, if the form has one there (as
 /// `operands`, without building the list: the decoder asks for every scalar and VALU word).
 pub fn native_kind(row: &Row, field: Field) -> Option<Kind> {
-    let sig = row.sig.split('+').next().unwrap_or("");
-    sig.split(',')
-        .filter(|w| !w.is_empty())
+    sig_words(row)
         .zip(row.layout.iter())
         .find(|(_, f)| **f == field)
         .and_then(|(w, _)| Kind::parse(w))
@@ -617,14 +623,7 @@ mod tests {
     #[test]
     fn every_row_has_a_layout_for_its_operands() {
         for r in super::super::table::ROWS.iter() {
-            let n = r
-                .sig
-                .split('+')
-                .next()
-                .unwrap_or("")
-                .split(',')
-                .filter(|w| !w.is_empty())
-                .count();
+            let n = sig_words(r).count();
             assert_eq!(
                 operands(r, false).len(),
                 n,
