@@ -50,12 +50,8 @@ pub struct DsPlan {
     pub kind: DsKind,
     /// Bytes per access (per element of the two-address forms).
     pub size: u32,
-    pub vdst: u8,
-    pub addr: u8,
-    pub data0: u8,
-    pub data1: u8,
-    pub offset0: u8,
-    pub offset1: u8,
+    /// The instruction's registers and offsets (`gds` is false).
+    pub f: DsFields,
 }
 
 fn kind(op: Op) -> Option<(DsKind, u32)> {
@@ -141,18 +137,10 @@ fn alignment(size: u32) -> u32 {
 
 /// Plan a DS read or write (not GDS; every register in range).
 pub fn plan(inst: &Inst) -> Option<DsPlan> {
-    let Fields::Ds(DsFields {
-        vdst,
-        addr,
-        data0,
-        data1,
-        offset0,
-        offset1,
-        gds: false,
-    }) = inst.fields
-    else {
+    let Fields::Ds(f @ DsFields { gds: false, .. }) = inst.fields else {
         return None;
     };
+    let (vdst, data0, data1) = (f.vdst, f.data0, f.data1);
     let (kind, size) = kind(inst.op)?;
     let n = size.div_ceil(4);
     let fits = |r: u8, k: u32| r as u32 + k <= 256;
@@ -165,16 +153,7 @@ pub fn plan(inst: &Inst) -> Option<DsPlan> {
             fits(data0, 1) && (!two_operands(op) || fits(data1, 1)) && (!rtn || fits(vdst, 1))
         }
     };
-    ok.then_some(DsPlan {
-        kind,
-        size,
-        vdst,
-        addr,
-        data0,
-        data1,
-        offset0,
-        offset1,
-    })
+    ok.then_some(DsPlan { kind, size, f })
 }
 
 impl DsPlan {
@@ -182,11 +161,11 @@ impl DsPlan {
     fn offsets(&self) -> Vec<u64> {
         match self.kind {
             DsKind::Read { .. } | DsKind::Write | DsKind::Atomic { .. } => {
-                vec![(self.offset1 as u64) << 8 | self.offset0 as u64]
+                vec![(self.f.offset1 as u64) << 8 | self.f.offset0 as u64]
             }
             DsKind::Read2 { st64 } | DsKind::Write2 { st64 } => {
                 let scale = self.size as u64 * if st64 { 64 } else { 1 };
-                vec![self.offset0 as u64 * scale, self.offset1 as u64 * scale]
+                vec![self.f.offset0 as u64 * scale, self.f.offset1 as u64 * scale]
             }
         }
     }
@@ -220,7 +199,7 @@ pub fn count_bank_conflicts(cx: &mut Cx, p: &DsPlan, pc: u32) {
     for pass in 0..2 {
         let (mut lo, mut hi): (Option<Value>, Option<Value>) = (None, None);
         for c in pass * CHUNKS / 2..(pass + 1) * CHUNKS / 2 {
-            let base = vreg_stored(cx, p.addr, c);
+            let base = vreg_stored(cx, p.f.addr, c);
             let (l, h) = match cx.exec_lanes(c) {
                 None => (base, base),
                 Some(m) => (
@@ -281,7 +260,7 @@ pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
     let mut mx: Option<Value> = None;
     let mut or: Option<Value> = None;
     for c in 0..CHUNKS {
-        let base = vreg_stored(cx, p.addr, c);
+        let base = vreg_stored(cx, p.f.addr, c);
         let m = cx.exec_lanes(c);
         let b = match m {
             None => base,
@@ -377,13 +356,13 @@ pub fn emit_window_reads(cx: &mut Cx, run: &[DsPlan], at: At) {
     settle(cx);
     let mut addrs: Vec<u8> = Vec::new();
     for p in run {
-        if !addrs.contains(&p.addr) {
-            addrs.push(p.addr);
+        if !addrs.contains(&p.f.addr) {
+            addrs.push(p.f.addr);
         }
     }
     let furthest = |r: u8| {
         run.iter()
-            .filter(|p| p.addr == r)
+            .filter(|p| p.f.addr == r)
             .flat_map(|p| p.offsets())
             .max()
             .unwrap_or(0)
@@ -458,13 +437,13 @@ pub fn emit_window_reads(cx: &mut Cx, run: &[DsPlan], at: At) {
             })
             .collect();
         for p in run {
-            let Some(&(_, ptr, ctrl)) = ptrs.iter().find(|q| q.0 == p.addr) else {
+            let Some(&(_, ptr, ctrl)) = ptrs.iter().find(|q| q.0 == p.f.addr) else {
                 continue;
             };
             for (k, &o) in p.offsets().iter().enumerate() {
                 let v = cx.b.ins().load(types::I8X16, hf, ptr, o as i32);
                 let v = cx.b.ins().x86_pshufb(v, ctrl);
-                let off = crate::ctx::wave_off::vgpr_chunk(p.vdst + k as u8, c);
+                let off = crate::ctx::wave_off::vgpr_chunk(p.f.vdst + k as u8, c);
                 cx.b.ins().store(flags, v, cx.wave, off);
             }
         }
@@ -504,22 +483,30 @@ pub type ReadPtrs = std::collections::HashMap<u8, [Value; 4]>;
 pub fn chunk(cx: &mut Cx, p: &DsPlan, lbase: Value, sink: Value, reads: &mut ReadPtrs, c: usize) {
     let n = p.size.div_ceil(4) as usize;
     let offs = p.offsets();
-    let base = cx.vreg(p.addr, c);
+    let base = cx.vreg(p.f.addr, c);
     let m = cx.exec_lanes(c);
     match p.kind {
         DsKind::Read { .. } | DsKind::Read2 { .. } => {
-            let ptrs = match reads.get(&p.addr) {
+            let ptrs = match reads.get(&p.f.addr) {
                 Some(q) => *q,
                 None => {
                     let z = cx.b.ins().load(cx.ptr, mflags(), cx.jctx, OFF_LDS_ZEROS);
                     let q = lane_ptrs(cx, base, None, m, lbase, z);
-                    reads.insert(p.addr, q);
+                    reads.insert(p.f.addr, q);
                     q
                 }
             };
             let sext = matches!(p.kind, DsKind::Read { sext: true });
             for (k, &o) in offs.iter().enumerate() {
-                read(cx, &ptrs, o as i32, p.size, sext, p.vdst + (k * n) as u8, c);
+                read(
+                    cx,
+                    &ptrs,
+                    o as i32,
+                    p.size,
+                    sext,
+                    p.f.vdst + (k * n) as u8,
+                    c,
+                );
             }
         }
         DsKind::Write | DsKind::Write2 { .. } => {
@@ -531,9 +518,9 @@ pub fn chunk(cx: &mut Cx, p: &DsPlan, lbase: Value, sink: Value, reads: &mut Rea
                 })
                 .collect();
             let srcs: Vec<u8> = if p.kind == DsKind::Write {
-                vec![p.data0]
+                vec![p.f.data0]
             } else {
-                vec![p.data0, p.data1]
+                vec![p.f.data0, p.f.data1]
             };
             let data: Vec<Vec<Value>> = srcs
                 .iter()
@@ -554,8 +541,8 @@ pub fn chunk(cx: &mut Cx, p: &DsPlan, lbase: Value, sink: Value, reads: &mut Rea
             let d = cx.b.ins().iadd_imm_s(lbase, offs[0] as i64);
             let ptrs = lane_ptrs(cx, base, None, m, d, sink);
             let two = two_operands(op);
-            let x = cx.vreg(p.data0, c);
-            let y = if two { cx.vreg(p.data1, c) } else { x };
+            let x = cx.vreg(p.f.data0, c);
+            let y = if two { cx.vreg(p.f.data1, c) } else { x };
             // Lane by lane (chunks in order: lanes 0-63 in order), each lane's store
             // before the next lane's load, as the interpreter; inactive lanes work on
             // the sink.
@@ -582,7 +569,7 @@ pub fn chunk(cx: &mut Cx, p: &DsPlan, lbase: Value, sink: Value, reads: &mut Rea
             }
             if rtn {
                 let v = gather(cx, olds);
-                cx.write_vreg(p.vdst, c, v);
+                cx.write_vreg(p.f.vdst, c, v);
             }
         }
     }

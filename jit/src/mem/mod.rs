@@ -87,7 +87,7 @@ impl MPlan {
             MPlan::Ds(d)
                 if matches!(d.kind, lds::DsKind::Read { .. } | lds::DsKind::Read2 { .. }) =>
             {
-                Some((d.addr, 1))
+                Some((d.f.addr, 1))
             }
             _ => None,
         }
@@ -100,7 +100,7 @@ impl MPlan {
             MPlan::Ds(d) => {
                 let n = d.size.div_ceil(4);
                 let two = matches!(d.kind, lds::DsKind::Read2 { .. });
-                (d.vdst, if two { 2 * n } else { n })
+                (d.f.vdst, if two { 2 * n } else { n })
             }
             MPlan::Buf(_) | MPlan::Smem(_) => (0, 0),
         }

@@ -10,7 +10,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use wavejit_interp::{Ctx, ExecError, RunStats, Step};
 use wavejit_isa::arch::{Arch, Gen};
-use wavejit_isa::gcn::{DppFields, Enc, Fields, Inst, Op, SdwaFields, Src, Vop3Fields, VopBase};
+use wavejit_isa::gcn::{DppFields, Fields, Inst, Op, SdwaFields, Src, VopBase};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::diff::image_diff;
 use wavejit_isa::state::{Lds, Memory, Wave};
@@ -412,20 +412,11 @@ pub fn vop3m(
     clamp: bool,
     omod: u8,
 ) -> Inst {
-    Inst {
-        op,
-        enc: Enc::Vop3,
-        fields: Fields::Vop3(Vop3Fields {
-            vdst,
-            sdst,
-            src,
-            abs,
-            neg,
-            clamp,
-            omod,
-        }),
-        literal: None,
+    let mut i = wavejit_isa::gcn::build::vop3(op, vdst, src);
+    if let Fields::Vop3(f) = &mut i.fields {
+        (f.sdst, f.abs, f.neg, f.clamp, f.omod) = (sdst, abs, neg, clamp, omod);
     }
+    i
 }
 pub fn endpgm() -> Inst {
     sopp(Op::SEndpgm, 0)
