@@ -76,6 +76,16 @@ pub struct Modifier {
     pub col: u32,
 }
 
+/// The modifier `name` (lowercased) written as `word` at `col`.
+fn modifier(name: String, word: &str, value: Option<ModVal>, col: u32) -> Arg {
+    Arg::Mod(Modifier {
+        name,
+        word: word.to_string(),
+        value,
+        col,
+    })
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModVal {
     Int(i128),
@@ -634,23 +644,13 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
                     match v {
                         ModVal::Int(0) => continue,
                         ModVal::Int(1) => {
-                            st.args.push(Arg::Mod(Modifier {
-                                name: l,
-                                word: n.clone(),
-                                value: None,
-                                col,
-                            }));
+                            st.args.push(modifier(l, n, None, col));
                             continue;
                         }
                         _ => return perr(col, format!("`{l}` takes 0 or 1")),
                     }
                 }
-                st.args.push(Arg::Mod(Modifier {
-                    name: l,
-                    word: n.clone(),
-                    value: Some(v),
-                    col,
-                }));
+                st.args.push(modifier(l, n, Some(v), col));
                 continue;
             }
             // LLVM's `noclamp`, `noglc`, …: the flag, off (as if not written).
@@ -660,12 +660,7 @@ pub fn parse_line(line: &str) -> Result<Stmt, PErr> {
             }
             if FLAG_WORDS.contains(&l.as_str()) {
                 p.i += 1;
-                st.args.push(Arg::Mod(Modifier {
-                    name: l,
-                    word: n.clone(),
-                    value: None,
-                    col,
-                }));
+                st.args.push(modifier(l, n, None, col));
                 continue;
             }
         }
