@@ -27,9 +27,9 @@ use super::atomic::AtomicOp;
 use crate::ctx::{bad_fields, unsupported, Ctx};
 use crate::error::ExecErrorKind;
 
-/// What a DS operation does, by shape.
+/// What a DS operation does, by shape (the JIT's DS lowering reads it too).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub enum Kind {
     /// Read `size` bytes into VDST (sign-extending sub-dword reads when `sext`).
     Read {
         size: u32,
@@ -66,7 +66,8 @@ enum Kind {
     Nop,
 }
 
-fn kind(op: Op) -> Option<Kind> {
+/// The shape of DS operation `op`, or `None` for an operation not run here.
+pub fn kind(op: Op) -> Option<Kind> {
     use AtomicOp as A;
     use Kind::*;
     use Op::*;
@@ -270,7 +271,7 @@ fn dwords(size: u32) -> usize {
 }
 
 /// Natural alignment the LDS requires for an access of `size` bytes.
-fn alignment(size: u32) -> u64 {
+pub fn alignment(size: u32) -> u64 {
     match size {
         1 => 1,
         2 => 2,

@@ -54,70 +54,17 @@ pub struct DsPlan {
     pub f: DsFields,
 }
 
+/// The DS operations lowered here, with their access size: the interpreter's
+/// `ds::kind` (one description of each operation), less the 64-bit atomics, the
+/// two-address exchanges, swizzles, permutes and `ds_nop`.
 fn kind(op: Op) -> Option<(DsKind, u32)> {
-    use DsKind::*;
-    use Op::*;
-    Some(match op {
-        DsReadI8 => (Read { sext: true }, 1),
-        DsReadU8 => (Read { sext: false }, 1),
-        DsReadI16 => (Read { sext: true }, 2),
-        DsReadU16 => (Read { sext: false }, 2),
-        DsReadB32 => (Read { sext: false }, 4),
-        DsReadB64 => (Read { sext: false }, 8),
-        DsReadB96 => (Read { sext: false }, 12),
-        DsReadB128 => (Read { sext: false }, 16),
-        DsWriteB8 => (Write, 1),
-        DsWriteB16 => (Write, 2),
-        DsWriteB32 => (Write, 4),
-        DsWriteB64 => (Write, 8),
-        DsWriteB96 => (Write, 12),
-        DsWriteB128 => (Write, 16),
-        DsRead2B32 => (Read2 { st64: false }, 4),
-        DsRead2st64B32 => (Read2 { st64: true }, 4),
-        DsRead2B64 => (Read2 { st64: false }, 8),
-        DsRead2st64B64 => (Read2 { st64: true }, 8),
-        DsWrite2B32 => (Write2 { st64: false }, 4),
-        DsWrite2st64B32 => (Write2 { st64: true }, 4),
-        DsWrite2B64 => (Write2 { st64: false }, 8),
-        DsWrite2st64B64 => (Write2 { st64: true }, 8),
-        _ => return atomic(op).map(|(op, rtn)| (Atomic { op, rtn }, 4)),
-    })
-}
-
-/// The 32-bit DS atomics lowered here, with whether they return the old value.
-fn atomic(op: Op) -> Option<(AtomicOp, bool)> {
-    use AtomicOp as A;
-    use Op::*;
-    Some(match op {
-        DsAddU32 => (A::Add, false),
-        DsSubU32 => (A::Sub, false),
-        DsRsubU32 => (A::Rsub, false),
-        DsIncU32 => (A::Inc, false),
-        DsDecU32 => (A::Dec, false),
-        DsMinI32 => (A::Smin, false),
-        DsMaxI32 => (A::Smax, false),
-        DsMinU32 => (A::Umin, false),
-        DsMaxU32 => (A::Umax, false),
-        DsAndB32 => (A::And, false),
-        DsOrB32 => (A::Or, false),
-        DsXorB32 => (A::Xor, false),
-        DsMskorB32 => (A::MskOr, false),
-        DsCmpstB32 => (A::CmpSwap, false),
-        DsAddRtnU32 => (A::Add, true),
-        DsSubRtnU32 => (A::Sub, true),
-        DsRsubRtnU32 => (A::Rsub, true),
-        DsIncRtnU32 => (A::Inc, true),
-        DsDecRtnU32 => (A::Dec, true),
-        DsMinRtnI32 => (A::Smin, true),
-        DsMaxRtnI32 => (A::Smax, true),
-        DsMinRtnU32 => (A::Umin, true),
-        DsMaxRtnU32 => (A::Umax, true),
-        DsAndRtnB32 => (A::And, true),
-        DsOrRtnB32 => (A::Or, true),
-        DsXorRtnB32 => (A::Xor, true),
-        DsMskorRtnB32 => (A::MskOr, true),
-        DsWrxchgRtnB32 => (A::Swap, true),
-        DsCmpstRtnB32 => (A::CmpSwap, true),
+    use wavejit_interp::mem::ds::Kind as K;
+    Some(match wavejit_interp::mem::ds::kind(op)? {
+        K::Read { size, sext } => (DsKind::Read { sext }, size),
+        K::Write { size } => (DsKind::Write, size),
+        K::Read2 { size, st64 } => (DsKind::Read2 { st64 }, size),
+        K::Write2 { size, st64 } => (DsKind::Write2 { st64 }, size),
+        K::Atomic { op, size: 4, rtn } => (DsKind::Atomic { op, rtn }, 4),
         _ => return None,
     })
 }
@@ -125,14 +72,6 @@ fn atomic(op: Op) -> Option<(AtomicOp, bool)> {
 /// Whether `op` reads DATA1 too (`cmpst`, `mskor`).
 fn two_operands(op: AtomicOp) -> bool {
     matches!(op, AtomicOp::CmpSwap | AtomicOp::MskOr)
-}
-
-/// Natural alignment of an access of `size` bytes (`interp::mem::ds`).
-fn alignment(size: u32) -> u32 {
-    match size {
-        1 | 2 | 4 | 8 => size,
-        _ => 16,
-    }
 }
 
 /// Plan a DS read or write (not GDS; every register in range).
@@ -251,7 +190,7 @@ pub fn count_bank_conflicts(cx: &mut Cx, p: &DsPlan, pc: u32) {
 /// leaving through the side exit of `at` when it fails.
 pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
     let offs = p.offsets();
-    let align = alignment(p.size);
+    let align = wavejit_interp::mem::ds::alignment(p.size) as u32;
     // Every offset of the two-address forms is a multiple of the element size: the
     // alignment depends on the base alone; a one-address offset may be any number.
     let low = (offs[0] as u32) & (align - 1);
