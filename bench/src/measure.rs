@@ -836,10 +836,11 @@ pub fn run_one(
     let jit = match engine {
         "jit" => Some(engines::eager_jit()),
         "tiered" => Some(engines::tiered_jit(DEFAULT_TIER_THRESHOLD)),
+        "threaded" => Some(engines::threaded_jit()),
         "interp" | "native" | "native128" => None,
         _ => {
             return Err(Error::Usage(format!(
-                "unknown engine `{engine}` (try interp|jit|tiered|native|native128)"
+                "unknown engine `{engine}` (try interp|jit|tiered|threaded|native|native128)"
             )))
         }
     };
@@ -969,10 +970,11 @@ fn run_once_program(engine: &str, blocks: u32, repeat: u32) -> Result<String, Er
         let jit = match engine {
             "jit" => Some(engines::eager_jit()),
             "tiered" => Some(engines::tiered_jit(DEFAULT_TIER_THRESHOLD)),
+            "threaded" => Some(engines::threaded_jit()),
             "interp" => None,
             _ => {
                 return Err(Error::Usage(format!(
-                    "unknown engine `{engine}` for once (try interp|jit|tiered)"
+                    "unknown engine `{engine}` for once (try interp|jit|tiered|threaded)"
                 )))
             }
         };
