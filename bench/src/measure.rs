@@ -424,13 +424,23 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
     opts.say(|| format!("{}: pre-decoded tier alone", k.name));
     let tjit = engines::threaded_jit();
     let run_i = |j: &Jit| mmi.run(j, &prog, 1).map(|_| ());
-    best(first, || Ok(()), |_| run_i(&tjit), |_| check(mmi, "threaded"))?;
+    best(
+        first,
+        || Ok(()),
+        |_| run_i(&tjit),
+        |_| check(mmi, "threaded"),
+    )?;
     let t_thr = best(opts.fast(), || Ok(()), |_| run_i(&tjit), no_check)?;
     let small = Matmul::new(16)?;
     let run_s = |j: &Jit| small.run(j, &prog, 1).map(|_| ());
     let t_thr_cold1 = best(TINY, || Ok(engines::threaded_jit()), |j| run_s(j), no_check)?;
     let tjit1 = engines::threaded_jit();
-    best(first, || Ok(()), |_| run_s(&tjit1), |_| check(&small, "threaded"))?;
+    best(
+        first,
+        || Ok(()),
+        |_| run_s(&tjit1),
+        |_| check(&small, "threaded"),
+    )?;
     let thr_insts = tjit1.compile_stats().threaded_insts;
     let t_thr_warm1 = best(TINY, || Ok(()), |_| run_s(&tjit1), no_check)?;
     let t = Times {

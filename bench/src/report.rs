@@ -1292,7 +1292,7 @@ mod tests {
         assert!(!get("tiered time / interpreter").met); // 1.3 > 1.25
         assert!(get("valu (10 iterations): tiered").met); // 1.05 <= 1.1
         assert!(get("compile µs per instruction").met); // median of 10s: 10 <= 30
-        // The pre-decoded tier's: 0.1 µs / (1000 - 500 ns) = 0.2 runs.
+                                                        // The pre-decoded tier's: 0.1 µs / (1000 - 500 ns) = 0.2 runs.
         assert!(get("break-even runs of the first").met);
         let be = get("break-even runs of the first");
         assert!((be.measured - 0.2).abs() < 1e-9 && be.what.contains("pre-decoded"));

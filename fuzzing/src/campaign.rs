@@ -489,8 +489,7 @@ pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
         }
         (Arch::Vp1, Against::Threaded) => {
             sum.note = Some(
-                "vp1: pre-decoded code is a GCN tier: comparing the interpreter with itself"
-                    .into(),
+                "vp1: pre-decoded code is a GCN tier: comparing the interpreter with itself".into(),
             );
             Against::Interp
         }

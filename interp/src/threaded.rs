@@ -64,7 +64,12 @@ impl Block {
                 };
                 let vector = matches!(
                     i.enc,
-                    Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Sdwa { .. } | Enc::Dpp { .. }
+                    Enc::Vop1
+                        | Enc::Vop2
+                        | Enc::Vopc
+                        | Enc::Vop3
+                        | Enc::Sdwa { .. }
+                        | Enc::Dpp { .. }
                 );
                 let kind = match vector.then(|| valu::prepare(gen, i)).flatten() {
                     Some((f, v)) => Kind::Valu(f, v),

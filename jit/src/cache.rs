@@ -206,19 +206,25 @@ pub struct JitConfig {
     pub plant_xor_bug: bool,
 }
 
-/// The default tier threshold, chosen by the benchmarks (docs/bench/RESULTS.md,
-/// "Tier threshold"), from `wavejit bench` sweeps on the 2-core Xeon (2026-11-22):
-/// - the goal is the tiered engine within 1.1x of the JIT on the 100k-iteration valu
-///   loop, which it interprets `threshold` times (~57 us each) before compiling: that
-///   allows at most ~55-68 against this build's 31-42 ms JIT run, and ~40 once the JIT
-///   runs the loop at the native baseline's speed (~20 ms), which is where it is heading;
-/// - at 16 and below, 300 blocks that each ran 20 times were all compiled: 3-5x slower
-///   than the interpreter; from 24 up they ran at interpreter speed;
-/// - within that range, higher is safer for blocks that run just past the threshold
-///   (compiling pays off after 40-230 runs, break-even column of the suite).
+/// The default tier threshold: entries of a block, run as pre-decoded code
+/// (`JitConfig::threaded`) from its first entry, before it is compiled by the quick tier.
+/// Chosen from measured costs (`wavejit bench --quick` and `bench --run sweep`, 2-core
+/// EPYC, 2026-11-28):
+/// - pre-decoding costs 0.05-0.17 µs per instruction (cold minus warm of a one-iteration
+///   run) and its code runs 1.03-1.4x the interpreter's speed, so it pays for itself after
+///   3-8 runs, and a block run once costs 1.06-1.08x its interpretation: hence from the
+///   first entry, with no interpreter threshold before it;
+/// - the quick compile pays for itself after 38-541 runs of pre-decoded code (median
+///   ~190; largest on divergent's blocks of 3-4 instructions), but every run of a hot loop
+///   spent before it is ~20x slower than quick code: the sweep's valu loop of 1000
+///   iterations took 0.73 ms at 32, 0.89 at 64, 1.33 at 128 (0.64 eager);
+/// - the sweep's worst ratio to the better of interpreter and eager JIT over its five
+///   workloads (blocks run once, 20 times, 100 times, valu 1000 and 100 k iterations) is
+///   1.14 at 32, 1.07 at 24 (just above the 20-run workload), 1.40 at 64, 2.1 at 128;
+///   at 16 and below the 20-run blocks are compiled (3x).
 ///
-/// 32: the largest power of two under the 1.1x bound with a JIT at native speed
-/// (measured: valu 100k at 1.01x the eager JIT; 48 gave 1.03-1.08x, 96 1.10-1.13x).
+/// 32: the smallest power of two above the sweep's 20-run blocks (worst ratio 1.14), with
+/// the 100 k-iteration valu loop at 1.00x of the eager JIT (the goal is 1.1x).
 pub const DEFAULT_TIER_THRESHOLD: u32 = 32;
 
 /// `JitConfig::tier_threshold` of an engine that never compiles.

@@ -1,6 +1,7 @@
 //! The dispatcher: run a wave with compiled blocks, compiling on first use (`jit`) or
-//! after a block has been entered `tier_threshold` times (`tiered`), and stepping the
-//! interpreter for everything that is not (yet) compiled. Same contract as
+//! after a block has been entered `tier_threshold` times (`tiered`), and running what is
+//! not (yet) compiled as pre-decoded blocks (`JitConfig::threaded`) or stepping the
+//! interpreter. Same contract as
 //! `wavejit_interp::run`: stops at `s_endpgm` or a barrier, returns the same errors, and
 //! refuses instruction number `max_insts + 1` with `InstLimit` at the same pc.
 

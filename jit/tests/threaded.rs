@@ -178,9 +178,17 @@ fn hand_computed_lanes_under_partial_exec() {
     for l in 0..64 {
         let on = l % 2 == 0 || l == 1;
         // 1.5 + 2.25 = 3.75 = 0x40700000.
-        assert_eq!(w.vgpr[2][l], if on { 0x4070_0000 } else { 0xdead }, "lane {l}");
+        assert_eq!(
+            w.vgpr[2][l],
+            if on { 0x4070_0000 } else { 0xdead },
+            "lane {l}"
+        );
         // u24(0x3fc00000) = 0xc00000; * 3 = 0x2400000.
-        assert_eq!(w.vgpr[3][l], if on { 0x0240_0000 } else { 0xdead }, "lane {l}");
+        assert_eq!(
+            w.vgpr[3][l],
+            if on { 0x0240_0000 } else { 0xdead },
+            "lane {l}"
+        );
         // row_shr:1 reads lane l-1 of its row of 16; lane 0 of a row has no source (and
         // BOUND_CTRL is off), nor has a lane whose source is outside EXEC: it keeps v4.
         let src_ok = l % 16 != 0 && ((l - 1) % 2 == 0 || l - 1 == 1);
@@ -216,7 +224,10 @@ fn errors_name_the_failing_instruction() {
     )
     .expect("assembles");
     let mut bytes = a.bytes.clone();
-    assert_eq!(bytes[8], 254, "VOP3 VDST is the low byte of its first dword");
+    assert_eq!(
+        bytes[8], 254,
+        "VOP3 VDST is the low byte of its first dword"
+    );
     bytes[8] = 255;
     let prog = Program::new(Arch::Gcn(gen), &bytes);
     let mut w = Wave::new(gen);
@@ -236,13 +247,18 @@ fn errors_name_the_failing_instruction() {
         lds: &mut lds,
         mem: &mem,
     };
-    assert_eq!(wavejit_interp::run(&mut ctx, &prog, 100).expect_err("fails"), e);
+    assert_eq!(
+        wavejit_interp::run(&mut ctx, &prog, 100).expect_err("fails"),
+        e
+    );
 
     // A pc where no instruction starts, and the budget: the interpreter's errors.
     let prog = assemble(gen, "v_add_f64 v[0:1], v[0:1], v[2:3]\ns_endpgm");
     let mut w = Wave::new(gen);
     w.pc = 4;
-    let e = run_threaded(&prog, &mut w, 100).0.expect_err("mid-instruction");
+    let e = run_threaded(&prog, &mut w, 100)
+        .0
+        .expect_err("mid-instruction");
     assert_eq!((e.pc, e.kind), (4, ExecErrorKind::PcOutOfCode(4)));
     let mut w = Wave::new(gen);
     let e = run_threaded(&prog, &mut w, 1).0.expect_err("budget");
