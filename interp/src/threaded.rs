@@ -62,15 +62,7 @@ impl Block {
                 let Ok(inst @ Inst::Gcn(i)) = &s.inst else {
                     break;
                 };
-                let vector = matches!(
-                    i.enc,
-                    Enc::Vop1
-                        | Enc::Vop2
-                        | Enc::Vopc
-                        | Enc::Vop3
-                        | Enc::Sdwa { .. }
-                        | Enc::Dpp { .. }
-                );
+                let vector = i.enc.is_vector() && i.enc != Enc::Vintrp;
                 let kind = match vector.then(|| valu::prepare(gen, i)).flatten() {
                     Some((f, v)) => Kind::Valu(f, v),
                     None => Kind::Step,

@@ -13,8 +13,7 @@ use wavejit_interp::{Ctx, ExecErrorKind, Step};
 use wavejit_isa::arch::{Arch, Gen};
 use wavejit_isa::ir::Program;
 use wavejit_isa::progen::gcn::Pool;
-use wavejit_isa::progen::shape::{program as random_shape, ShapeConfig};
-use wavejit_isa::progen::state::gcn_state;
+use wavejit_isa::progen::shape::ShapeConfig;
 use wavejit_isa::state::{Lds, Memory, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
@@ -33,18 +32,12 @@ fn differential(
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let (mut n, mut threaded) = (0, 0);
     for case in 0..cases {
-        let p = random_shape(&pool, &mut rng, &cfg);
-        let Ok(bytes) = p.encode() else { continue };
-        let prog = Program::new(Arch::Gcn(gen), &bytes);
-        let st = gcn_state(gen, &mut rng);
-        let mut lds = Lds::new(st.lds.len());
-        lds.bytes.copy_from_slice(&st.lds);
-        let mem = MemInit {
-            regions: st.mem.clone(),
+        let Some((p, prog, wave, lds, mem)) = progen_case(gen, &pool, &mut rng, &cfg) else {
+            continue;
         };
         for &max in budgets {
-            let a = run_interp(&prog, &st.wave, &lds, &mem, max);
-            let b = run_jit(jit, &prog, &st.wave, &lds, &mem, max);
+            let a = run_interp(&prog, &wave, &lds, &mem, max);
+            let b = run_jit(jit, &prog, &wave, &lds, &mem, max);
             if let Some(d) = compare(&a, &b) {
                 let text: Vec<String> = p.items.iter().map(|i| format!("{:?}", i.inst)).collect();
                 panic!(
@@ -53,7 +46,7 @@ fn differential(
                 );
             }
         }
-        if let Ok((_, s)) = jit_run_stats(jit, &prog, &st.wave, &lds, &mem) {
+        if let Ok((_, s)) = jit_run_stats(jit, &prog, &wave, &lds, &mem) {
             threaded += s.threaded;
         }
         n += 1;
