@@ -826,19 +826,19 @@ impl Emitter<'_> {
         let mode_ok =
             cx.b.ins()
                 .icmp_imm_s(IntCC::Equal, m, self.spec.mode as i32 as i64);
-        let fm = cx.b.ins().load(cx.ptr, mflags(), sa, SLOT_OFF_MASKED);
+        // A full EXEC takes only the full variant (as `ProgCode::lookup`): without one the
+        // dispatcher compiles it, rather than the wave running masked code.
         let ff = cx.b.ins().load(cx.ptr, mflags(), sa, SLOT_OFF_FULL);
-        let has_full = cx.b.ins().icmp_imm_s(IntCC::NotEqual, ff, 0);
-        let use_full = if exec_ones {
-            has_full
+        let f = if exec_ones {
+            ff
         } else {
+            let fm = cx.b.ins().load(cx.ptr, mflags(), sa, SLOT_OFF_MASKED);
             let e =
                 cx.b.ins()
                     .load(types::I64, mflags(), cx.wave, wave_off::EXEC);
             let all = cx.b.ins().icmp_imm_s(IntCC::Equal, e, -1);
-            cx.b.ins().band(all, has_full)
+            cx.b.ins().select(all, ff, fm)
         };
-        let f = cx.b.ins().select(use_full, ff, fm);
         let has = cx.b.ins().icmp_imm_s(IntCC::NotEqual, f, 0);
         let go = cx.b.ins().band(has, mode_ok);
         let call = cx.b.create_block();
