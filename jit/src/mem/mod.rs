@@ -93,6 +93,19 @@ impl MPlan {
         }
     }
 
+    /// The VGPRs the instruction may write, `None` when not known here (anything but a
+    /// FLAT dword load or store: the caller assumes any).
+    pub fn vgpr_writes(&self) -> Option<Vec<u8>> {
+        match self {
+            MPlan::Flat(f) if f.atomic.is_none() && f.store => Some(Vec::new()),
+            MPlan::Flat(f) if f.atomic.is_none() => {
+                let n = f.size.div_ceil(4) as u8;
+                Some((0..n).map(|i| f.reg.wrapping_add(i)).collect())
+            }
+            _ => None,
+        }
+    }
+
     /// The VGPRs a vector load writes (first, count).
     fn load_dst(&self) -> (u8, u32) {
         match self {
