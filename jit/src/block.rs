@@ -155,6 +155,9 @@ pub struct Cx<'a> {
     pub raw_vals: HashSet<(Value, bool)>,
     /// `i32x4` values known to be below 2^n in every lane (unsigned): `n` (< 32).
     pub ubits: HashMap<Value, u8>,
+    /// What the DS accesses of one address register found once for the unit
+    /// (`mem::lds::facts`), by their group.
+    pub lds_facts: HashMap<u32, [Value; 3]>,
     /// Shifts and masks by constants already emitted: (kind, value, amount) → result
     /// (one instruction per value, as Cranelift's optimiser — off — would merge them).
     imm_ops: HashMap<(u8, Value, u32), Value>,
@@ -254,6 +257,7 @@ impl<'a> Cx<'a> {
             lazy_nan: false,
             nan_tests: HashMap::default(),
             ubits: HashMap::default(),
+            lds_facts: HashMap::default(),
             imm_ops: HashMap::default(),
             vbase: None,
             loop_exec: None,
