@@ -489,6 +489,8 @@ fn run_inner(
     };
     let worker = || Worker {
         waves: Vec::new(),
+        used: Vec::new(),
+        ended: Vec::new(),
         lds: Lds::new(0),
         prof: sink.map(|_| Profile::for_program(prog)),
         sink,
@@ -518,6 +520,11 @@ fn run_inner(
 /// each, so reused rather than allocated per workgroup) and an LDS buffer.
 struct Worker<'a> {
     waves: Vec<Box<Wave>>,
+    /// Per wave of the current workgroup: instructions run, and whether it ended (kept
+    /// between workgroups: two allocations per workgroup were a tenth of a short
+    /// kernel's dispatch cost).
+    used: Vec<u64>,
+    ended: Vec<bool>,
     lds: Lds,
     /// This thread's profile counters, added to `sink` when the worker is done.
     prof: Option<Profile>,
@@ -606,8 +613,11 @@ fn run_group(
     let lds = &mut worker.lds;
     let mut prof = worker.prof.as_mut();
     let (mut barriers, mut barrier_waves) = (0u64, 0u64);
-    let mut used = vec![0u64; n as usize];
-    let mut ended = vec![false; n as usize];
+    let (used, ended) = (&mut worker.used, &mut worker.ended);
+    used.clear();
+    used.resize(n as usize, 0);
+    ended.clear();
+    ended.resize(n as usize, false);
     let budget = d.max_insts_per_wave;
     loop {
         for (w, wave) in waves.iter_mut().enumerate() {

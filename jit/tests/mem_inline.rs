@@ -547,6 +547,28 @@ fn contiguous_dwords_by_hand() {
         )),
         "lane 32 reads past A"
     );
+    // Lane 37's low half in the run but its high half one more: 4 GiB past A, in no
+    // region (a test of the low halves alone would read A there), on both tiers.
+    let mut w3 = w.clone();
+    let far = (1u64 << 32) + A + 0x40 + 4 * 37;
+    put64(&mut w3, 4, 37, far);
+    for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+        let out = check_with(&j, &prog, &w3, &lds(), &memory(), 1000, tier);
+        assert_eq!(
+            out.result.map(|_| ()).map_err(|e| (e.pc, e.kind)),
+            // The third FLAT instruction: byte 16.
+            Err((
+                16,
+                ExecErrorKind::OutOfBounds {
+                    space: Space::Global,
+                    addr: far,
+                    size: 4,
+                    lane: Some(37)
+                }
+            )),
+            "{tier}: lane 37's high half"
+        );
+    }
 }
 
 #[test]

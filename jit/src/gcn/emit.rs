@@ -199,26 +199,33 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
                 Carry::Add | Carry::Addc => {
                     let s = cx.b.ins().iadd(x, y);
                     // carry = s < x (unsigned), plus the carry-in's carry.
-                    let c1 = cx.b.ins().icmp(IntCC::UnsignedLessThan, s, x);
+                    let c1 = unsigned_less(cx, s, x);
                     match cin {
                         None => (s, c1),
                         Some(ci) => {
-                            // s + 1 where the carry-in is set (ci lanes are -1).
+                            // s + 1 where the carry-in is set (ci lanes are -1); that
+                            // carries again only from s = 2^32 - 1, which x + y cannot
+                            // reach when it carried.
                             let s2 = cx.b.ins().isub(s, ci);
-                            let c2 = cx.b.ins().icmp(IntCC::UnsignedLessThan, s2, s);
+                            let ones = cx.splat32(u32::MAX);
+                            let top = cx.b.ins().icmp(IntCC::Equal, s, ones);
+                            let c2 = cx.b.ins().band(ci, top);
                             (s2, cx.b.ins().bor(c1, c2))
                         }
                     }
                 }
                 _ => {
                     let d = cx.b.ins().isub(x, y);
-                    let b1 = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, y, x);
+                    let b1 = unsigned_less(cx, x, y);
                     match cin {
                         None => (d, b1),
                         Some(ci) => {
-                            // d - 1 where the borrow-in is set.
+                            // d - 1 where the borrow-in is set; that borrows again only
+                            // from d = 0, which x - y cannot give when it borrowed.
                             let d2 = cx.b.ins().iadd(d, ci);
-                            let b2 = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, d2, d);
+                            let z = cx.splat32(0);
+                            let zero = cx.b.ins().icmp(IntCC::Equal, d, z);
+                            let b2 = cx.b.ins().band(ci, zero);
                             (d2, cx.b.ins().bor(b1, b2))
                         }
                     }
@@ -235,4 +242,15 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
             write_mask(cx, p, c, co, masks);
         }
     }
+}
+
+/// `a < b` (unsigned) of `i32x4` lanes as a signed compare of both with the sign bit
+/// flipped: x86 has no unsigned vector compare, and Cranelift's (min, equal, not) takes
+/// four instructions where this takes three, two when `b` is the same value in every chunk
+/// (a scalar operand: its flip is computed once).
+fn unsigned_less(cx: &mut Cx, a: Value, b: Value) -> Value {
+    let sign = cx.splat32(0x8000_0000);
+    let a = cx.b.ins().bxor(a, sign);
+    let b = cx.b.ins().bxor(b, sign);
+    cx.b.ins().icmp(IntCC::SignedLessThan, a, b)
 }

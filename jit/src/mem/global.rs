@@ -433,20 +433,32 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
         let hi0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
         let vlo = cx.b.ins().splat(types::I32X4, lo0);
         let vhi = cx.b.ins().splat(types::I32X4, hi0);
+        // Chunk c's wanted addresses are chunk c - 1's plus 16: one add per chunk and two
+        // constants in all (a constant per chunk is shared with every other check of the
+        // unit, so it is live, and spilled, between them).
+        let step = cx.lanes32(iota);
+        let mut want = cx.b.ins().iadd(vlo, step);
+        let next = cx.splat32(16);
         let mut eq: Option<Value> = None;
         for c in 0..CHUNKS {
+            if c > 0 {
+                want = cx.b.ins().iadd(want, next);
+            }
             let lo = vreg_stored(cx, p.addr, c);
             let hi = vreg_stored(cx, p.addr + 1, c);
-            let k = 16 * c as u32;
-            let step = cx.lanes32(iota.map(|i| i + k));
-            let want = cx.b.ins().iadd(vlo, step);
             let a = cx.b.ins().icmp(IntCC::Equal, lo, want);
             let b = cx.b.ins().icmp(IntCC::Equal, hi, vhi);
             let ab = cx.b.ins().band(a, b);
-            eq = Some(match eq {
+            let acc = match eq {
                 None => ab,
                 Some(x) => cx.b.ins().band(x, ab),
-            });
+            };
+            // Anchor the chunk's test here: Cranelift places pure instructions at their
+            // first use, which would otherwise be the branch after the last chunk, with
+            // every chunk's two loads (32 vectors) live until then and spilled.
+            let sink = sink_ptr(cx);
+            cx.b.ins().store(flags, acc, sink, 0);
+            eq = Some(acc);
         }
         // Lane 63's low half must not carry into the high half.
         let nowrap =
