@@ -27,9 +27,12 @@ pub enum Engine {
     /// The Cranelift JIT (`wavejit-jit`): every block compiled on first use.
     #[default]
     Jit,
-    /// Interpret a block until it has run `wavejit_jit::DEFAULT_TIER_THRESHOLD` times,
-    /// then compile it.
+    /// Run a block as pre-decoded code (`wavejit_interp::threaded`) until it has run
+    /// `wavejit_jit::DEFAULT_TIER_THRESHOLD` times, then compile it.
     Tiered,
+    /// Pre-decoded code only (`wavejit_interp::threaded`): every block decoded once,
+    /// its instructions run by the interpreter's own functions; nothing compiled.
+    Threaded,
     /// Interpreter and JIT side by side, compared after every block; the first
     /// difference is an error naming the instruction (`wavejit_jit::diff`).
     Diff,
@@ -41,6 +44,7 @@ impl Engine {
         ("interp", Engine::Interp),
         ("jit", Engine::Jit),
         ("tiered", Engine::Tiered),
+        ("threaded", Engine::Threaded),
         ("diff", Engine::Diff),
     ];
 
@@ -243,16 +247,18 @@ impl Jit {
         Jit::with_config(wavejit_jit::JitConfig::default())
     }
 
-    /// Interpret blocks until they are hot, then compile them.
+    /// Run blocks as pre-decoded code until they are hot, then compile them.
     pub fn tiered() -> Jit {
-        Jit::with_config(wavejit_jit::JitConfig {
-            tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
-            ..wavejit_jit::JitConfig::default()
-        })
+        Jit::with_config(wavejit_jit::JitConfig::tiered())
     }
 
-    /// A JIT configured by `config`: `tiered` when its tier threshold is above 1, else
-    /// `jit`.
+    /// Run every block as pre-decoded code; compile nothing.
+    pub fn threaded() -> Jit {
+        Jit::with_config(wavejit_jit::JitConfig::threaded_only())
+    }
+
+    /// A JIT configured by `config`: `threaded` when it never compiles, `tiered` when its
+    /// tier threshold is above 1, else `jit`.
     pub fn with_config(config: wavejit_jit::JitConfig) -> Jit {
         Jit::with_disk_cache(config, None)
     }
@@ -265,10 +271,10 @@ impl Jit {
         Jit {
             jit: wavejit_jit::Jit::with_disk_cache(config, disk),
             profiling: OnceLock::new(),
-            name: if config.tier_threshold > 1 {
-                "tiered"
-            } else {
-                "jit"
+            name: match config.tier_threshold {
+                wavejit_jit::NEVER_COMPILE => "threaded",
+                0 | 1 => "jit",
+                _ => "tiered",
             },
         }
     }
@@ -514,6 +520,7 @@ pub fn for_engine(engine: Engine) -> Box<dyn WaveEngine> {
         Engine::Interp => Box::new(Interp),
         Engine::Jit => Box::new(Jit::eager()),
         Engine::Tiered => Box::new(Jit::tiered()),
+        Engine::Threaded => Box::new(Jit::threaded()),
         Engine::Diff => Box::new(Diff),
     }
 }
@@ -524,10 +531,7 @@ pub fn for_engine_cached(
     engine: Engine,
     disk: Option<wavejit_jit::DiskCache>,
 ) -> Box<dyn WaveEngine> {
-    let tiered = wavejit_jit::JitConfig {
-        tier_threshold: wavejit_jit::DEFAULT_TIER_THRESHOLD,
-        ..wavejit_jit::JitConfig::default()
-    };
+    let tiered = wavejit_jit::JitConfig::tiered();
     match engine {
         Engine::Jit => Box::new(Jit::with_disk_cache(
             wavejit_jit::JitConfig::default(),
@@ -538,7 +542,8 @@ pub fn for_engine_cached(
     }
 }
 
-/// The engine called `name` on the command line (`interp`, `jit`, `tiered`, `diff`).
+/// The engine called `name` on the command line (`interp`, `jit`, `tiered`, `threaded`,
+/// `diff`).
 pub fn by_name(name: &str) -> Result<Box<dyn WaveEngine>, String> {
     name.parse::<Engine>()
         .map(for_engine)
@@ -551,10 +556,12 @@ pub fn by_name(name: &str) -> Result<Box<dyn WaveEngine>, String> {
 pub fn shared(engine: Engine) -> &'static dyn WaveEngine {
     static JIT: OnceLock<Jit> = OnceLock::new();
     static TIERED: OnceLock<Jit> = OnceLock::new();
+    static THREADED: OnceLock<Jit> = OnceLock::new();
     match engine {
         Engine::Interp => &Interp,
         Engine::Jit => JIT.get_or_init(Jit::eager),
         Engine::Tiered => TIERED.get_or_init(Jit::tiered),
+        Engine::Threaded => THREADED.get_or_init(Jit::threaded),
         Engine::Diff => &Diff,
     }
 }

@@ -45,12 +45,18 @@ pub fn quick_jit() -> Jit {
 }
 
 /// A tiered engine with the given threshold (`wavejit_jit::DEFAULT_TIER_THRESHOLD` by
-/// default).
+/// default): pre-decoded code until then.
 pub fn tiered_jit(threshold: u32) -> Jit {
     Jit::with_config(JitConfig {
         tier_threshold: threshold.max(2),
-        ..JitConfig::default()
+        ..JitConfig::tiered()
     })
+}
+
+/// The pre-decoded tier alone (`wavejit_interp::threaded`): what the first tier costs to
+/// build and gives.
+pub fn threaded_jit() -> Jit {
+    Jit::threaded()
 }
 
 /// Run one wave to `s_endpgm` (a barrier lets it continue: it is alone in its group).

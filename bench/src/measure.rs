@@ -268,6 +268,26 @@ fn measure_wave_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Error
     let t_quick_cold =
         best(opts.fast(), cold(engines::quick_jit), run_cold, no_check)?.min(t_quick_first);
 
+    // The pre-decoded tier alone (the first tier of `tiered`): its speed at the
+    // interpreter's size with its blocks built, and what building them costs, from one
+    // iteration on a fresh engine against one on a warm one (runs of microseconds, so the
+    // difference is not lost in the noise of a long run).
+    opts.say(|| format!("{}: pre-decoded tier alone", k.name));
+    let tjit = engines::threaded_jit();
+    best(
+        first,
+        || k.wave_state(isize),
+        run(&tjit),
+        check("threaded", isize),
+    )?;
+    let t_thr = best(opts.fast(), || k.wave_state(isize), run(&tjit), no_check)?;
+    let cold_thr = || Ok((engines::threaded_jit(), k.wave_state(1)?));
+    let t_thr_cold1 = best(TINY, cold_thr, run_cold, no_check)?;
+    let tjit1 = engines::threaded_jit();
+    best(first, || k.wave_state(1), run(&tjit1), no_check)?;
+    let thr_insts = tjit1.compile_stats().threaded_insts;
+    let t_thr_warm1 = best(TINY, || k.wave_state(1), run(&tjit1), no_check)?;
+
     // The native baselines, 256-bit and 128-bit builds alternating (same disturbances).
     let (mut t_native, mut t_native128) = (None, None);
     if let (Some(f), Some(f128)) = (native_fn(k.name, false), native_fn(k.name, true)) {
@@ -307,9 +327,16 @@ fn measure_wave_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Error
         native: t_native,
         native128: t_native128,
         quick: Some((t_quick, t_quick_cold, quick_stats.insts)),
+        threaded: Some((t_thr, t_thr_cold1 - t_thr_warm1, thr_insts)),
     };
     Ok(KernelResult::new(k, size, isize, counts, icounts, t, cs))
 }
+
+/// Repetitions of a run of microseconds (the best of them is kept).
+const TINY: Reps = Reps {
+    reps: 200,
+    budget: 0.05,
+};
 
 /// The native baseline of kernel `name` (`narrow`: its 128-bit build) as a function of
 /// the iteration count (`black_box` keeps every register's result alive).
@@ -392,6 +419,30 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
         no_check,
     )?
     .min(t_quick_first);
+    // As for the wave kernels: speed at the interpreter's size, the build cost from the
+    // smallest grid (one 16x16 tile) on a fresh engine against a warm one.
+    opts.say(|| format!("{}: pre-decoded tier alone", k.name));
+    let tjit = engines::threaded_jit();
+    let run_i = |j: &Jit| mmi.run(j, &prog, 1).map(|_| ());
+    best(
+        first,
+        || Ok(()),
+        |_| run_i(&tjit),
+        |_| check(mmi, "threaded"),
+    )?;
+    let t_thr = best(opts.fast(), || Ok(()), |_| run_i(&tjit), no_check)?;
+    let small = Matmul::new(16)?;
+    let run_s = |j: &Jit| small.run(j, &prog, 1).map(|_| ());
+    let t_thr_cold1 = best(TINY, || Ok(engines::threaded_jit()), |j| run_s(j), no_check)?;
+    let tjit1 = engines::threaded_jit();
+    best(
+        first,
+        || Ok(()),
+        |_| run_s(&tjit1),
+        |_| check(&small, "threaded"),
+    )?;
+    let thr_insts = tjit1.compile_stats().threaded_insts;
+    let t_thr_warm1 = best(TINY, || Ok(()), |_| run_s(&tjit1), no_check)?;
     let t = Times {
         interp: t_interp,
         jit: t_jit,
@@ -401,6 +452,7 @@ fn measure_group_kernel(k: &Kernel, opts: &Options) -> Result<KernelResult, Erro
         native: None,
         native128: None,
         quick: Some((t_quick, t_quick_cold, quick_stats.insts)),
+        threaded: Some((t_thr, t_thr_cold1 - t_thr_warm1, thr_insts)),
     };
     Ok(KernelResult::new(k, size, isize, counts, icounts, t, cs))
 }
@@ -836,10 +888,11 @@ pub fn run_one(
     let jit = match engine {
         "jit" => Some(engines::eager_jit()),
         "tiered" => Some(engines::tiered_jit(DEFAULT_TIER_THRESHOLD)),
+        "threaded" => Some(engines::threaded_jit()),
         "interp" | "native" | "native128" => None,
         _ => {
             return Err(Error::Usage(format!(
-                "unknown engine `{engine}` (try interp|jit|tiered|native|native128)"
+                "unknown engine `{engine}` (try interp|jit|tiered|threaded|native|native128)"
             )))
         }
     };
@@ -969,10 +1022,11 @@ fn run_once_program(engine: &str, blocks: u32, repeat: u32) -> Result<String, Er
         let jit = match engine {
             "jit" => Some(engines::eager_jit()),
             "tiered" => Some(engines::tiered_jit(DEFAULT_TIER_THRESHOLD)),
+            "threaded" => Some(engines::threaded_jit()),
             "interp" => None,
             _ => {
                 return Err(Error::Usage(format!(
-                    "unknown engine `{engine}` for once (try interp|jit|tiered)"
+                    "unknown engine `{engine}` for once (try interp|jit|tiered|threaded)"
                 )))
             }
         };

@@ -202,6 +202,24 @@ pub struct KernelResult {
     /// per instruction).
     #[serde(default)]
     pub opt_break_even_runs: Option<f64>,
+    /// Instructions per second of pre-decoded code (`wavejit_interp::threaded`, the
+    /// first tier of `tiered`), its blocks built.
+    #[serde(default)]
+    pub threaded_ips: Option<f64>,
+    /// What building pre-decoded blocks costs: (cold run - warm run) of the pre-decoded
+    /// tier alone on a small size (one loop iteration, one tile) / instructions it
+    /// pre-decoded.
+    #[serde(default)]
+    pub threaded_cpu_us_per_inst: Option<f64>,
+    /// Executions after which the first tier's build (pre-decoding) has paid for itself:
+    /// threaded_cpu_us_per_inst / (interpreter - pre-decoded time per instruction).
+    #[serde(default)]
+    pub threaded_break_even_runs: Option<f64>,
+    /// Runs of pre-decoded code after which the quick compile has paid for itself (what
+    /// the tier threshold decides): quick_cpu_us_per_inst / (pre-decoded - quick code
+    /// time per instruction).
+    #[serde(default)]
+    pub quick_over_threaded_runs: Option<f64>,
     /// Ratios measured in this run.
     pub jit_over_interp: f64,
     /// JIT time / native time (1.0: as fast as native Rust).
@@ -220,6 +238,14 @@ pub struct KernelResult {
     pub profiled_time_over_jit: f64,
 }
 
+impl KernelResult {
+    /// The break-even of the first tier that builds anything: pre-decoded code when it
+    /// was measured (results files from before it have the quick tier's).
+    pub fn first_break_even_runs(&self) -> Option<f64> {
+        self.threaded_break_even_runs.or(self.quick_break_even_runs)
+    }
+}
+
 /// Best times (seconds) of one kernel's runs on each engine.
 #[derive(Clone, Copy, Debug)]
 pub struct Times {
@@ -233,6 +259,9 @@ pub struct Times {
     pub native128: Option<f64>,
     /// The quick tier alone: (warm run, cold run, instructions compiled).
     pub quick: Option<(f64, f64, u64)>,
+    /// The pre-decoded tier alone: (warm run at the interpreter's size, cold minus warm
+    /// time of a small run, instructions that small run pre-decoded).
+    pub threaded: Option<(f64, f64, u64)>,
 }
 
 impl KernelResult {
@@ -256,6 +285,7 @@ impl KernelResult {
             native: t_native,
             native128: t_native128,
             quick,
+            threaded,
         } = t;
         let (insts, lops) = (counts.0 as f64, counts.1 as f64);
         let (iinsts, ilops) = (interp_counts.0 as f64, interp_counts.1 as f64);
@@ -299,6 +329,21 @@ impl KernelResult {
             (Some(q), Some(c)) if 1e9 / interp_ips > 1e9 / q => {
                 Some(c * 1e3 / (1e9 / interp_ips - 1e9 / q))
             }
+            _ => None,
+        };
+        // The pre-decoded tier ran the interpreter's size.
+        let threaded_ips = threaded.map(|(warm, _, _)| iinsts / warm);
+        let threaded_cpu_us_per_inst = threaded
+            .filter(|t| t.2 > 0)
+            .map(|(_, build, n)| build.max(0.0) * 1e6 / n as f64);
+        let threaded_break_even_runs = match (threaded_ips, threaded_cpu_us_per_inst) {
+            (Some(t), Some(c)) if 1e9 / interp_ips > 1e9 / t => {
+                Some(c * 1e3 / (1e9 / interp_ips - 1e9 / t))
+            }
+            _ => None,
+        };
+        let quick_over_threaded_runs = match (quick_ips, quick_cpu_us_per_inst, threaded_ips) {
+            (Some(q), Some(c), Some(t)) if 1e9 / t > 1e9 / q => Some(c * 1e3 / (1e9 / t - 1e9 / q)),
             _ => None,
         };
         KernelResult {
@@ -347,6 +392,10 @@ impl KernelResult {
             quick_cpu_us_per_inst,
             quick_break_even_runs,
             opt_break_even_runs,
+            threaded_ips,
+            threaded_cpu_us_per_inst,
+            threaded_break_even_runs,
+            quick_over_threaded_runs,
             jit_over_interp: jit_ips / interp_ips,
             jit_time_over_native: t_native.map(|t| t_jit / t),
             jit_time_over_native128: t_native128.map(|t| t_jit / t),
@@ -602,12 +651,12 @@ pub fn targets(r: &Report) -> Vec<Target> {
     if let Some((k, be)) = r
         .kernels
         .iter()
-        .filter_map(|k| Some((k, k.quick_break_even_runs?)))
+        .filter_map(|k| Some((k, k.first_break_even_runs()?)))
         .max_by(|a, b| a.1.total_cmp(&b.1))
     {
         t.push(target(
             format!(
-                "break-even runs of the first (quick) compile, largest over the kernels ({})",
+                "break-even runs of the first compile (pre-decoded tier), largest over the kernels ({})",
                 k.name
             ),
             be,
@@ -701,6 +750,10 @@ pub fn table(r: &Report, markdown: bool) -> String {
         "break-even runs (quick)",
         "break-even runs (both tiers)",
         "opt break-even (quick runs)",
+        "pre-decoded inst/s",
+        "pre-decode cold-warm µs/inst",
+        "break-even runs (pre-decoded)",
+        "quick break-even (pre-decoded runs)",
     ];
     let rows: Vec<Vec<String>> = r
         .kernels
@@ -731,6 +784,10 @@ pub fn table(r: &Report, markdown: bool) -> String {
                 opt(k.quick_break_even_runs, |x| format!("{x:.0}")),
                 opt(k.break_even_runs, |x| format!("{x:.0}")),
                 opt(k.opt_break_even_runs, |x| format!("{x:.0}")),
+                opt(k.threaded_ips, m),
+                opt(k.threaded_cpu_us_per_inst, |x| format!("{x:.2}")),
+                opt(k.threaded_break_even_runs, |x| format!("{x:.1}")),
+                opt(k.quick_over_threaded_runs, |x| format!("{x:.0}")),
             ]
         })
         .collect();
@@ -792,20 +849,32 @@ pub fn against(new: &Report, old: &Report) -> String {
     };
     let _ = writeln!(
         s,
-        "{:>10}  {:>22}  {:>14}  {:>17}",
-        "kernel", "compile µs/inst (old)", "jit inst/s", "interp inst/s"
+        "{:>10}  {:>22}  {:>14}  {:>17}  {:>17}  {:>32}",
+        "kernel",
+        "compile µs/inst (old)",
+        "jit inst/s",
+        "interp inst/s",
+        "tiered inst/s",
+        "first break-even runs: new, old"
     );
+    let runs = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.1}"));
     for k in &new.kernels {
         let Some(o) = old.kernels.iter().find(|o| o.name == k.name) else {
             continue;
         };
         let _ = writeln!(
             s,
-            "{:>10}  {:>22}  {:>14}  {:>17}",
+            "{:>10}  {:>22}  {:>14}  {:>17}  {:>17}  {:>32}",
             k.name,
             format!("{} ({:.0})", ratio(first(k), first(o)), first(o)),
             ratio(k.jit_ips, o.jit_ips),
             ratio(k.interp_ips, o.interp_ips),
+            ratio(k.tiered_ips, o.tiered_ips),
+            format!(
+                "{}, {}",
+                runs(k.first_break_even_runs()),
+                runs(o.first_break_even_runs())
+            ),
         );
     }
     for f in &new.fuzz {
@@ -917,11 +986,11 @@ pub fn summary(r: &Report, markdown: bool) -> String {
     if let Some((k, be)) = r
         .kernels
         .iter()
-        .filter_map(|k| Some((k, k.quick_break_even_runs?)))
+        .filter_map(|k| Some((k, k.quick_over_threaded_runs?)))
         .max_by(|a, b| a.1.total_cmp(&b.1))
     {
         why.push(format!(
-            "largest break-even of the first (quick) compile in this run: {be:.0} ({})",
+            "largest break-even of the quick compile over pre-decoded code in this run: {be:.0} ({})",
             k.name
         ));
     }
@@ -1141,6 +1210,10 @@ mod tests {
             quick_cpu_us_per_inst: Some(5.0),
             quick_break_even_runs: Some(6.0),
             opt_break_even_runs: Some(500.0),
+            threaded_ips: Some(2e6),
+            threaded_cpu_us_per_inst: Some(0.1),
+            threaded_break_even_runs: Some(0.2),
+            quick_over_threaded_runs: Some(9.0),
             jit_over_interp: speedup,
             jit_time_over_native: native,
             jit_time_over_native128: native.map(|n| n / 2.0),
@@ -1219,7 +1292,10 @@ mod tests {
         assert!(!get("tiered time / interpreter").met); // 1.3 > 1.25
         assert!(get("valu (10 iterations): tiered").met); // 1.05 <= 1.1
         assert!(get("compile µs per instruction").met); // median of 10s: 10 <= 30
-        assert!(get("break-even runs of the first").met); // 6 <= 20
+                                                        // The pre-decoded tier's: 0.1 µs / (1000 - 500 ns) = 0.2 runs.
+        assert!(get("break-even runs of the first").met);
+        let be = get("break-even runs of the first");
+        assert!((be.measured - 0.2).abs() < 1e-9 && be.what.contains("pre-decoded"));
         let s = get("multi-wave");
         assert!(!s.met); // 1.5 < 1.8
                          // 1.0 CPU s in 0.66 s on 2 threads: the host gave 1.5 CPUs, which is noted.
@@ -1241,9 +1317,10 @@ mod tests {
             (t * (interp_iter - jit_iter) - 0.1 * cold).abs() < 1e-12,
             "{t}"
         );
-        // The sample's quick-tier break-even is 6 runs on every kernel.
-        assert!(summary(&r, false)
-            .contains("largest break-even of the first (quick) compile in this run: 6 ("));
+        // The sample's quick compile pays off after 9 runs of pre-decoded code.
+        assert!(summary(&r, false).contains(
+            "largest break-even of the quick compile over pre-decoded code in this run: 9 ("
+        ));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `wavejit draw`: rasterise a scene's triangles and run a pixel shader on them
 //! (`wavejit::draw`), writing each render target the shader exported to.
 //!
-//! `wavejit draw SCENE.json SHADER --out DIR [--raw] [--engine jit|tiered|interp|diff]
+//! `wavejit draw SCENE.json SHADER --out DIR [--raw] [--engine jit|tiered|threaded|interp|diff]
 //! [--max-insts N]`
 //!
 //! SHADER is an object file of `llc-19 -mtriple=amdgcn-mesa-mesa3d -mcpu=… -filetype=obj`
@@ -37,7 +37,7 @@ pub struct Args {
     /// Also write each render target's raw bytes (mrtN.f32 for RGBA f32) and mrtz.f32.
     #[arg(long)]
     raw: bool,
-    /// Execution engine: jit, tiered, interp or diff.
+    /// Execution engine: jit, tiered, threaded, interp or diff.
     #[arg(long, default_value = "jit")]
     engine: String,
     /// Instruction budget of each wave.

@@ -31,7 +31,8 @@ pub struct Args {
     /// Worker threads (1 to 1024; no more are started than there are programs).
     #[arg(long, default_value_t = 1, value_parser = super::threads)]
     jobs: usize,
-    /// The engine compared with the interpreter: jit, tiered, or interp (a harness check).
+    /// The engine compared with the interpreter: jit, tiered, threaded (pre-decoded code),
+    /// or interp (a harness check).
     #[arg(long, default_value = "jit")]
     engine: Against,
     /// Directory for reproducers of mismatches.

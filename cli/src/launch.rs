@@ -2,7 +2,7 @@
 //! would — buffers from files, scalars from the command line, results written back.
 //!
 //! `wavejit launch CODE_OBJECT --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]...
-//! [--engine interp|jit|tiered|diff] [--threads N] [--max-insts N] [--quiet] [--no-cache]`
+//! [--engine interp|jit|tiered|threaded|diff] [--threads N] [--max-insts N] [--quiet] [--no-cache]`
 //!
 //! `--grid` is the number of work-items per dimension (the HSA grid size; need not be a
 //! multiple of the block), `--block` the workgroup size. Each `--arg`, in the kernel's
@@ -40,8 +40,8 @@ pub struct Args {
     /// u32:V, i32:V, u64:V, i64:V, f32:V, f64:V.
     #[arg(long = "arg")]
     args: Vec<String>,
-    /// Execution engine: interp, jit, tiered, or diff (interpreter and JIT compared block
-    /// by block, on one thread).
+    /// Execution engine: interp, jit, tiered, threaded (pre-decoded code, nothing
+    /// compiled), or diff (interpreter and JIT compared block by block, on one thread).
     #[arg(long, default_value = "jit")]
     engine: String,
     /// Host threads running workgroups (default: all cores; 1 to 1024).

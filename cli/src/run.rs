@@ -1,7 +1,7 @@
 //! `wavejit run`: run a program on one wavefront from a JSON state file and print (or
 //! write) the final state in the same schema (`wavejit::statefile`).
 //!
-//! `wavejit run --arch ARCH [--engine jit|tiered|interp|diff] FILE(.s|.bin) [--state IN.json] [--out OUT.json]
+//! `wavejit run --arch ARCH [--engine jit|tiered|threaded|interp|diff] FILE(.s|.bin) [--state IN.json] [--out OUT.json]
 //! [--max-insts N] [--no-cache]`
 //!
 //! The run ends at `s_endpgm`. An error of the run (a fault, an unsupported instruction,
@@ -29,8 +29,8 @@ pub struct Args {
     /// gfx6|gfx7|gfx8 (or any alias: tahiti, gcn1.2, fiji, …) or vp1.
     #[arg(long)]
     arch: String,
-    /// Execution engine: jit (compile every block), tiered (compile hot blocks), interp
-    /// (reference interpreter) or diff (interpreter and JIT side by side; the first
+    /// Execution engine: jit (compile every block), tiered (compile hot blocks), threaded
+    /// (pre-decoded code, nothing compiled), interp (reference interpreter) or diff (interpreter and JIT side by side; the first
     /// difference is reported with the instruction that produced it).
     #[arg(long, default_value = "jit")]
     engine: String,

@@ -37,8 +37,10 @@ pub const TIERED_FUZZ_THRESHOLD: u32 = 8;
 pub enum Against {
     /// The JIT, compiling every block on first use.
     Jit,
-    /// The JIT with tiering (interpret a block a few times, then compile).
+    /// The JIT with tiering (pre-decoded code for a block's first runs, then compiled).
     Tiered,
+    /// Pre-decoded code only (`wavejit_interp::threaded`), nothing compiled.
+    Threaded,
     /// The interpreter itself (a check of the harness: never a mismatch).
     Interp,
     /// The JIT with its test-only wrong lowering (`JitConfig::plant_xor_bug`:
@@ -54,6 +56,7 @@ impl Against {
         match self {
             Against::Jit => "jit",
             Against::Tiered => "tiered",
+            Against::Threaded => "threaded",
             Against::Interp => "interp",
             Against::PlantedJit => "planted-jit",
             Against::PlantedDpp => "planted-dpp",
@@ -67,8 +70,9 @@ impl std::str::FromStr for Against {
         match s.to_ascii_lowercase().as_str() {
             "jit" => Ok(Against::Jit),
             "tiered" => Ok(Against::Tiered),
+            "threaded" => Ok(Against::Threaded),
             "interp" => Ok(Against::Interp),
-            _ => Err(format!("unknown engine `{s}` (jit|tiered|interp)")),
+            _ => Err(format!("unknown engine `{s}` (jit|tiered|threaded|interp)")),
         }
     }
 }
@@ -203,7 +207,9 @@ struct Workers {
 fn engine_vp1(against: Against) -> Box<dyn Vp1Runner + Send> {
     match against {
         Against::Jit | Against::Tiered => Box::new(Vp1Jit::default()),
-        Against::Interp | Against::PlantedJit | Against::PlantedDpp => Box::new(Vp1Interp),
+        Against::Interp | Against::Threaded | Against::PlantedJit | Against::PlantedDpp => {
+            Box::new(Vp1Interp)
+        }
     }
 }
 
@@ -215,8 +221,9 @@ fn engine_b(against: Against) -> Recycled {
         Against::Jit => Box::new(Jit::eager()),
         Against::Tiered => Box::new(Jit::with_config(JitConfig {
             tier_threshold: TIERED_FUZZ_THRESHOLD,
-            ..JitConfig::default()
+            ..JitConfig::tiered()
         })),
+        Against::Threaded => Box::new(Jit::threaded()),
         Against::Interp => Box::new(Interp),
         Against::PlantedJit => Box::new(Jit::with_config(JitConfig {
             plant_xor_bug: true,
@@ -480,6 +487,12 @@ pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
                 Some("vp1: the VP1 JIT compiles whole programs (no tiering): using jit".into());
             Against::Jit
         }
+        (Arch::Vp1, Against::Threaded) => {
+            sum.note = Some(
+                "vp1: pre-decoded code is a GCN tier: comparing the interpreter with itself".into(),
+            );
+            Against::Interp
+        }
         (Arch::Vp1, Against::PlantedJit | Against::PlantedDpp) => {
             sum.note =
                 Some("vp1: no planted bug for VP1: comparing the interpreter with itself".into());
@@ -582,7 +595,7 @@ fn jit_stats(sum: &mut Summary, gen: Gen, cfg: &Config, against: Against) {
     let j = match against {
         Against::Tiered => Jit::with_config(JitConfig {
             tier_threshold: TIERED_FUZZ_THRESHOLD,
-            ..JitConfig::default()
+            ..JitConfig::tiered()
         }),
         _ => Jit::eager(),
     };

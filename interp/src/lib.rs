@@ -4,7 +4,8 @@
 //! Layout: `exec` (run loop and dispatch by encoding family), `valu/` (VOP1/VOP2/VOPC/VOP3
 //! with SDWA and DPP: operand fetch, modifiers, per-lane semantics), `float` (MODE:
 //! denormals, rounding), `vintrp`, `export` (EXP), `salu` (SOP1/SOP2/SOPK/SOPC/SOPP), `mem` (SMRD/SMEM,
-//! DS, MUBUF, FLAT), `vp1` (the VP1 scalar unit).
+//! DS, MUBUF, FLAT), `vp1` (the VP1 scalar unit), `threaded` (pre-decoded straight lines
+//! run through the same functions).
 
 #![deny(clippy::unwrap_used)]
 
@@ -16,6 +17,7 @@ pub mod float;
 pub mod mem;
 pub mod profile;
 pub mod salu;
+pub mod threaded;
 pub mod valu;
 pub mod vintrp;
 pub mod vp1;

@@ -14,11 +14,12 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
 
 use cranelift_codegen::ir::{types, InstBuilder, UserFuncName};
 use cranelift_frontend::FunctionBuilder;
+use wavejit_interp::threaded::Block as ThreadedBlock;
 use wavejit_isa::arch::Arch;
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::Wave;
@@ -68,6 +69,9 @@ pub struct ProgCode {
     pub slots: Box<[EntrySlot]>,
     /// With a disk cache: the units compiled or loaded for this program, to store.
     pub(crate) stored: Mutex<Stored>,
+    /// The pre-decoded straight line at each pc (`JitConfig::threaded`), built on first
+    /// use; indexed like `slots`.
+    threaded: Box<[OnceLock<ThreadedBlock>]>,
 }
 
 /// The units of a program as the disk cache keeps them.
@@ -92,7 +96,28 @@ impl ProgCode {
             code: prog.code.clone(),
             slots,
             stored: Mutex::new(Stored::default()),
+            threaded: (0..n).map(|_| OnceLock::new()).collect(),
         }
+    }
+
+    /// The pre-decoded block of `prog` (this entry's program) at `pc`, built on first use
+    /// (`built` is told its length then). `None` where no slot is (a misaligned pc or one
+    /// past the code).
+    pub fn threaded_block(
+        &self,
+        prog: &Program,
+        pc: u32,
+        built: impl FnOnce(&ThreadedBlock),
+    ) -> Option<&ThreadedBlock> {
+        if !pc.is_multiple_of(4) {
+            return None;
+        }
+        let cell = self.threaded.get((pc / 4) as usize)?;
+        Some(cell.get_or_init(|| {
+            let b = ThreadedBlock::build(prog, pc);
+            built(&b);
+            b
+        }))
     }
 
     pub fn slot(&self, pc: u32) -> Option<&EntrySlot> {
@@ -155,8 +180,12 @@ pub struct JitConfig {
     /// `flush_if_full` drops everything.
     pub max_code_bytes: usize,
     /// Tiering: interpret a block until the dispatcher entered it this many times, then
-    /// compile it. 0 or 1 = compile on first use (the `jit` engine).
+    /// compile it. 0 or 1 = compile on first use (the `jit` engine); `NEVER_COMPILE`:
+    /// never compile (with `threaded`, the `threaded` engine).
     pub tier_threshold: u32,
+    /// Run what is not compiled as pre-decoded blocks (`wavejit_interp::threaded`,
+    /// built on a block's first entry) instead of stepping the interpreter.
+    pub threaded: bool,
     /// Emit lane-independent vector instructions chunk by chunk (4 lanes through the
     /// whole run of instructions, then the next 4) rather than instruction by instruction.
     /// Same results; far fewer live vectors, so no spills.
@@ -177,20 +206,29 @@ pub struct JitConfig {
     pub plant_xor_bug: bool,
 }
 
-/// The default tier threshold, chosen by the benchmarks (docs/bench/RESULTS.md,
-/// "Tier threshold"), from `wavejit bench` sweeps on the 2-core Xeon (2026-11-22):
-/// - the goal is the tiered engine within 1.1x of the JIT on the 100k-iteration valu
-///   loop, which it interprets `threshold` times (~57 us each) before compiling: that
-///   allows at most ~55-68 against this build's 31-42 ms JIT run, and ~40 once the JIT
-///   runs the loop at the native baseline's speed (~20 ms), which is where it is heading;
-/// - at 16 and below, 300 blocks that each ran 20 times were all compiled: 3-5x slower
-///   than the interpreter; from 24 up they ran at interpreter speed;
-/// - within that range, higher is safer for blocks that run just past the threshold
-///   (compiling pays off after 40-230 runs, break-even column of the suite).
+/// The default tier threshold: entries of a block, run as pre-decoded code
+/// (`JitConfig::threaded`) from its first entry, before it is compiled by the quick tier.
+/// Chosen from measured costs (`wavejit bench --quick` and `bench --run sweep`, 2-core
+/// EPYC, 2026-11-28):
+/// - pre-decoding costs 0.05-0.17 µs per instruction (cold minus warm of a one-iteration
+///   run) and its code runs 1.03-1.4x the interpreter's speed, so it pays for itself after
+///   3-8 runs, and a block run once costs 1.06-1.08x its interpretation: hence from the
+///   first entry, with no interpreter threshold before it;
+/// - the quick compile pays for itself after 38-541 runs of pre-decoded code (median
+///   ~190; largest on divergent's blocks of 3-4 instructions), but every run of a hot loop
+///   spent before it is ~20x slower than quick code: the sweep's valu loop of 1000
+///   iterations took 0.73 ms at 32, 0.89 at 64, 1.33 at 128 (0.64 eager);
+/// - the sweep's worst ratio to the better of interpreter and eager JIT over its five
+///   workloads (blocks run once, 20 times, 100 times, valu 1000 and 100 k iterations) is
+///   1.14 at 32, 1.07 at 24 (just above the 20-run workload), 1.40 at 64, 2.1 at 128;
+///   at 16 and below the 20-run blocks are compiled (3x).
 ///
-/// 32: the largest power of two under the 1.1x bound with a JIT at native speed
-/// (measured: valu 100k at 1.01x the eager JIT; 48 gave 1.03-1.08x, 96 1.10-1.13x).
+/// 32: the smallest power of two above the sweep's 20-run blocks (worst ratio 1.14), with
+/// the 100 k-iteration valu loop at 1.00x of the eager JIT (the goal is 1.1x).
 pub const DEFAULT_TIER_THRESHOLD: u32 = 32;
+
+/// `JitConfig::tier_threshold` of an engine that never compiles.
+pub const NEVER_COMPILE: u32 = u32::MAX;
 
 /// The default `JitConfig::hot_threshold`: entries of a quick-tier unit before it is
 /// compiled again, optimised (see jit/README.md, "Tiers"). On ALU loops the optimising
@@ -213,11 +251,33 @@ impl Default for JitConfig {
             },
             max_code_bytes: 64 << 20,
             tier_threshold: 1,
+            threaded: false,
             chunk_major: true,
             chunk_loops: true,
             chain: true,
             profile: false,
             plant_xor_bug: false,
+        }
+    }
+}
+
+impl JitConfig {
+    /// The `tiered` engine: blocks run as pre-decoded code from their first entry and
+    /// are compiled at `DEFAULT_TIER_THRESHOLD` entries.
+    pub fn tiered() -> JitConfig {
+        JitConfig {
+            tier_threshold: DEFAULT_TIER_THRESHOLD,
+            threaded: true,
+            ..JitConfig::default()
+        }
+    }
+
+    /// The `threaded` engine: pre-decoded code only, nothing compiled.
+    pub fn threaded_only() -> JitConfig {
+        JitConfig {
+            tier_threshold: NEVER_COMPILE,
+            threaded: true,
+            ..JitConfig::default()
         }
     }
 }
@@ -235,6 +295,11 @@ pub struct CompileStats {
     /// Of those, optimised again because their quick code got hot: units, instructions.
     pub hot_blocks: u64,
     pub hot_insts: u64,
+    /// Pre-decoded blocks built (`JitConfig::threaded`) and their instructions. Not
+    /// timed: a block costs about one interpretation of it, which a clock read per block
+    /// would distort (the benchmarks time it as cold minus warm runs).
+    pub threaded_blocks: u64,
+    pub threaded_insts: u64,
     /// Instructions lowered as helper calls into the interpreter.
     pub helper_insts: u64,
     pub code_bytes: u64,
@@ -376,6 +441,9 @@ pub struct Jit {
     /// This engine's current epoch (new at `flush`): which thread-local `LAST_PROG`
     /// entries are its and still valid.
     epoch: u64,
+    /// Pre-decoded blocks built and their instructions (`CompileStats::threaded_*`),
+    /// counted outside the compiler's lock: building one does not take it.
+    pub(crate) threaded_built: [AtomicU64; 2],
 }
 
 fn hash_code(code: &[u8]) -> u64 {
@@ -434,6 +502,7 @@ impl Jit {
             disk,
             settings,
             epoch: EPOCHS.fetch_add(1, Ordering::Relaxed),
+            threaded_built: Default::default(),
         }
     }
 
@@ -604,10 +673,13 @@ impl Jit {
 
     /// Compile statistics so far (this epoch).
     pub fn stats(&self) -> CompileStats {
-        match self.compiler.lock() {
+        let mut st = match self.compiler.lock() {
             Ok(c) => c.as_ref().map(|c| c.stats).unwrap_or_default(),
             Err(_) => CompileStats::default(),
-        }
+        };
+        st.threaded_blocks = self.threaded_built[0].load(Ordering::Relaxed);
+        st.threaded_insts = self.threaded_built[1].load(Ordering::Relaxed);
+        st
     }
 
     /// Machine code bytes held now.

@@ -1,6 +1,7 @@
 //! The dispatcher: run a wave with compiled blocks, compiling on first use (`jit`) or
-//! after a block has been entered `tier_threshold` times (`tiered`), and stepping the
-//! interpreter for everything that is not (yet) compiled. Same contract as
+//! after a block has been entered `tier_threshold` times (`tiered`), and running what is
+//! not (yet) compiled as pre-decoded blocks (`JitConfig::threaded`) or stepping the
+//! interpreter. Same contract as
 //! `wavejit_interp::run`: stops at `s_endpgm` or a barrier, returns the same errors, and
 //! refuses instruction number `max_insts + 1` with `InstLimit` at the same pc.
 
@@ -10,7 +11,7 @@ use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
 use wavejit_isa::ir::Program;
 
-use crate::cache::{Compiler, Jit, ProgCode, ProgHandle, NO_MODE};
+use crate::cache::{Compiler, Jit, ProgCode, ProgHandle, NEVER_COMPILE, NO_MODE};
 use crate::ctx::{
     JitCtx, EXIT_BARRIER, EXIT_END, EXIT_ERROR, EXIT_HOT_FULL, EXIT_HOT_MASKED, EXIT_NEXT,
 };
@@ -27,6 +28,8 @@ pub struct JitRunStats {
     pub entries: u64,
     /// Instructions compiled code ran through the interpreter helper.
     pub helper_steps: u64,
+    /// Instructions run as pre-decoded blocks (`JitConfig::threaded`).
+    pub threaded: u64,
 }
 
 impl Jit {
@@ -185,12 +188,34 @@ impl Jit {
                     }
                 }
             }
-            // Interpret one instruction.
+            // Interpret one instruction, or the pre-decoded block here.
             if jc.budget <= 0 {
                 return Err(ExecError {
                     pc: ctx.wave.pc,
                     kind: ExecErrorKind::InstLimit(max_insts),
                 });
+            }
+            if self.config.threaded && jc.counters_mut().is_none() {
+                let built = |b: &wavejit_interp::threaded::Block| {
+                    self.threaded_built[0].fetch_add(1, Ordering::Relaxed);
+                    self.threaded_built[1].fetch_add(b.len() as u64, Ordering::Relaxed);
+                };
+                if let Some(b) = code.threaded_block(prog, pc, built) {
+                    // SAFETY: as below.
+                    let lds = unsafe { &mut *jc.lds };
+                    let mut ic = Ctx {
+                        wave: &mut *ctx.wave,
+                        lds,
+                        mem: ctx.mem,
+                    };
+                    let (s, n) = b.run(&mut ic, prog, jc.budget as u64)?;
+                    jc.budget -= n as i64;
+                    stats.threaded += n;
+                    match s {
+                        Step::Continue => continue,
+                        Step::End | Step::Barrier => return Ok((s, finish(&jc, stats))),
+                    }
+                }
             }
             let s = {
                 // SAFETY: `jc.lds` was made from `ctx.lds` above and is not otherwise used
@@ -226,6 +251,9 @@ impl Jit {
         mode: u32,
         exec_all: bool,
     ) -> Option<usize> {
+        if self.config.tier_threshold == NEVER_COMPILE {
+            return None;
+        }
         if let Some(f) = code.lookup(pc, mode, exec_all) {
             return Some(f);
         }

@@ -32,6 +32,7 @@ pub mod vp1;
 
 pub use cache::{
     CompileStats, Jit, JitConfig, ProgHandle, DEFAULT_HOT_THRESHOLD, DEFAULT_TIER_THRESHOLD,
+    NEVER_COMPILE,
 };
 pub use diff::{
     diff_jit, diff_run, diff_run_on, diff_run_profiled, diff_run_profiled_on, diff_run_with,

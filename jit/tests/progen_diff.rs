@@ -10,9 +10,7 @@ use rand::SeedableRng;
 use wavejit_isa::arch::{Arch, Gen};
 use wavejit_isa::ir::Program;
 use wavejit_isa::progen::gcn::Pool;
-use wavejit_isa::progen::shape::{program, ShapeConfig};
-use wavejit_isa::progen::state::gcn_state;
-use wavejit_isa::state::Lds;
+use wavejit_isa::progen::shape::ShapeConfig;
 use wavejit_jit::Jit;
 
 fn run_cases(
@@ -27,17 +25,11 @@ fn run_cases(
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut n = 0;
     for case in 0..cases {
-        let p = program(pool, &mut rng, &cfg);
-        let Ok(bytes) = p.encode() else { continue };
-        let prog = Program::new(Arch::Gcn(gen), &bytes);
-        let st = gcn_state(gen, &mut rng);
-        let mut lds = Lds::new(st.lds.len());
-        lds.bytes.copy_from_slice(&st.lds);
-        let mem = MemInit {
-            regions: st.mem.clone(),
+        let Some((p, prog, wave, lds, mem)) = progen_case(gen, pool, &mut rng, &cfg) else {
+            continue;
         };
-        let a = run_interp(&prog, &st.wave, &lds, &mem, 20_000);
-        let b = run_jit(jit, &prog, &st.wave, &lds, &mem, 20_000);
+        let a = run_interp(&prog, &wave, &lds, &mem, 20_000);
+        let b = run_jit(jit, &prog, &wave, &lds, &mem, 20_000);
         if let Some(d) = compare(&a, &b) {
             // Shorten the program to the first prefix that differs (straight-line only).
             let mut shortest = p.items.len();
@@ -48,8 +40,8 @@ fn run_cases(
                     q.items.push(p.items[p.items.len() - 1]);
                     let Ok(bytes) = q.encode() else { continue };
                     let prog = Program::new(Arch::Gcn(gen), &bytes);
-                    let a = run_interp(&prog, &st.wave, &lds, &mem, 20_000);
-                    let b = run_jit(jit, &prog, &st.wave, &lds, &mem, 20_000);
+                    let a = run_interp(&prog, &wave, &lds, &mem, 20_000);
+                    let b = run_jit(jit, &prog, &wave, &lds, &mem, 20_000);
                     if let Some(d2) = compare(&a, &b) {
                         eprintln!("first differing prefix: {k} instructions: {d2}");
                         shortest = k;

@@ -68,7 +68,8 @@ pub fn run_vp1(code: &[u8], state_json: Option<&str>, engine: Engine) -> Result<
     let mut end = start.clone();
     // By name, so that this file does not depend on which engines the facade lists.
     let stats = match engine.name() {
-        "interp" => wavejit_interp::vp1::run(&mut end, code)?,
+        // Pre-decoded code is a GCN tier: VP1 runs in its interpreter there.
+        "interp" | "threaded" => wavejit_interp::vp1::run(&mut end, code)?,
         // A VP1 program is one straight line: it is compiled once, so tiering is the JIT.
         "jit" | "tiered" => match wavejit_jit::vp1::run(&mut end, code) {
             Ok(s) => s,

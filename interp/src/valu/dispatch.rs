@@ -79,14 +79,27 @@ fn unsupported(op: Op) -> R {
     })
 }
 
-/// Expands `for_each_gcn_op!` into `dispatch`: one arm per operation of the table.
+/// Executes one vector ALU instruction whose operand view is `Cx::v`.
+pub type Handler = fn(&mut Cx<'_, '_>) -> R;
+
+/// Execute `cx.v` (any vector ALU operation).
+pub fn dispatch(cx: &mut Cx) -> R {
+    handler(cx.v.op)(cx)
+}
+
+/// Expands `for_each_gcn_op!` into `handler`: one arm per operation of the table.
 macro_rules! valu_dispatch {
     ($( ($op:ident $m:ident $shape:ident [$($t:tt)*] $cmp:tt {$($jit:tt)*} $($sem:tt)+) )*) => {
-        /// Execute `cx.v` (any vector ALU operation).
-        pub fn dispatch(cx: &mut Cx) -> R {
-            let op = cx.v.op;
+        /// The function that executes operation `op` (its operands in `Cx::v`): the
+        /// match on the operation made once, so that pre-decoded code
+        /// (`crate::threaded`) calls it without matching again.
+        pub fn handler(op: Op) -> Handler {
             match op {
-                $( Op::$op => valu_dispatch!(@arm cx op $shape $($sem)+), )*
+                $( Op::$op => |cx: &mut Cx<'_, '_>| -> R {
+                    #[allow(unused_variables)]
+                    let op = cx.v.op;
+                    valu_dispatch!(@arm cx op $shape $($sem)+)
+                }, )*
             }
         }
     };

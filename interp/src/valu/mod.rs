@@ -49,6 +49,18 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<(), ExecErrorKind> {
     dispatch::dispatch(&mut cx)
 }
 
+/// What pre-decoded code (`crate::threaded`) keeps of a vector ALU instruction: the
+/// function of its operation and its operand view, both what `exec` would find for it.
+/// `None` for what `exec` does not run through the dispatch (interpolation) and for an
+/// instruction whose view is refused (`exec` reports that error when it runs).
+pub fn prepare(gen: Gen, inst: &gcn::Inst) -> Option<(dispatch::Handler, operands::Vop)> {
+    if crate::vintrp::is_interp(inst.op) {
+        return None;
+    }
+    let v = operands::Vop::new(gen, inst).ok()?;
+    Some((dispatch::handler(inst.op), v))
+}
+
 /// Entries of the per-thread cache of operand views (a power of two).
 const VIEWS: usize = 256;
 

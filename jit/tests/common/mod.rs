@@ -156,6 +156,33 @@ pub fn counted_loop(gen: Gen, trips: u16, body: &[Inst]) -> Vec<Inst> {
     insts
 }
 
+/// One case of the table-driven generator: a random program of `pool` shaped by `cfg`
+/// (`None` if it does not encode) and a random initial state for it, as the program
+/// items (to print or shorten), the decoded program, the wave, LDS and memory.
+pub fn progen_case(
+    gen: Gen,
+    pool: &wavejit_isa::progen::gcn::Pool,
+    rng: &mut StdRng,
+    cfg: &wavejit_isa::progen::shape::ShapeConfig,
+) -> Option<(
+    wavejit_isa::progen::shape::GcnProgram,
+    Program,
+    Box<Wave>,
+    Lds,
+    MemInit,
+)> {
+    let p = wavejit_isa::progen::shape::program(pool, rng, cfg);
+    let bytes = p.encode().ok()?;
+    let prog = Program::new(Arch::Gcn(gen), &bytes);
+    let st = wavejit_isa::progen::state::gcn_state(gen, rng);
+    let mut lds = Lds::new(st.lds.len());
+    lds.bytes.copy_from_slice(&st.lds);
+    let mem = MemInit {
+        regions: st.mem.clone(),
+    };
+    Some((p, prog, st.wave, lds, mem))
+}
+
 /// Memory contents both engines start with.
 #[derive(Clone, Debug, Default)]
 pub struct MemInit {
