@@ -19,7 +19,7 @@ use super::report::{
 };
 use super::suite::{Kernel, Shape, WaveState, KERNELS};
 use super::{clock, native};
-use wavejit::engine::{Interp, Jit, WaveEngine};
+use wavejit::engine::{Engine, Interp, Jit, WaveEngine};
 use wavejit::Error;
 use wavejit_fuzzing::campaign;
 
@@ -880,6 +880,19 @@ pub fn run_one(
             out.push(super::report::sweep_table(&measure_sweep(&opts)?, false));
         }
         return Ok(out.join("\n"));
+    }
+    if let Some(case) = super::real::Case::from_name(name) {
+        let e = match engine {
+            "interp" => Engine::Interp,
+            "jit" => Engine::Jit,
+            "tiered" => Engine::Tiered,
+            _ => {
+                return Err(Error::Usage(format!(
+                    "{name} runs on interp, jit or tiered, not `{engine}`"
+                )))
+            }
+        };
+        return super::real::run_case(case, e, repeat).map_err(Error::Usage);
     }
     let k = super::suite::kernel(name)
         .ok_or_else(|| Error::Usage(format!("unknown kernel `{name}`")))?;

@@ -63,6 +63,11 @@ impl Case {
         }
     }
 
+    /// The case named `name` (as `name` prints it).
+    pub fn from_name(name: &str) -> Option<Case> {
+        Case::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     pub fn source(self) -> &'static str {
         match self {
             Case::Saxpy => "saxpy.cl",
@@ -473,6 +478,48 @@ fn program_wall(
     let t = t0.elapsed().as_secs_f64();
     check(&dev, &p, case.name())?;
     Ok(t)
+}
+
+/// Profiling aid of `wavejit bench --run` for a real kernel: build it, run it once on a
+/// fresh device of `engine` (one worker thread; compiles, result checked), then `repeat`
+/// times more on the same device; returns a line with both times.
+pub fn run_case(case: Case, engine: Engine, repeat: u32) -> Result<String, String> {
+    if !have_clang() {
+        return Err("clang-19 and ld.lld-19 are needed to build the real kernels".into());
+    }
+    let dir = temp_dir("run");
+    let out = dir.join(format!("{}.hsaco", case.name()));
+    build(case.source(), &out)?;
+    let code = CodeObject::from_file(&out).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let s = Sizes::new(false);
+    let mut dev = Device::with_exec(engine::for_engine(engine));
+    dev.set_threads(1);
+    let p = prepare(case, &mut dev, s)?;
+    let mut first = 0.0;
+    let mut again = 0.0;
+    let mut insts = 0;
+    for run in 0..=repeat {
+        for (grid, block, args) in &p.launches {
+            let st = dev
+                .launch(&code, case.kernel(), *grid, *block, args)
+                .map_err(|e| format!("{}: {e}", case.name()))?;
+            if run == 0 {
+                first += st.elapsed.as_secs_f64();
+                insts += st.insts;
+            } else {
+                again += st.elapsed.as_secs_f64();
+            }
+        }
+        if run == 0 {
+            check(&dev, &p, case.name())?;
+        }
+    }
+    Ok(format!(
+        "{} on {}: {insts} wave-insts; first run {first:.4} s, {repeat} more {again:.4} s",
+        case.name(),
+        engine.name()
+    ))
 }
 
 fn temp_dir(tag: &str) -> PathBuf {

@@ -147,20 +147,24 @@ impl ProgCode {
         }
     }
 
-    /// The compiled function for `pc` at `mode` and this EXEC, if one exists.
+    /// The variant `exec_all` of `pc` at `mode`, if it is compiled. A full EXEC does not
+    /// take the masked variant here: waves of a grid whose first waves were partial would
+    /// run masked code for good (the caller falls back to it only when no full variant
+    /// can be had, `lookup_any`).
     pub fn lookup(&self, pc: u32, mode: u32, exec_all: bool) -> Option<usize> {
         let s = self.slot(pc)?;
         if s.mode.load(Ordering::Acquire) != mode {
             return None;
         }
-        if exec_all {
-            let f = s.full.load(Ordering::Acquire);
-            if f != 0 {
-                return Some(f);
-            }
-        }
-        let f = s.masked.load(Ordering::Acquire);
+        let f = if exec_all { &s.full } else { &s.masked }.load(Ordering::Acquire);
         (f != 0).then_some(f)
+    }
+
+    /// Code that can run `pc` at `mode` with this EXEC: the exact variant, else (for a
+    /// full EXEC) the masked one, which is correct for any EXEC.
+    pub fn lookup_any(&self, pc: u32, mode: u32, exec_all: bool) -> Option<usize> {
+        self.lookup(pc, mode, exec_all)
+            .or_else(|| self.lookup(pc, mode, false))
     }
 }
 

@@ -258,23 +258,26 @@ impl Jit {
             return Some(f);
         }
         let slot = code.slot(pc)?;
-        if slot.never.load(Ordering::Relaxed) != 0 {
-            return None;
-        }
-        let hits = slot.hits.fetch_add(1, Ordering::Relaxed).saturating_add(1);
-        if hits < self.config.tier_threshold {
-            return None;
-        }
-        self.compile_slot(
-            code,
-            prog,
-            Spec {
-                pc,
-                mode,
-                exec_all,
-                max_len: 0,
-            },
-        )
+        let f = if slot.never.load(Ordering::Relaxed) != 0
+            || slot.hits.fetch_add(1, Ordering::Relaxed).saturating_add(1)
+                < self.config.tier_threshold
+        {
+            None
+        } else {
+            self.compile_slot(
+                code,
+                prog,
+                Spec {
+                    pc,
+                    mode,
+                    exec_all,
+                    max_len: 0,
+                },
+            )
+        };
+        // Not compiled (yet, never, or the code budget is spent): the masked variant, if
+        // there is one, still runs a full EXEC faster than the interpreter.
+        f.or_else(|| code.lookup_any(pc, mode, exec_all))
     }
 
     /// Compile one variant and publish it in its slot: by the quick tier when there is
@@ -461,7 +464,7 @@ impl Jit {
             }
             // Nothing ran: run the unit again, optimised now (or the quick code again,
             // which does not ask twice).
-            match code.lookup(pc, ctx.wave.mode, ctx.wave.exec == u64::MAX) {
+            match code.lookup_any(pc, ctx.wave.mode, ctx.wave.exec == u64::MAX) {
                 Some(g) => f = g,
                 None => return interp_one(ctx, prog, budget),
             }

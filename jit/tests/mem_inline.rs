@@ -66,6 +66,24 @@ fn run_ok(prog: &wavejit_isa::ir::Program, w: &Wave, what: &str) -> Outcome {
     out
 }
 
+/// `out` ended with the interpreter's error for a 4-byte global access out of every region:
+/// at byte `pc`, address `addr`, first failing lane `lane`.
+fn assert_global_fault(out: Outcome, pc: u32, addr: u64, lane: u8, what: &str) {
+    assert_eq!(
+        out.result.map(|_| ()).map_err(|e| (e.pc, e.kind)),
+        Err((
+            pc,
+            ExecErrorKind::OutOfBounds {
+                space: Space::Global,
+                addr,
+                size: 4,
+                lane: Some(lane)
+            }
+        )),
+        "{what}"
+    );
+}
+
 fn helper_steps(prog: &wavejit_isa::ir::Program, w: &Wave) -> u64 {
     let run = jit_run_stats(&jit(), prog, w, &lds(), &memory());
     run.expect("runs").1.helper_steps
@@ -534,19 +552,7 @@ fn contiguous_dwords_by_hand() {
     }
     let out = check_with(&jit(), &prog, &w2, &lds(), &memory(), 1000, "past the end");
     // The first load (pc 0) faults at lane 32, the first lane past A's end.
-    assert_eq!(
-        out.result.map(|_| ()).map_err(|e| (e.pc, e.kind)),
-        Err((
-            0,
-            ExecErrorKind::OutOfBounds {
-                space: Space::Global,
-                addr: A + A_LEN as u64,
-                size: 4,
-                lane: Some(32)
-            }
-        )),
-        "lane 32 reads past A"
-    );
+    assert_global_fault(out, 0, A + A_LEN as u64, 32, "lane 32 reads past A");
     // Lane 37's low half in the run but its high half one more: 4 GiB past A, in no
     // region (a test of the low halves alone would read A there), on both tiers.
     let mut w3 = w.clone();
@@ -554,20 +560,78 @@ fn contiguous_dwords_by_hand() {
     put64(&mut w3, 4, 37, far);
     for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
         let out = check_with(&j, &prog, &w3, &lds(), &memory(), 1000, tier);
-        assert_eq!(
-            out.result.map(|_| ()).map_err(|e| (e.pc, e.kind)),
-            // The third FLAT instruction: byte 16.
-            Err((
-                16,
-                ExecErrorKind::OutOfBounds {
-                    space: Space::Global,
-                    addr: far,
-                    size: 4,
-                    lane: Some(37)
-                }
-            )),
-            "{tier}: lane 37's high half"
+        // The third FLAT instruction: byte 16.
+        assert_global_fault(out, 16, far, 37, &format!("{tier}: lane 37's high half"));
+    }
+}
+
+/// A unit tests a FLAT address pair for contiguity once and reuses the result for later
+/// accesses through the pair until an instruction writes either register: a pair moved by
+/// a VALU add is tested again (the store lands at the new addresses, read back through
+/// another pair), and so is a pair a load overwrote (the store through the loaded data
+/// faults where the interpreter does).
+#[test]
+fn contiguity_test_reused_until_written() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64 {
+        put64(&mut w, 0, l, A + 0x40 + 4 * l as u64);
+        put64(&mut w, 2, l, B + 0x10 + 4 * l as u64);
+        put64(&mut w, 4, l, B + 0x50 + 4 * l as u64);
+        w.vgpr[6][l] = 0x6000 + l as u32;
+    }
+    let moved = program(
+        gen,
+        &[
+            flat(Op::FlatLoadDword, 11, 2, 0),
+            // v2 += 64: still contiguous, 64 bytes on.
+            vop2(Op::VAddU32, 2, ic(64), 2),
+            flat(Op::FlatStoreDword, 0, 2, 6),
+            flat(Op::FlatLoadDword, 13, 4, 0),
+            endpgm(),
+        ],
+    );
+    let overwritten = program(
+        gen,
+        &[
+            flat(Op::FlatLoadDword, 0, 0, 0),
+            flat(Op::FlatStoreDword, 0, 0, 6),
+            endpgm(),
+        ],
+    );
+    // The high half reloaded by a load of its own (the s_nop ends the first load's run).
+    let reloaded = program(
+        gen,
+        &[
+            flat(Op::FlatLoadDword, 11, 2, 0),
+            sopp(Op::SNop, 0),
+            flat(Op::FlatLoadDword, 3, 4, 0),
+            flat(Op::FlatStoreDword, 0, 2, 6),
+            endpgm(),
+        ],
+    );
+    for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+        // v3 lane 0 = B's bytes 0x50-0x53 (0xaf, 0xae, 0xad, 0xac): the store (byte 20)
+        // goes to 0xacad_aeaf_0002_0010, in no region.
+        let out = check_with(&j, &reloaded, &w, &lds(), &memory(), 1000, tier);
+        assert_global_fault(
+            out,
+            20,
+            0xacad_aeaf_0000_0000 | (B + 0x10),
+            0,
+            &format!("{tier}: reloaded"),
         );
+        let out = check_with(&j, &moved, &w, &lds(), &memory(), 1000, tier);
+        assert!(out.result.is_ok(), "{tier}: {:?}", out.result);
+        // B byte i = 255 - i mod 256: lane 0 read offset 0x10.
+        assert_eq!(out.wave.vgpr[11][0], 0xeced_eeef, "{tier}");
+        for l in 0..64 {
+            assert_eq!(out.wave.vgpr[13][l], 0x6000 + l as u32, "{tier}: lane {l}");
+        }
+        // Lane 0 loads A's bytes 0x40-0x43 into v0: the store's address is 0x4342_4140
+        // (v1 = 0), in no region; lane 0 is the first to fail, at the store (byte 8).
+        let out = check_with(&j, &overwritten, &w, &lds(), &memory(), 1000, tier);
+        assert_global_fault(out, 8, 0x4342_4140, 0, tier);
     }
 }
 

@@ -239,18 +239,20 @@ fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32, max_len: u32) -> Opti
     Some(items)
 }
 
+/// The VGPRs `item` may write; `None`: any (not known here, or the unit ends).
+fn vgpr_writes(item: &Item) -> Option<Vec<u8>> {
+    match item {
+        Item::V(vp) => Some(vp.vgpr_writes()),
+        Item::S(_) | Item::Nop => Some(Vec::new()),
+        Item::M(mp) => mp.vgpr_writes(),
+        Item::L(_) | Item::End | Item::Barrier | Item::Branch(..) | Item::Helper { .. } => None,
+    }
+}
+
 /// Let the DS accesses of the unit that read one address register share its check
 /// (`mem::lds::share`), from what each instruction may write to the VGPRs.
 fn share_lds(items: &mut [Planned]) {
-    let writes: Vec<Option<Vec<u8>>> = items
-        .iter()
-        .map(|p| match &p.item {
-            Item::V(vp) => Some(vp.vgpr_writes()),
-            Item::M(mp) => mp.vgpr_writes(),
-            Item::S(_) | Item::Nop => Some(Vec::new()),
-            Item::L(_) | Item::End | Item::Barrier | Item::Branch(..) | Item::Helper { .. } => None,
-        })
-        .collect();
+    let writes: Vec<Option<Vec<u8>>> = items.iter().map(|p| vgpr_writes(&p.item)).collect();
     let mut plans: Vec<Option<&mut crate::mem::lds::DsPlan>> = items
         .iter_mut()
         .map(|p| match &mut p.item {
@@ -388,6 +390,7 @@ pub(crate) fn compile(
             crate::mem::emit_run(&mut cx, &mrun);
             mrun.clear();
         }
+        forget_contig(&mut cx, &p.item);
         match &p.item {
             Item::V(vp) => {
                 let io = vp.io();
@@ -572,6 +575,19 @@ fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&vpla
 
 /// Emit a run of vector instructions: chunk by chunk when it is lane-independent, else
 /// the one cross-lane instruction with its sources gathered first.
+/// Forget the FLAT address pairs tested contiguous (`Cx::flat_contig`) that `item` may
+/// write (any, for an instruction whose VGPR writes are not known here). Called in program
+/// order before anything after `item` is emitted; a test is recorded when its access is
+/// emitted, after the writes of the instructions before it were seen.
+fn forget_contig(cx: &mut Cx, item: &Item) {
+    match vgpr_writes(item) {
+        Some(w) => cx
+            .flat_contig
+            .retain(|(a, _)| !w.iter().any(|&r| r == *a || r == a.wrapping_add(1))),
+        None => cx.flat_contig.clear(),
+    }
+}
+
 fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], loops: bool) {
     if seg.is_empty() {
         return;
@@ -829,19 +845,19 @@ impl Emitter<'_> {
         let mode_ok =
             cx.b.ins()
                 .icmp_imm_s(IntCC::Equal, m, self.spec.mode as i32 as i64);
-        let fm = cx.b.ins().load(cx.ptr, mflags(), sa, SLOT_OFF_MASKED);
+        // A full EXEC takes only the full variant (as `ProgCode::lookup`): without one the
+        // dispatcher compiles it, rather than the wave running masked code.
         let ff = cx.b.ins().load(cx.ptr, mflags(), sa, SLOT_OFF_FULL);
-        let has_full = cx.b.ins().icmp_imm_s(IntCC::NotEqual, ff, 0);
-        let use_full = if exec_ones {
-            has_full
+        let f = if exec_ones {
+            ff
         } else {
+            let fm = cx.b.ins().load(cx.ptr, mflags(), sa, SLOT_OFF_MASKED);
             let e =
                 cx.b.ins()
                     .load(types::I64, mflags(), cx.wave, wave_off::EXEC);
             let all = cx.b.ins().icmp_imm_s(IntCC::Equal, e, -1);
-            cx.b.ins().band(all, has_full)
+            cx.b.ins().select(all, ff, fm)
         };
-        let f = cx.b.ins().select(use_full, ff, fm);
         let has = cx.b.ins().icmp_imm_s(IntCC::NotEqual, f, 0);
         let go = cx.b.ins().band(has, mode_ok);
         let call = cx.b.create_block();
