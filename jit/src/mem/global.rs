@@ -427,6 +427,15 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     let mut firsts = Vec::with_capacity(run.len());
     let mut contig: Option<Value> = None;
     for p in run {
+        if let Some(&(_, [ok, lo0, hi0])) = cx.flat_contig.iter().find(|(a, _)| *a == p.addr) {
+            // Tested by an earlier access of the unit, the pair unwritten since.
+            contig = Some(match contig {
+                None => ok,
+                Some(x) => cx.b.ins().band(x, ok),
+            });
+            firsts.push(first_address(cx, lo0, hi0));
+            continue;
+        }
         let off = crate::ctx::wave_off::vgpr_chunk(p.addr, 0);
         let lo0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
         let off = crate::ctx::wave_off::vgpr_chunk(p.addr + 1, 0);
@@ -473,10 +482,18 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
             None => ok,
             Some(x) => cx.b.ins().band(x, ok),
         });
-        let lo64 = cx.b.ins().uextend(types::I64, lo0);
-        let hi64 = cx.b.ins().uextend(types::I64, hi0);
-        let hi64 = cx.b.ins().ishl_imm_u(hi64, 32);
-        firsts.push((hi64, cx.b.ins().bor(lo64, hi64)));
+        firsts.push(first_address(cx, lo0, hi0));
+        // Valid for later accesses through the pair unless this run's loads write it.
+        let kept = run.iter().all(|q| {
+            q.store || {
+                let n = q.size.div_ceil(4);
+                let (a, d) = (p.addr as u32, q.reg as u32);
+                a + 2 <= d || d + n <= a
+            }
+        });
+        if kept {
+            cx.flat_contig.push((p.addr, [ok, lo0, hi0]));
+        }
     }
     let contig = match contig {
         Some(v) => v,
@@ -674,6 +691,14 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     // The checks of the other paths made vector constants there (cached): forget them
     // (no splats were cached: these plans are not atomics).
     settle(cx);
+}
+
+/// Lane 0's address from its low and high halves: (high half << 32, the address).
+fn first_address(cx: &mut Cx, lo0: Value, hi0: Value) -> (Value, Value) {
+    let lo64 = cx.b.ins().uextend(types::I64, lo0);
+    let hi64 = cx.b.ins().uextend(types::I64, hi0);
+    let hi64 = cx.b.ins().ishl_imm_u(hi64, 32);
+    (hi64, cx.b.ins().bor(lo64, hi64))
 }
 
 /// A loop over the 16 chunks of the wave's VGPRs carrying `init` (loop-carried values of
