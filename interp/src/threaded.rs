@@ -25,6 +25,11 @@ use crate::ctx::{Ctx, Step};
 use crate::error::ExecError;
 use crate::valu::{self, dispatch::Handler, driver::Cx, operands::Vop};
 
+/// Most instructions in one block. A straight line longer than this is several blocks
+/// (the next one starts where this one stops), so that a line entered at many of its pcs
+/// (after exits of compiled code, say) costs at most this much per entry, not its length.
+pub const MAX_BLOCK_LEN: usize = 1024;
+
 /// One pre-decoded instruction.
 struct Rec {
     /// Where it starts, and where the straight line continues after it.
@@ -49,7 +54,7 @@ pub struct Block {
 impl Block {
     /// Decode the straight line of `prog` that starts at `pc`: up to and including the
     /// first instruction that may branch, end the program or meet a barrier, stopping
-    /// before a word that did not decode. A pc where no instruction starts (or one that
+    /// before a word that did not decode, and after `MAX_BLOCK_LEN` instructions. A pc where no instruction starts (or one that
     /// did not decode) gives a block of one record, which `step` reports the error of.
     pub fn build(prog: &Program, pc: u32) -> Block {
         let gen = match prog.arch {
@@ -72,7 +77,7 @@ impl Block {
                     next: s.pc.wrapping_add(s.size),
                     kind,
                 });
-                if ir::flow(inst, s.pc, s.size) != Flow::Next {
+                if ir::flow(inst, s.pc, s.size) != Flow::Next || recs.len() == MAX_BLOCK_LEN {
                     break;
                 }
             }
