@@ -17,12 +17,13 @@
 
 use wavejit_isa::arch::Arch;
 use wavejit_isa::flow::Flow;
-use wavejit_isa::gcn::Enc;
+use wavejit_isa::gcn::{self, Enc};
 use wavejit_isa::ir::{self, Inst, Program};
 use wavejit_isa::Gen;
 
 use crate::ctx::{Ctx, Step};
 use crate::error::ExecError;
+use crate::salu::{self, adapt::S};
 use crate::valu::{self, dispatch::Handler, driver::Cx, operands::Vop};
 
 /// Most instructions in one block. A straight line longer than this is several blocks
@@ -41,6 +42,9 @@ struct Rec {
 enum Kind {
     /// A vector ALU instruction: the function of its operation, its operand view.
     Valu(Handler, Vop),
+    /// A scalar ALU or program-control instruction: the function of its operation, the
+    /// instruction.
+    Salu(salu::dispatch::Handler, Box<gcn::Inst>),
     /// Anything else: executed by `exec::step` at `pc`.
     Step,
 }
@@ -68,8 +72,13 @@ impl Block {
                     break;
                 };
                 let vector = i.enc.is_vector() && i.enc != Enc::Vintrp;
+                let scalar = matches!(
+                    i.enc,
+                    Enc::Sop2 | Enc::Sopk | Enc::Sop1 | Enc::Sopc | Enc::Sopp
+                );
                 let kind = match vector.then(|| valu::prepare(gen, i)).flatten() {
                     Some((f, v)) => Kind::Valu(f, v),
+                    None if scalar => Kind::Salu(salu::dispatch::handler(i.op), Box::new(*i)),
                     None => Kind::Step,
                 };
                 recs.push(Rec {
@@ -137,6 +146,23 @@ impl Block {
                     let mut cx = Cx { ctx, v: *v };
                     f(&mut cx).map_err(|kind| ExecError { pc: r.pc, kind })?;
                     ctx.wave.pc = r.next;
+                }
+                Kind::Salu(f, inst) => {
+                    let size = r.next.wrapping_sub(r.pc);
+                    let mut s = S {
+                        ctx,
+                        inst,
+                        pc: r.pc,
+                        size,
+                    };
+                    let c = f(&mut s).map_err(|kind| ExecError { pc: r.pc, kind })?;
+                    let s = crate::exec::advance(ctx, c, r.pc, size);
+                    if s != Step::Continue {
+                        return Ok((s, n));
+                    }
+                    if ctx.wave.pc != r.next {
+                        break;
+                    }
                 }
                 _ => {
                     let s = crate::exec::step(ctx, prog)?;
