@@ -155,6 +155,9 @@ pub struct Cx<'a> {
     pub raw_vals: HashSet<(Value, bool)>,
     /// `i32x4` values known to be below 2^n in every lane (unsigned): `n` (< 32).
     pub ubits: HashMap<Value, u8>,
+    /// What the DS accesses of one address register found once for the unit
+    /// (`mem::lds::facts`), by their group.
+    pub lds_facts: HashMap<u32, [Value; 3]>,
     /// FLAT address pairs whose lanes an earlier dword access of the unit tested for
     /// contiguity (`mem::global::emit_dwords`), while neither register has been written
     /// since: (the pair's first VGPR, [the test's `i8` result, lane 0's low and high
@@ -259,6 +262,7 @@ impl<'a> Cx<'a> {
             lazy_nan: false,
             nan_tests: HashMap::default(),
             ubits: HashMap::default(),
+            lds_facts: HashMap::default(),
             flat_contig: Vec::new(),
             imm_ops: HashMap::default(),
             vbase: None,

@@ -358,6 +358,15 @@ impl Compiler {
 }
 
 impl Compiler {
+    /// The compiler of an engine with `config`: none for one that never compiles (the
+    /// `threaded` engine), whose creation then costs no back end.
+    fn start(config: &JitConfig, keep_artifacts: bool) -> Result<Option<Compiler>, JitError> {
+        if config.tier_threshold == NEVER_COMPILE {
+            return Ok(None);
+        }
+        Compiler::new(config, keep_artifacts).map(Some)
+    }
+
     /// Machine code bytes of both tiers.
     pub fn code_bytes(&self) -> usize {
         self.backend.code_bytes() + self.quick.as_ref().map_or(0, |q| q.code_bytes())
@@ -474,8 +483,8 @@ impl Jit {
     /// for profiling is never stored.
     pub fn with_disk_cache(config: JitConfig, disk: Option<DiskCache>) -> Jit {
         let disk = disk.filter(|_| !config.profile);
-        let (compiler, broken) = match Compiler::new(&config, disk.is_some()) {
-            Ok(c) => (Some(c), None),
+        let (compiler, broken) = match Compiler::start(&config, disk.is_some()) {
+            Ok(c) => (c, None),
             Err(e) => (None, Some(e)),
         };
         let settings = format!(
@@ -725,10 +734,10 @@ impl Jit {
         // Tables first (they hold the code addresses), then the module itself.
         *c = None;
         self.entry = 0;
-        match Compiler::new(&self.config, self.disk.is_some()) {
+        match Compiler::start(&self.config, self.disk.is_some()) {
             Ok(n) => {
-                self.entry = n.trampoline;
-                *c = Some(n);
+                self.entry = n.as_ref().map_or(0, |n| n.trampoline);
+                *c = n;
             }
             Err(e) => self.broken = Some(e),
         }

@@ -348,6 +348,121 @@ fn window_reads_by_hand() {
     }
 }
 
+/// DS accesses of one unit sharing their address registers' checks: row writes (one
+/// 16-byte store per chunk; two chunks writing the same dwords, a two-address write
+/// whose windows overlap across chunks, one whose offsets are a dword apart: lane order
+/// decides), reads between VALU work, a
+/// broadcast, a pattern that differs between chunks (lane by lane), a read overwriting
+/// its address register and a read of that register rewritten; then a later access of a
+/// group out of bounds, and an address register rewritten out of bounds: the
+/// interpreter's error at that access's pc and lane.
+#[test]
+fn shared_checks_by_hand() {
+    let gen = Gen::Gfx8;
+    let mut w = Wave::new(gen);
+    for l in 0..64u32 {
+        let lu = l as usize;
+        w.vgpr[1][lu] = 4 * l;
+        w.vgpr[2][lu] = 1000 + l;
+        w.vgpr[3][lu] = 2000 + l;
+        w.vgpr[4][lu] = 256 + 16 * (l / 16);
+        w.vgpr[5][lu] = 4 * (l % 16);
+        w.vgpr[6][lu] = if l < 4 { 4 * l } else { 16 * (l / 4) };
+    }
+    let insts = vec![
+        ds(Op::DsWriteB32, 0, 1, [2, 0], [0, 0]),
+        ds(Op::DsWrite2B32, 0, 5, [2, 3], [64, 72]),
+        ds(Op::DsWrite2B32, 0, 5, [2, 3], [96, 97]),
+        vop2(Op::VXorB32, 7, v(2), 3),
+        ds(Op::DsRead2B32, 10, 1, [0, 0], [1, 2]),
+        ds(Op::DsReadB32, 12, 4, [0, 0], [0, 0]),
+        ds(Op::DsReadB32, 13, 6, [0, 0], [0, 0]),
+        ds(Op::DsReadB32, 1, 1, [0, 0], [0, 0]),
+        vop1(Op::VMovB32, 1, v(4)),
+        ds(Op::DsReadB32, 14, 1, [0, 0], [4, 0]),
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+        let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, tier);
+        assert!(out.result.is_ok(), "{tier}: {:?}", out.result);
+        let (o, lds) = (&out.wave, &out.lds);
+        let dword = |i: usize| u32::from_le_bytes(lds.bytes[4 * i..4 * i + 4].try_into().unwrap());
+        for i in 0..64 {
+            assert_eq!(dword(i), 1000 + i as u32, "{tier}: row write, dword {i}");
+        }
+        // The write2: lane l writes dword 64 + l % 16, then dword 72 + l % 16; the last
+        // lane in lane order wins (dwords 72-79 last written by lanes 56-63's first
+        // access, after lanes 48-55's second).
+        for i in 0..8 {
+            assert_eq!(dword(64 + i), 1048 + i as u32, "{tier}: dword {}", 64 + i);
+            assert_eq!(dword(72 + i), 1056 + i as u32, "{tier}: dword {}", 72 + i);
+            assert_eq!(dword(80 + i), 2056 + i as u32, "{tier}: dword {}", 80 + i);
+        }
+        assert_eq!(dword(88), 3 * 88, "{tier}: dword 88 untouched");
+        // Offsets a dword apart: lane l's second access and lane l + 1's first meet, and
+        // the later lane wins (its first access): dword 96 + k holds lane 48 + k's DATA0,
+        // dword 112 lane 63's DATA1.
+        for k in 0..16 {
+            assert_eq!(dword(96 + k), 1048 + k as u32, "{tier}: dword {}", 96 + k);
+        }
+        assert_eq!(dword(112), 2063, "{tier}: dword 112");
+        for l in 0..64u32 {
+            let lu = l as usize;
+            let after = |k: u32| match l + k {
+                n if n < 64 => 1000 + n,
+                n => 1048 + n - 64,
+            };
+            assert_eq!(
+                (o.vgpr[10][lu], o.vgpr[11][lu]),
+                (after(1), after(2)),
+                "{tier}: read2 after the writes, lane {l}"
+            );
+            let bc = [1048, 1052, 1056, 1060][lu / 16];
+            assert_eq!(o.vgpr[12][lu], bc, "{tier}: broadcast, lane {l}");
+            let mixed = if l < 4 { 1000 + l } else { 1000 + 4 * (l / 4) };
+            assert_eq!(o.vgpr[13][lu], mixed, "{tier}: mixed chunks, lane {l}");
+            assert_eq!(o.vgpr[1][lu], 256 + 16 * (l / 16), "{tier}: v1 rewritten");
+            let bc4 = [1049, 1053, 1057, 1061][lu / 16];
+            assert_eq!(
+                o.vgpr[14][lu], bc4,
+                "{tier}: read of the rewritten v1, lane {l}"
+            );
+        }
+    }
+    assert_eq!(
+        helper_steps(&prog, &w),
+        0,
+        "every access in bounds: all inline"
+    );
+    // A later read of the group past the LDS (lane 63 at 252 + 260 = 512), and v1
+    // rewritten to 16 × lane (lane 32 at 512): both engines stop there.
+    let late = [
+        ds(Op::DsReadB32, 10, 1, [0, 0], [0, 0]),
+        vop2(Op::VXorB32, 7, v(2), 3),
+        ds(Op::DsReadB32, 11, 1, [0, 0], [4, 1]),
+        endpgm(),
+    ];
+    let rewritten = [
+        ds(Op::DsReadB32, 10, 1, [0, 0], [0, 0]),
+        vop2(Op::VLshlrevB32, 1, ic(2), 1),
+        ds(Op::DsReadB32, 11, 1, [0, 0], [0, 0]),
+        endpgm(),
+    ];
+    for (insts, lane, what) in [(&late[..], 63, "late"), (&rewritten[..], 32, "rewritten")] {
+        let prog = program(gen, insts);
+        for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+            let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, what);
+            let e = out.result.expect_err(what);
+            assert_eq!(e.pc, 12, "{what} ({tier}): {e:?}");
+            assert!(
+                matches!(e.kind, ExecErrorKind::OutOfBounds { lane: Some(l), addr: 512, .. } if l == lane),
+                "{what} ({tier}): {e:?}"
+            );
+        }
+    }
+}
+
 /// The values of `window_reads_by_hand`'s reads, worked out from LDS dword i = 3 i.
 fn window_values(o: &Wave, tier: &str) {
     for l in 0..64u32 {
@@ -843,6 +958,22 @@ fn random_wave_for_mem(gen: Gen, rng: &mut rand::rngs::StdRng) -> Box<Wave> {
         for l in 0..64 {
             put64(&mut w, 0, l, a + 4 * l as u64);
             put64(&mut w, 2, l, b + 4 * l as u64);
+        }
+    }
+    // Now and then LDS addresses whose chunks all have one lane pattern (0, 4, 8 or 12
+    // bytes past the chunk's lane 0; rows half the time), at random 16-byte-aligned chunk
+    // bases (chunks overlapping, in any order): the full-EXEC window reads and row writes.
+    if rng.random_range(0..3) == 0 {
+        let rows = rng.random_bool(0.5);
+        let pat: [u32; 4] = std::array::from_fn(|i| match rows {
+            true => 4 * i as u32,
+            false => 4 * rng.random_range(0..4),
+        });
+        for c in 0..16 {
+            let base = 16 * rng.random_range(0..(LDS_LEN as u32 - 64) / 16);
+            for (i, p) in pat.iter().enumerate() {
+                w.vgpr[4][4 * c + i] = base + p;
+            }
         }
     }
     let lane = rng.random_range(0..64);

@@ -26,8 +26,9 @@ static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 /// Device(engine="jit", threads=None, max_insts_per_wave=None, memory_limit=None,
 ///        time_limit=None)
 ///
-/// engine: "jit" (compile every block), "tiered" (compile hot blocks), "interp" (the
-/// reference interpreter) or "diff" (interpreter and JIT compared block by block).
+/// engine: "jit" (compile every block), "tiered" (compile hot blocks), "threaded"
+/// (pre-decoded code, nothing compiled), "interp" (the reference interpreter) or "diff"
+/// (interpreter and JIT compared block by block).
 /// threads: host threads running workgroups (default: every core). time_limit: seconds a
 /// launch may run (checked between workgroups).
 #[pyclass(module = "wavejit")]

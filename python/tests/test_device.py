@@ -308,7 +308,7 @@ def test_kernel_without_metadata(llvm_mc, tmp_path):
 
 
 def test_device_options():
-    assert sorted(wavejit.engines()) == ["diff", "interp", "jit", "tiered"]
+    assert sorted(wavejit.engines()) == ["diff", "interp", "jit", "threaded", "tiered"]
     for e in wavejit.engines():
         d = wavejit.Device(engine=e, threads=2)
         assert d.engine == e and d.threads == 2 and e in repr(d)

@@ -10,7 +10,7 @@ __version__: str
 
 Arch = str
 """"gfx6", "gfx7", "gfx8" (or an alias: "tahiti", "bonaire", "fiji", "gfx803", "gcn1.2", ...) or "vp1"."""
-EngineName = Literal["jit", "tiered", "interp", "diff"]
+EngineName = Literal["jit", "tiered", "threaded", "interp", "diff"]
 Dims = Union[int, Sequence[int]]
 HostData = Union[npt.NDArray[Any], np.generic, bytes, bytearray]
 KernelArgValue = Union["Buffer", "Local", int, float, np.generic, bytes, npt.NDArray[Any], None]

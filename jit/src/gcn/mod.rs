@@ -239,6 +239,30 @@ fn plan_unit(prog: &Program, gen: Gen, pc: u32, mode: u32, max_len: u32) -> Opti
     Some(items)
 }
 
+/// The VGPRs `item` may write; `None`: any (not known here, or the unit ends).
+fn vgpr_writes(item: &Item) -> Option<Vec<u8>> {
+    match item {
+        Item::V(vp) => Some(vp.vgpr_writes()),
+        Item::S(_) | Item::Nop => Some(Vec::new()),
+        Item::M(mp) => mp.vgpr_writes(),
+        Item::L(_) | Item::End | Item::Barrier | Item::Branch(..) | Item::Helper { .. } => None,
+    }
+}
+
+/// Let the DS accesses of the unit that read one address register share its check
+/// (`mem::lds::share`), from what each instruction may write to the VGPRs.
+fn share_lds(items: &mut [Planned]) {
+    let writes: Vec<Option<Vec<u8>>> = items.iter().map(|p| vgpr_writes(&p.item)).collect();
+    let mut plans: Vec<Option<&mut crate::mem::lds::DsPlan>> = items
+        .iter_mut()
+        .map(|p| match &mut p.item {
+            Item::M(crate::mem::MPlan::Ds(d)) => Some(d),
+            _ => None,
+        })
+        .collect();
+    crate::mem::lds::share(&mut plans, &writes);
+}
+
 /// What the instructions of the segment being built touch, together (see `joins`).
 type SegIo = vplan::LaneIo;
 
@@ -292,7 +316,8 @@ pub(crate) fn compile(
         0 => MAX_UNIT_LEN,
         n => n.min(MAX_UNIT_LEN),
     };
-    let items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
+    let mut items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
+    share_lds(&mut items);
     if items.is_empty()
         || items
             .iter()
@@ -555,13 +580,7 @@ fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&vpla
 /// order before anything after `item` is emitted; a test is recorded when its access is
 /// emitted, after the writes of the instructions before it were seen.
 fn forget_contig(cx: &mut Cx, item: &Item) {
-    let writes = match item {
-        Item::V(vp) => Some(vp.vgpr_writes()),
-        Item::S(_) | Item::Nop => Some(Vec::new()),
-        Item::M(mp) => mp.vgpr_writes(),
-        _ => None,
-    };
-    match writes {
+    match vgpr_writes(item) {
         Some(w) => cx
             .flat_contig
             .retain(|(a, _)| !w.iter().any(|&r| r == *a || r == a.wrapping_add(1))),

@@ -52,6 +52,11 @@ pub struct DsPlan {
     pub size: u32,
     /// The instruction's registers and offsets (`gds` is false).
     pub f: DsFields,
+    /// The accesses of the unit sharing this one's address check (`share`; 0: none).
+    pub group: u32,
+    /// The furthest byte offset the check covers: this access's, or (`share`) the
+    /// furthest of its group's accesses from this one on.
+    pub reach: u64,
 }
 
 /// The DS operations lowered here, with their access size: the interpreter's
@@ -92,7 +97,15 @@ pub fn plan(inst: &Inst) -> Option<DsPlan> {
             fits(data0, 1) && (!two_operands(op) || fits(data1, 1)) && (!rtn || fits(vdst, 1))
         }
     };
-    ok.then_some(DsPlan { kind, size, f })
+    let mut p = DsPlan {
+        kind,
+        size,
+        f,
+        group: 0,
+        reach: 0,
+    };
+    p.reach = p.offsets().into_iter().max().unwrap_or(0);
+    ok.then_some(p)
 }
 
 impl DsPlan {
@@ -245,15 +258,82 @@ pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
     side_exit_if(cx, fail, at);
 }
 
+/// Whether `p` may share its address register's check with the other DS accesses of
+/// its unit (`share`): a dword read or write (one- or two-address) at offsets that keep
+/// the base's alignment.
+fn shareable(p: &DsPlan) -> bool {
+    p.size == 4
+        && matches!(
+            p.kind,
+            DsKind::Read { .. } | DsKind::Read2 { .. } | DsKind::Write | DsKind::Write2 { .. }
+        )
+        && p.offsets().iter().all(|o| o % 4 == 0)
+}
+
+/// Group the DS accesses of a unit that read their addresses from the same VGPR while no
+/// instruction between them writes it (`plans[k]`: item k's DS plan; `writes[k]`: the
+/// VGPRs item k may write, `None`: any, which ends every group). The first access of a
+/// group that takes a path of `facts` checks the register once for itself and the
+/// accesses after it (its `reach`: the furthest offset from there to the group's end);
+/// the others reuse what it found. Until a check fails nothing is lost: a failed check
+/// leaves through the first access's side exit, and the unit entered after it checks
+/// again for what is left.
+pub fn share(plans: &mut [Option<&mut DsPlan>], writes: &[Option<Vec<u8>>]) {
+    let mut open: Vec<(u8, u32)> = Vec::new();
+    let mut next = 1u32;
+    for (p, w) in plans.iter_mut().zip(writes) {
+        if let Some(p) = p.as_deref_mut().filter(|p| shareable(p)) {
+            let r = p.f.addr;
+            p.group = match open.iter().find(|o| o.0 == r) {
+                Some(&(_, g)) => g,
+                None => {
+                    open.push((r, next));
+                    next += 1;
+                    next - 1
+                }
+            };
+        }
+        match w {
+            None => open.clear(),
+            Some(w) => open.retain(|o| !w.contains(&o.0)),
+        }
+    }
+    let mut far: Vec<(u32, u64)> = Vec::new();
+    for p in plans.iter_mut().rev().flatten().filter(|p| p.group != 0) {
+        match far.iter_mut().find(|f| f.0 == p.group) {
+            Some(f) => {
+                f.1 = f.1.max(p.reach);
+                p.reach = f.1;
+            }
+            None => far.push((p.group, p.reach)),
+        }
+    }
+}
+
 /// Whether `p` may take `emit_window_reads`: a dword read (one- or two-address) at an
 /// offset that keeps the base's alignment, where EXEC is known to be all ones, in the
 /// optimising tier (the quick tier compiles for compile time; its code turns into this
 /// once hot).
 pub fn window_plan(cx: &Cx, p: &DsPlan) -> bool {
     !cx.loops
-        && p.size == 4
+        && shareable(p)
         && matches!(p.kind, DsKind::Read { .. } | DsKind::Read2 { .. })
-        && p.offsets().iter().all(|o| o % 4 == 0)
+        && cx.exec_known_ones()
+}
+
+/// Whether `p` may take `emit_row_writes`: a dword write where EXEC is known to be all
+/// ones, in the optimising tier; a two-address write only with its offsets 16 bytes or
+/// more apart (a chunk's two 16-byte windows then never overlap, so writing the first
+/// window before the second gives what lane-by-lane order gives).
+pub fn row_write_plan(cx: &Cx, p: &DsPlan) -> bool {
+    let o = p.offsets();
+    !cx.loops
+        && shareable(p)
+        && match p.kind {
+            DsKind::Write => true,
+            DsKind::Write2 { .. } => o[0].abs_diff(o[1]) >= 16,
+            _ => false,
+        }
         && cx.exec_known_ones()
 }
 
@@ -261,6 +341,8 @@ pub fn window_plan(cx: &Cx, p: &DsPlan) -> bool {
 const LOW_BYTES: [u8; 16] = [0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12];
 /// Each dword's byte numbers: added to a lane's distance, its shuffle control.
 const BYTE_STEPS: [u8; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+/// A chunk's lanes' distances from lane 0 when they are consecutive dwords.
+const ROW: [u32; 4] = [0, 4, 8, 12];
 
 /// `shuffle(v, v, mask)` of an `i32x4` as bytes (an `i8x16`).
 fn shuffle_bytes(cx: &mut Cx, v: Value, mask: &[u8; 16]) -> Value {
@@ -276,116 +358,164 @@ fn from_lane0(cx: &mut Cx, a: Value) -> (Value, Value) {
     (a0, cx.b.ins().isub(a, a0))
 }
 
-/// DS dword reads (`window_plan`; several: a run `joins` accepted) with a fast path for
-/// the usual LDS patterns — a row read by consecutive lanes, one value broadcast to a
-/// group of lanes: when in every chunk each lane's address lies 0, 4, 8 or 12 bytes past
-/// the chunk's lane 0 address, a chunk's four lanes are one 16-byte load at lane 0's
-/// address and a byte shuffle (`pshufb`) putting each lane's dword in place. The 16
-/// bytes must lie in the LDS (per address register, the highest lane-0 address plus its
-/// reads' furthest offset plus 16 at most its size). Otherwise lane by lane, as `emit`.
-///
-/// The check is `check`'s, made once per address register for the reads that share it
-/// (the highest base plus the furthest offset's end within the LDS, the OR of the bases
-/// 4-aligned: every offset is a multiple of 4), in the same pass over the chunks as the
-/// window test. Both paths store the results to the wave, so the register cache is empty
-/// after the join. Reads only: lanes' order does not matter, and every chunk's addresses
-/// are read before that chunk of any destination is written (a run never reads an
-/// address an earlier read of it writes: `joins`).
-pub fn emit_window_reads(cx: &mut Cx, run: &[DsPlan], at: At) {
-    settle(cx);
-    let mut addrs: Vec<u8> = Vec::new();
-    for p in run {
-        if !addrs.contains(&p.f.addr) {
-            addrs.push(p.f.addr);
-        }
-    }
-    let furthest = |r: u8| {
-        run.iter()
-            .filter(|p| p.f.addr == r)
-            .flat_map(|p| p.offsets())
-            .max()
-            .unwrap_or(0)
-    };
-    let len = cx.b.ins().load(types::I64, mflags(), cx.jctx, OFF_LDS_LEN);
-    let mut dmax: Option<Value> = None;
-    let (mut bad, mut fits): (Option<Value>, Option<Value>) = (None, None);
-    for &r in &addrs {
-        let (mut mx, mut or, mut amax): (Option<Value>, Option<Value>, Option<Value>) =
-            (None, None, None);
-        for c in 0..CHUNKS {
-            let a = vreg_stored(cx, r, c);
-            mx = Some(mx.map_or(a, |m| cx.b.ins().umax(m, a)));
-            or = Some(or.map_or(a, |m| cx.b.ins().bor(m, a)));
-            let (a0, d) = from_lane0(cx, a);
-            dmax = Some(dmax.map_or(d, |m| cx.b.ins().umax(m, d)));
-            amax = Some(amax.map_or(a0, |m| cx.b.ins().umax(m, a0)));
-        }
-        let (Some(mx), Some(or), Some(amax)) = (mx, or, amax) else {
-            continue;
+/// What the DS accesses of one group (`share`) learn from their address register under
+/// a full EXEC, each an `i8` truth value but `ctrl`.
+#[derive(Clone, Copy)]
+struct Facts {
+    /// Every chunk's lanes lie at the same distances from its lane 0 as chunk 0's, at
+    /// most 12 bytes past it, and the 16-byte window at each chunk's lane 0 plus the
+    /// group's furthest offset lies in the LDS: one shuffle control serves every chunk.
+    uniform: Value,
+    /// That control (`i8x16`).
+    ctrl: Value,
+    /// Every chunk's lanes are consecutive dwords.
+    rows: Value,
+}
+
+/// The `Facts` of register `r` for the accesses of `group` reaching `reach` bytes past
+/// their bases: computed here (the wave's VGPRs hold every value: `settle`) by the
+/// group's first access, with `check`'s bounds and alignment test (the highest base plus
+/// `reach` plus 4 within the LDS, the OR of the bases 4-aligned) leaving through the side
+/// exit of `at`; the group's later accesses get the same values (their reach is within
+/// the first one's).
+fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts {
+    if let Some(&[uniform, ctrl, rows]) = cx.lds_facts.get(&group) {
+        return Facts {
+            uniform,
+            ctrl,
+            rows,
         };
-        // The windows of this register's reads: the highest lane 0 plus the furthest
-        // offset plus 16.
-        let am = reduce(cx, amax, true);
-        let am = cx.b.ins().uextend(types::I64, am);
-        let end = cx.b.ins().iadd_imm_s(am, (furthest(r) + 16) as i64);
-        let f = cx.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
-        fits = Some(fits.map_or(f, |x| cx.b.ins().band(x, f)));
-        let top = reduce(cx, mx, true);
-        let top = cx.b.ins().uextend(types::I64, top);
-        let end = cx.b.ins().iadd_imm_s(top, (furthest(r) + 4) as i64);
-        let past = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
-        let o = reduce_or(cx, or);
-        let mis = cx.b.ins().band_imm_u(o, 3);
-        let mis = cx.b.ins().icmp_imm_s(IntCC::NotEqual, mis, 0);
-        let b = cx.b.ins().bor(past, mis);
-        bad = Some(bad.map_or(b, |x| cx.b.ins().bor(x, b)));
     }
-    let (Some(bad), Some(dmax), Some(fits)) = (bad, dmax, fits) else {
-        return;
+    let row = cx.lanes32(ROW);
+    let zero = cx.splat32(0);
+    let fold =
+        |cx: &mut Cx, acc: Option<Value>, x: Value, f: fn(&mut Cx, Value, Value) -> Value| {
+            Some(acc.map_or(x, |a| f(cx, a, x)))
+        };
+    let umax: fn(&mut Cx, Value, Value) -> Value = |cx, a, b| cx.b.ins().umax(a, b);
+    let bor: fn(&mut Cx, Value, Value) -> Value = |cx, a, b| cx.b.ins().bor(a, b);
+    let (mut mx, mut or, mut amax) = (None, None, None);
+    let (mut d0, mut dx, mut rx) = (None, None, None);
+    for c in 0..CHUNKS {
+        let a = vreg_stored(cx, r, c);
+        mx = fold(cx, mx, a, umax);
+        or = fold(cx, or, a, bor);
+        let (a0, d) = from_lane0(cx, a);
+        amax = fold(cx, amax, a0, umax);
+        match d0 {
+            None => d0 = Some(d),
+            Some(d0) => {
+                let x = cx.b.ins().bxor(d, d0);
+                dx = fold(cx, dx, x, bor);
+            }
+        }
+        let y = cx.b.ins().bxor(d, row);
+        rx = fold(cx, rx, y, bor);
+    }
+    let [mx, or, amax, d0] = [mx, or, amax, d0].map(|v| v.unwrap_or(zero));
+    let (dx, rx) = (dx.unwrap_or(zero), rx.unwrap_or(zero));
+    let len = cx.b.ins().load(types::I64, mflags(), cx.jctx, OFF_LDS_LEN);
+    let end_past = |cx: &mut Cx, v: Value, extra: u64| {
+        let t = reduce(cx, v, true);
+        let t = cx.b.ins().uextend(types::I64, t);
+        cx.b.ins().iadd_imm_s(t, (reach + extra) as i64)
     };
+    let end = end_past(cx, mx, 4);
+    let past = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
+    let o = reduce_or(cx, or);
+    let mis = cx.b.ins().band_imm_u(o, 3);
+    let mis = cx.b.ins().icmp_imm_s(IntCC::NotEqual, mis, 0);
+    let bad = cx.b.ins().bor(past, mis);
     side_exit_if(cx, bad, at);
-    let dm = reduce(cx, dmax, true);
+    let wend = end_past(cx, amax, 16);
+    let fits = cx.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, wend, len);
+    let dm = reduce(cx, d0, true);
     let near =
         cx.b.ins()
             .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, dm, 12);
-    let ok = cx.b.ins().band(near, fits);
-    let lbase = lds_base(cx);
+    let window = cx.b.ins().band(near, fits);
+    let none_of = |cx: &mut Cx, v: Value| {
+        let o = reduce_or(cx, v);
+        cx.b.ins().icmp_imm_s(IntCC::Equal, o, 0)
+    };
+    let same = none_of(cx, dx);
+    let uniform = cx.b.ins().band(same, window);
+    let rows = none_of(cx, rx);
     // Byte j of a lane's shuffle control is its distance plus j.
     let steps = cx.vconst(types::I8X16, u128::from_le_bytes(BYTE_STEPS));
-    let fast = cx.b.create_block();
-    let slow = cx.b.create_block();
-    let join = cx.b.create_block();
-    cx.b.ins().brif(ok, fast, &[], slow, &[]);
+    let ctrl = shuffle_bytes(cx, d0, &LOW_BYTES);
+    let ctrl = cx.b.ins().iadd(ctrl, steps);
+    if group != 0 {
+        cx.lds_facts.insert(group, [uniform, ctrl, rows]);
+    }
+    Facts {
+        uniform,
+        ctrl,
+        rows,
+    }
+}
 
-    cx.b.switch_to_block(fast);
-    cx.b.seal_block(fast);
-    let flags = mflags();
-    let hf = super::access::host_flags();
+/// The AND of `i8` truth values.
+fn all(cx: &mut Cx, v: impl Iterator<Item = Value>) -> Value {
+    let mut acc: Option<Value> = None;
+    for x in v {
+        acc = Some(acc.map_or(x, |a| cx.b.ins().band(a, x)));
+    }
+    acc.unwrap_or_else(|| cx.b.ins().iconst(types::I8, 1))
+}
+
+/// Chunk `c` of register `r`'s lane 0 as a host address in the LDS (`lbase` + it).
+fn lane0_ptr(cx: &mut Cx, lbase: Value, r: u8, c: usize) -> Value {
+    let off = crate::ctx::wave_off::vgpr_chunk(r, c);
+    let a0 = cx.b.ins().load(types::I32, mflags(), cx.wave, off);
+    let a0 = cx.b.ins().uextend(types::I64, a0);
+    cx.b.ins().iadd(lbase, a0)
+}
+
+/// DS dword reads (`window_plan`; several: a run `joins` accepted) with a fast path for
+/// the usual LDS patterns — a row read by consecutive lanes, one value broadcast to a
+/// group of lanes: when every chunk's lanes lie 0, 4, 8 or 12 bytes past the chunk's
+/// lane 0 address as chunk 0's do (`Facts::uniform`), a chunk's four lanes are one
+/// 16-byte load at lane 0's address and a byte shuffle (`pshufb`) by one control, the
+/// group's, putting each lane's dword in place. The 16 bytes must lie in the LDS (per
+/// address register, the highest lane-0 address plus its group's furthest offset plus 16
+/// at most its size). Otherwise lane by lane, as `emit`.
+///
+/// The checks are `facts`', made once per address register and group. Both paths store
+/// the results to the wave, so the register cache is empty after the join. Reads only:
+/// lanes' order does not matter, and every chunk's addresses are read before that chunk
+/// of any destination is written (a run never reads an address an earlier read of it
+/// writes: `joins`).
+pub fn emit_window_reads(cx: &mut Cx, run: &[DsPlan], at: At) {
+    settle(cx);
+    let mut addrs: Vec<(u8, Facts)> = Vec::new();
+    for p in run {
+        if addrs.iter().any(|a| a.0 == p.f.addr) {
+            continue;
+        }
+        let reach = run
+            .iter()
+            .filter(|q| q.f.addr == p.f.addr)
+            .map(|q| q.reach)
+            .max()
+            .unwrap_or(0);
+        let f = facts(cx, p.f.addr, p.group, reach, at);
+        addrs.push((p.f.addr, f));
+    }
+    let uniform = all(cx, addrs.iter().map(|a| a.1.uniform));
+    let lbase = lds_base(cx);
+    let [same, slow, join] = [(); 3].map(|_| cx.b.create_block());
+    cx.b.ins().brif(uniform, same, &[], slow, &[]);
+
+    cx.b.switch_to_block(same);
+    cx.b.seal_block(same);
     for c in 0..CHUNKS {
         // Every address register's chunk first: a destination may be one of them.
         let ptrs: Vec<(u8, Value, Value)> = addrs
             .iter()
-            .map(|&r| {
-                let a = vreg_stored(cx, r, c);
-                let (_, d) = from_lane0(cx, a);
-                let ctrl = shuffle_bytes(cx, d, &LOW_BYTES);
-                let ctrl = cx.b.ins().iadd(ctrl, steps);
-                let l0 = cx.b.ins().extractlane(a, 0);
-                let l0 = cx.b.ins().uextend(types::I64, l0);
-                (r, cx.b.ins().iadd(lbase, l0), ctrl)
-            })
+            .map(|&(r, f)| (r, lane0_ptr(cx, lbase, r, c), f.ctrl))
             .collect();
-        for p in run {
-            let Some(&(_, ptr, ctrl)) = ptrs.iter().find(|q| q.0 == p.f.addr) else {
-                continue;
-            };
-            for (k, &o) in p.offsets().iter().enumerate() {
-                let v = cx.b.ins().load(types::I8X16, hf, ptr, o as i32);
-                let v = cx.b.ins().x86_pshufb(v, ctrl);
-                let off = crate::ctx::wave_off::vgpr_chunk(p.f.vdst + k as u8, c);
-                cx.b.ins().store(flags, v, cx.wave, off);
-            }
-        }
+        window_chunk(cx, run, &ptrs, c);
     }
     cx.b.ins().jump(join, &[]);
 
@@ -403,8 +533,68 @@ pub fn emit_window_reads(cx: &mut Cx, run: &[DsPlan], at: At) {
 
     cx.b.switch_to_block(join);
     cx.b.seal_block(join);
-    // Values made on either path (constants, splats of the path's own values) are not
+    // Values made on any path (constants, splats of the path's own values) are not
     // available here.
+    settle(cx);
+}
+
+/// Chunk `c` of the window reads `run`: each read's 16 bytes at its address register's
+/// lane 0 host pointer plus its offset, shuffled by that register's control (`ptrs`:
+/// register, pointer, control), stored to its destination.
+fn window_chunk(cx: &mut Cx, run: &[DsPlan], ptrs: &[(u8, Value, Value)], c: usize) {
+    let hf = super::access::host_flags();
+    for p in run {
+        let Some(&(_, ptr, ctrl)) = ptrs.iter().find(|q| q.0 == p.f.addr) else {
+            continue;
+        };
+        for (k, &o) in p.offsets().iter().enumerate() {
+            let v = cx.b.ins().load(types::I8X16, hf, ptr, o as i32);
+            let v = cx.b.ins().x86_pshufb(v, ctrl);
+            let off = crate::ctx::wave_off::vgpr_chunk(p.f.vdst + k as u8, c);
+            cx.b.ins().store(mflags(), v, cx.wave, off);
+        }
+    }
+}
+
+/// A DS dword write (`row_write_plan`) with a fast path for rows: when every chunk's
+/// lanes are consecutive dwords (`Facts::rows`), a chunk's four lanes are one 16-byte
+/// store at lane 0's address plus the offset. Chunks go in lane order, and within a
+/// chunk no two lanes write the same byte (nor do the two windows of a two-address
+/// write), so same-address writes end as lane by lane: the highest lane wins. Otherwise
+/// lane by lane, as `emit`. The check is `facts`', once per address register and group.
+pub fn emit_row_writes(cx: &mut Cx, p: &DsPlan, at: At) {
+    settle(cx);
+    let f = facts(cx, p.f.addr, p.group, p.reach, at);
+    let lbase = lds_base(cx);
+    let sink = sink_ptr(cx);
+    let srcs: &[u8] = match p.kind {
+        DsKind::Write => &[p.f.data0],
+        _ => &[p.f.data0, p.f.data1],
+    };
+    let [fast, slow, join] = [(); 3].map(|_| cx.b.create_block());
+    cx.b.ins().brif(f.rows, fast, &[], slow, &[]);
+
+    cx.b.switch_to_block(fast);
+    cx.b.seal_block(fast);
+    let hf = super::access::host_flags();
+    for c in 0..CHUNKS {
+        let ptr = lane0_ptr(cx, lbase, p.f.addr, c);
+        for (&o, &r) in p.offsets().iter().zip(srcs) {
+            let off = crate::ctx::wave_off::vgpr_chunk(r, c);
+            let v = cx.b.ins().load(types::I32X4, mflags(), cx.wave, off);
+            cx.b.ins().store(hf, v, ptr, o as i32);
+        }
+    }
+    cx.b.ins().jump(join, &[]);
+
+    cx.b.switch_to_block(slow);
+    cx.b.seal_block(slow);
+    load_fence(cx);
+    cx.for_chunks(|cx, c| chunk(cx, p, lbase, sink, &mut ReadPtrs::new(), c));
+    cx.b.ins().jump(join, &[]);
+
+    cx.b.switch_to_block(join);
+    cx.b.seal_block(join);
     settle(cx);
 }
 

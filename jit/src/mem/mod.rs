@@ -74,6 +74,7 @@ pub fn emit(cx: &mut Cx, p: &MPlan, at: At) {
         MPlan::Flat(f) => global::emit(cx, f, at),
         MPlan::Buf(b) => buffer::emit(cx, b, at),
         MPlan::Ds(d) if lds::window_plan(cx, d) => lds::emit_window_reads(cx, &[*d], at),
+        MPlan::Ds(d) if lds::row_write_plan(cx, d) => lds::emit_row_writes(cx, d, at),
         MPlan::Ds(d) => lds::emit(cx, d, at),
         MPlan::Smem(s) => scalar::emit(cx, s, at),
     }
@@ -93,16 +94,21 @@ impl MPlan {
         }
     }
 
-    /// The VGPRs the instruction may write, `None` when not known here (anything but a
-    /// FLAT dword load or store: the caller assumes any).
+    /// The VGPRs the instruction may write; `None`: not known here (any).
     pub fn vgpr_writes(&self) -> Option<Vec<u8>> {
+        let range = |(d, n): (u8, u32)| Some((0..n).map(|i| d.wrapping_add(i as u8)).collect());
         match self {
-            MPlan::Flat(f) if f.atomic.is_none() && f.store => Some(Vec::new()),
-            MPlan::Flat(f) if f.atomic.is_none() => {
-                let n = f.size.div_ceil(4) as u8;
-                Some((0..n).map(|i| f.reg.wrapping_add(i)).collect())
-            }
-            _ => None,
+            MPlan::Flat(f) if f.atomic.is_none() => match f.store {
+                true => Some(Vec::new()),
+                false => range(self.load_dst()),
+            },
+            MPlan::Ds(d) => match d.kind {
+                lds::DsKind::Read { .. } | lds::DsKind::Read2 { .. } => range(self.load_dst()),
+                lds::DsKind::Write | lds::DsKind::Write2 { .. } => Some(Vec::new()),
+                lds::DsKind::Atomic { rtn, .. } => Some(if rtn { vec![d.f.vdst] } else { vec![] }),
+            },
+            MPlan::Smem(_) => Some(Vec::new()),
+            MPlan::Flat(_) | MPlan::Buf(_) => None,
         }
     }
 
