@@ -467,8 +467,7 @@ fn all(cx: &mut Cx, v: impl Iterator<Item = Value>) -> Value {
 /// Chunk `c` of register `r`'s lane 0 as a host address in the LDS (`lbase` + it).
 fn lane0_ptr(cx: &mut Cx, lbase: Value, r: u8, c: usize) -> Value {
     let off = crate::ctx::wave_off::vgpr_chunk(r, c);
-    let a0 = cx.b.ins().load(types::I32, mflags(), cx.wave, off);
-    let a0 = cx.b.ins().uextend(types::I64, a0);
+    let a0 = cx.b.ins().uload32(mflags(), cx.wave, off);
     cx.b.ins().iadd(lbase, a0)
 }
 

@@ -18,10 +18,13 @@
 //!
 //! FLAT dword loads and stores under a full EXEC also test whether every lane's address
 //! is lane 0's plus 4 × lane (`global::emit_dwords`); then each group of four lanes is
-//! one 16-byte host access instead of four. The optimising tier adds two shapes: FLAT
+//! one 16-byte host access instead of four. The optimising tier adds three shapes: FLAT
 //! dwords whose chunks are each consecutive (rows of a 2-D workgroup: a 16-byte access
-//! per chunk), and DS dword reads whose lanes lie within 16 bytes of their chunk's lane 0
-//! (`lds::emit_window_reads`: one 16-byte load and a byte shuffle per chunk).
+//! per chunk), DS dword reads whose chunks' lanes all lie at the same distances within
+//! 16 bytes of their lane 0 (`lds::emit_window_reads`: one 16-byte load and a byte
+//! shuffle per chunk), and DS dword writes whose chunks are each consecutive
+//! (`lds::emit_row_writes`: one 16-byte store per chunk). The DS accesses of a unit that
+//! share an address register check it once (`lds::share`).
 //!
 //! An instruction is lowered here only in the operand forms that cannot fail except by
 //! the address (registers in range, no GDS/TFE); every other form stays with the helper.
