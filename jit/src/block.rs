@@ -809,7 +809,7 @@ impl<'a> Cx<'a> {
 
     /// Lane mask of nibble `nib` (lanes 4·nib..4·nib+3 of a 32-lane half) of `half`.
     fn lanes_of(&mut self, half: Value, nib: u8) -> Option<Value> {
-        if self.ones.contains(&half) {
+        if self.is_ones32(half) {
             return None;
         }
         if let Some(&v) = self.lane_cache.get(&(half, nib)) {
@@ -1247,8 +1247,17 @@ impl<'a> Cx<'a> {
     pub fn exec_known_ones(&self) -> bool {
         self.pending_index(EXEC_LO).is_none()
             && self.pending_index(EXEC_HI).is_none()
-            && matches!(self.sregs[EXEC_LO as usize], Some(v) if self.ones.contains(&v))
-            && matches!(self.sregs[EXEC_HI as usize], Some(v) if self.ones.contains(&v))
+            && matches!(self.sregs[EXEC_LO as usize], Some(v) if self.is_ones32(v))
+            && matches!(self.sregs[EXEC_HI as usize], Some(v) if self.is_ones32(v))
+    }
+
+    /// Whether the `i32` `v` is known to be all ones: EXEC at the entry of the all-ones
+    /// variant, or a constant (a mask such as `s_or_b64 exec, exec, s[0:1]` folded by
+    /// `gcn::salu` keeps EXEC known, and the code after it unmasked).
+    fn is_ones32(&self, v: Value) -> bool {
+        self.ones.contains(&v)
+            || (self.b.func.dfg.value_type(v) == types::I32
+                && self.const_of(v).is_some_and(|k| k as u32 == u32::MAX))
     }
 
     // ---- control ----------------------------------------------------------------------

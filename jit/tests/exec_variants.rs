@@ -23,7 +23,9 @@ const ROW: u32 = 40;
 
 /// `mem[v0] = 3 * mem[v0] + v0` in the lanes of EXEC & s[2:3], as clang compiles a
 /// guarded statement: `s_and_saveexec`, a skip when no lane is left, the body (a block
-/// of its own, at byte 8), and EXEC restored at `skip`.
+/// of its own, at byte 8), and EXEC restored at `skip`; then, in every lane again,
+/// `v7 = v0 + 5` and masks of the restored EXEC (all ones, and known so in the code
+/// compiled for a full EXEC: the JIT folds the masks ANDed or ORed with it).
 const SOURCE: &str = "
     s_and_saveexec_b64 s[0:1], s[2:3]
     s_cbranch_execz skip
@@ -39,8 +41,14 @@ const SOURCE: &str = "
     s_waitcnt vmcnt(0) lgkmcnt(0)
 skip:
     s_or_b64 exec, exec, s[0:1]
+    v_add_u32 v7, vcc, 5, v0
+    s_and_b64 s[12:13], exec, s[16:17]
+    s_or_b64 s[14:15], s[16:17], exec
     s_endpgm
 ";
+
+/// s[16:17]: a mask with lanes on and off in both halves.
+const PATTERN: u64 = 0x1234_5678_9abc_def0;
 
 /// Byte address of the body block.
 const BODY: u32 = 8;
@@ -77,6 +85,8 @@ fn wave(mask: u64, bad: Option<usize>) -> Box<Wave> {
     w.sgpr[3] = (mask >> 32) as u32;
     w.sgpr[4] = BASE as u32;
     w.sgpr[5] = (BASE >> 32) as u32;
+    w.sgpr[16] = PATTERN as u32;
+    w.sgpr[17] = (PATTERN >> 32) as u32;
     for l in 0..64 {
         w.vgpr[0][l] = if Some(l) == bad { 10_000 } else { index(l) };
     }
@@ -110,6 +120,12 @@ fn run(jit: &Jit, prog: &Program, mask: u64, bad: Option<usize>, what: &str) {
             assert_eq!(o.wave.vgpr[6][l], want, "{what}: v6 lane {l}");
         }
         assert_eq!(o.wave.exec, u64::MAX, "{what}: EXEC restored");
+        for l in 0..64 {
+            assert_eq!(o.wave.vgpr[7][l], index(l) + 5, "{what}: v7 lane {l}");
+        }
+        let pair = |r: usize| o.wave.sgpr[r] as u64 | (o.wave.sgpr[r + 1] as u64) << 32;
+        assert_eq!(pair(12), PATTERN, "{what}: EXEC & s[16:17]");
+        assert_eq!(pair(14), u64::MAX, "{what}: s[16:17] | EXEC");
     } else {
         let e = o.result.as_ref().expect_err("a lane out of range faults");
         assert_eq!(e.pc, 24, "{what}: the flat_load_dword faults: {e}");

@@ -46,6 +46,22 @@ fn widths2(k: S2) -> (bool, bool, bool) {
 }
 
 fn logic(cx: &mut Cx, l: Logic, a: Value, b: Value) -> Value {
+    // EXEC of the all-ones variant is a constant, and so is a mask ORed with it: restoring
+    // EXEC after a branch (`s_or_b64 exec, exec, s[0:1]`) leaves it known all ones, so
+    // the rest of the block needs no lane masks (Cranelift would fold the OR too, but
+    // only after the block is built).
+    let ty = cx.b.func.dfg.value_type(a);
+    let all = |cx: &Cx, v: Value| {
+        let bits = ty.bits();
+        cx.const_of(v)
+            .is_some_and(|k| (k as u64) << (64 - bits) == u64::MAX << (64 - bits))
+    };
+    match l {
+        Logic::Or if all(cx, a) || all(cx, b) => return cx.b.ins().iconst(ty, -1),
+        Logic::And if all(cx, a) => return b,
+        Logic::And if all(cx, b) => return a,
+        _ => {}
+    }
     let i = cx.b.ins();
     match l {
         Logic::And => i.band(a, b),
