@@ -312,9 +312,9 @@ impl Dispatch {
             let x0 = first % size[0];
             if x0 as usize + n <= size[0] as usize {
                 // The wave lies within one row (the usual wide workgroup): x0, x0 + 1, …,
-                // a loop the compiler vectorises.
-                for (i, r) in wave.vgpr[0][..n].iter_mut().enumerate() {
-                    *r = x0 + i as u32;
+                // x0 plus the lane numbers.
+                for (r, i) in wave.vgpr[0][..n].iter_mut().zip(&LANE_IDS) {
+                    *r = x0 + i;
                 }
             } else {
                 let mut x = x0;
@@ -357,6 +357,18 @@ impl Dispatch {
         wave.code_base = self.code_base;
     }
 }
+
+/// 0, 1, …, 63: a wave's lane numbers, added to its first work-item id in one vector add
+/// per 8 lanes (an index counted up lane by lane is not vectorised).
+const LANE_IDS: [u32; LANES] = {
+    let mut ids = [0; LANES];
+    let mut i = 0;
+    while i < LANES {
+        ids[i] = i as u32;
+        i += 1;
+    }
+    ids
+};
 
 fn put64(put: &mut impl FnMut(&mut Wave, u32), wave: &mut Wave, v: u64) {
     put(wave, v as u32);

@@ -4,7 +4,8 @@
 //! checked against the interpreter: carries across 2^32 in the low and the high half, a
 //! carry-in meeting a high half of all ones (and a borrow-in meeting a zero one), VCC read
 //! after the pair as a scalar and as lanes, a scalar operand, partial EXEC, and a pair
-//! split across two blocks.
+//! split across two blocks. The unsigned 32-bit compares (lowered as the carries are: a
+//! signed compare of sign-flipped operands) against Rust's.
 
 mod common;
 
@@ -201,4 +202,73 @@ fn pair_split_across_blocks_by_hand() {
             );
         }
     }
+}
+
+#[test]
+fn unsigned_compares_by_hand() {
+    // Lane l: (v0, v1) around the sign bit and the ends; s30 = 0x8000_0000.
+    let edges = [
+        (0x7fff_ffffu32, 0x8000_0000u32),
+        (0x8000_0000, 0x7fff_ffff),
+        (0, 0xffff_ffff),
+        (0xffff_ffff, 0),
+        (0x8000_0000, 0x8000_0000),
+        (0, 0),
+        (0xffff_fffe, 0xffff_ffff),
+        (1, 0x8000_0001),
+    ];
+    let mut rng = rng(13);
+    let pairs: Vec<(u32, u32)> = (0..64)
+        .map(|l| {
+            edges
+                .get(l)
+                .copied()
+                .unwrap_or_else(|| (rng.random(), rng.random()))
+        })
+        .collect();
+    let prog = program(
+        Gen::Gfx8,
+        &[
+            vopc(Op::VCmpGtU32, v(0), 1),
+            sop1(Op::SMovB64, 20, s(VCC)),
+            vopc(Op::VCmpLtU32, v(0), 1),
+            sop1(Op::SMovB64, 22, s(VCC)),
+            // A scalar first operand, as clang's bounds test `n > i` is.
+            vopc(Op::VCmpGtU32, s(30), 1),
+            sop1(Op::SMovB64, 24, s(VCC)),
+            vopc(Op::VCmpLtU32, s(30), 1),
+            sop1(Op::SMovB64, 26, s(VCC)),
+            endpgm(),
+        ],
+    );
+    let jits = jits();
+    for exec in [u64::MAX, 0x0f0f_3c3d_5555_5555] {
+        let mut w = Wave::new(Gen::Gfx8);
+        for (l, &(a, b)) in pairs.iter().enumerate() {
+            w.vgpr[0][l] = a;
+            w.vgpr[1][l] = b;
+        }
+        w.sgpr[30] = 0x8000_0000;
+        w.exec = exec;
+        let mask = |f: &dyn Fn(u32, u32) -> bool, scalar: bool| {
+            pairs.iter().enumerate().fold(0u64, |m, (l, &(a, b))| {
+                let a = if scalar { 0x8000_0000 } else { a };
+                m | (f(a, b) as u64) << l
+            }) & exec
+        };
+        let wants = [
+            (20, mask(&|a, b| a > b, false)),
+            (22, mask(&|a, b| a < b, false)),
+            (24, mask(&|a, b| a > b, true)),
+            (26, mask(&|a, b| a < b, true)),
+        ];
+        for (name, jit) in &jits {
+            let out = check(jit, &prog, &w, name);
+            for (sg, want) in wants {
+                assert_eq!(vcc_of(&out.wave, sg), want, "{name} s{sg} EXEC {exec:#x}");
+            }
+            assert_inline(jit, &prog, &w, name);
+        }
+    }
+    assert_compiled(&jits);
 }

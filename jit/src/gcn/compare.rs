@@ -76,7 +76,11 @@ pub(super) fn compare(cx: &mut Cx, ty: CmpTy, cond: Cond, v: &[Opnd; 3]) -> Valu
             let cc = if ty == CmpTy::U32 { unsigned(icc) } else { icc };
             let a = cx.cast(I32X4, v[0].v32());
             let b = cx.cast(I32X4, v[1].v32());
-            cx.b.ins().icmp(cc, a, b)
+            match cc {
+                IntCC::UnsignedLessThan => unsigned_less(cx, a, b),
+                IntCC::UnsignedGreaterThan => unsigned_less(cx, b, a),
+                cc => cx.b.ins().icmp(cc, a, b),
+            }
         }
         CmpTy::F64 | CmpTy::I64 | CmpTy::U64 => {
             let mut halves = [Value::from_u32(0); 2];
@@ -117,4 +121,15 @@ fn compare16(cx: &mut Cx, float: bool, signed: bool, cc: (FloatCC, IntCC), v: &[
     } else {
         cx.b.ins().icmp(unsigned(cc.1), a, b)
     }
+}
+
+/// `a < b` (unsigned) of `i32x4` lanes as a signed compare of both with the sign bit
+/// flipped: x86 has no unsigned vector compare, and Cranelift's (min, equal, not) takes
+/// four instructions where this takes three, two when an operand is the same value in
+/// every chunk (a scalar operand: its flip is computed once).
+pub(super) fn unsigned_less(cx: &mut Cx, a: Value, b: Value) -> Value {
+    let sign = cx.splat32(0x8000_0000);
+    let a = cx.b.ins().bxor(a, sign);
+    let b = cx.b.ins().bxor(b, sign);
+    cx.b.ins().icmp(IntCC::SignedLessThan, a, b)
 }

@@ -6,7 +6,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
 
-use super::compare::compare;
+use super::compare::{compare, unsigned_less};
 use super::dpp_emit::{dpp_write_mask, Gathered};
 use super::fetch::{fetch, lazy_nan_producer, plain_uni, sign_mods, sign_mods16, Unis};
 use super::float_ops::float_op;
@@ -242,15 +242,4 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
             write_mask(cx, p, c, co, masks);
         }
     }
-}
-
-/// `a < b` (unsigned) of `i32x4` lanes as a signed compare of both with the sign bit
-/// flipped: x86 has no unsigned vector compare, and Cranelift's (min, equal, not) takes
-/// four instructions where this takes three, two when `b` is the same value in every chunk
-/// (a scalar operand: its flip is computed once).
-fn unsigned_less(cx: &mut Cx, a: Value, b: Value) -> Value {
-    let sign = cx.splat32(0x8000_0000);
-    let a = cx.b.ins().bxor(a, sign);
-    let b = cx.b.ins().bxor(b, sign);
-    cx.b.ins().icmp(IntCC::SignedLessThan, a, b)
 }
