@@ -431,9 +431,10 @@ fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts {
         cx.b.ins()
             .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, dm, 12);
     let window = cx.b.ins().band(near, fits);
+    // Every lane zero: one vector test (`ptest`) instead of a reduction.
     let none_of = |cx: &mut Cx, v: Value| {
-        let o = reduce_or(cx, v);
-        cx.b.ins().icmp_imm_s(IntCC::Equal, o, 0)
+        let any = cx.b.ins().vany_true(v);
+        cx.b.ins().icmp_imm_s(IntCC::Equal, any, 0)
     };
     let same = none_of(cx, dx);
     let uniform = cx.b.ins().band(same, window);
