@@ -39,8 +39,14 @@ pub fn exec_inst(
         // Typed buffer and image instructions have no semantics in this project.
         Enc::Mtbuf | Enc::Mimg => return Err(unsupported(inst)),
     };
+    Ok(advance(ctx, control, pc, size))
+}
+
+/// Move `wave.pc` as `control` asks of the instruction at `pc` (`size` bytes long), and
+/// say what the step did.
+pub(crate) fn advance(ctx: &mut Ctx<'_>, control: Control, pc: u32, size: u32) -> Step {
     let next = pc.wrapping_add(size);
-    Ok(match control {
+    match control {
         Control::Next => {
             ctx.wave.pc = next;
             Step::Continue
@@ -57,7 +63,7 @@ pub fn exec_inst(
             ctx.wave.pc = pc;
             Step::End
         }
-    })
+    }
 }
 
 /// VOP1/VOP2/VOPC/VOP3 with SDWA and DPP: the vector unit (`crate::valu`).

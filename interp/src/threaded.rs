@@ -17,13 +17,19 @@
 
 use wavejit_isa::arch::Arch;
 use wavejit_isa::flow::Flow;
-use wavejit_isa::gcn::Enc;
+use wavejit_isa::gcn::{self, Enc};
 use wavejit_isa::ir::{self, Inst, Program};
 use wavejit_isa::Gen;
 
 use crate::ctx::{Ctx, Step};
 use crate::error::ExecError;
+use crate::salu::{self, adapt::S};
 use crate::valu::{self, dispatch::Handler, driver::Cx, operands::Vop};
+
+/// Most instructions in one block. A straight line longer than this is several blocks
+/// (the next one starts where this one stops), so that a line entered at many of its pcs
+/// (after exits of compiled code, say) costs at most this much per entry, not its length.
+pub const MAX_BLOCK_LEN: usize = 1024;
 
 /// One pre-decoded instruction.
 struct Rec {
@@ -36,6 +42,9 @@ struct Rec {
 enum Kind {
     /// A vector ALU instruction: the function of its operation, its operand view.
     Valu(Handler, Vop),
+    /// A scalar ALU or program-control instruction: the function of its operation, the
+    /// instruction.
+    Salu(salu::dispatch::Handler, Box<gcn::Inst>),
     /// Anything else: executed by `exec::step` at `pc`.
     Step,
 }
@@ -49,7 +58,7 @@ pub struct Block {
 impl Block {
     /// Decode the straight line of `prog` that starts at `pc`: up to and including the
     /// first instruction that may branch, end the program or meet a barrier, stopping
-    /// before a word that did not decode. A pc where no instruction starts (or one that
+    /// before a word that did not decode, and after `MAX_BLOCK_LEN` instructions. A pc where no instruction starts (or one that
     /// did not decode) gives a block of one record, which `step` reports the error of.
     pub fn build(prog: &Program, pc: u32) -> Block {
         let gen = match prog.arch {
@@ -63,8 +72,13 @@ impl Block {
                     break;
                 };
                 let vector = i.enc.is_vector() && i.enc != Enc::Vintrp;
+                let scalar = matches!(
+                    i.enc,
+                    Enc::Sop2 | Enc::Sopk | Enc::Sop1 | Enc::Sopc | Enc::Sopp
+                );
                 let kind = match vector.then(|| valu::prepare(gen, i)).flatten() {
                     Some((f, v)) => Kind::Valu(f, v),
+                    None if scalar => Kind::Salu(salu::dispatch::handler(i.op), Box::new(*i)),
                     None => Kind::Step,
                 };
                 recs.push(Rec {
@@ -72,7 +86,7 @@ impl Block {
                     next: s.pc.wrapping_add(s.size),
                     kind,
                 });
-                if ir::flow(inst, s.pc, s.size) != Flow::Next {
+                if ir::flow(inst, s.pc, s.size) != Flow::Next || recs.len() == MAX_BLOCK_LEN {
                     break;
                 }
             }
@@ -132,6 +146,23 @@ impl Block {
                     let mut cx = Cx { ctx, v: *v };
                     f(&mut cx).map_err(|kind| ExecError { pc: r.pc, kind })?;
                     ctx.wave.pc = r.next;
+                }
+                Kind::Salu(f, inst) => {
+                    let size = r.next.wrapping_sub(r.pc);
+                    let mut s = S {
+                        ctx,
+                        inst,
+                        pc: r.pc,
+                        size,
+                    };
+                    let c = f(&mut s).map_err(|kind| ExecError { pc: r.pc, kind })?;
+                    let s = crate::exec::advance(ctx, c, r.pc, size);
+                    if s != Step::Continue {
+                        return Ok((s, n));
+                    }
+                    if ctx.wave.pc != r.next {
+                        break;
+                    }
                 }
                 _ => {
                     let s = crate::exec::step(ctx, prog)?;

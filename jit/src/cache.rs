@@ -214,11 +214,11 @@ pub struct JitConfig {
 /// (`JitConfig::threaded`) from its first entry, before it is compiled by the quick tier.
 /// Chosen from measured costs (`wavejit bench --quick` and `bench --run sweep`, 2-core
 /// EPYC, 2026-11-28):
-/// - pre-decoding costs 0.05-0.17 µs per instruction (cold minus warm of a one-iteration
+/// - pre-decoding costs 0.04-0.17 µs per instruction (cold minus warm of a one-iteration
 ///   run) and its code runs 1.03-1.4x the interpreter's speed, so it pays for itself after
-///   3-8 runs, and a block run once costs 1.06-1.08x its interpretation: hence from the
+///   1-8 runs, and a block run once costs 1.06-1.12x its interpretation: hence from the
 ///   first entry, with no interpreter threshold before it;
-/// - the quick compile pays for itself after 38-541 runs of pre-decoded code (median
+/// - the quick compile pays for itself after 9-541 runs of pre-decoded code (median
 ///   ~190; largest on divergent's blocks of 3-4 instructions), but every run of a hot loop
 ///   spent before it is ~20x slower than quick code: the sweep's valu loop of 1000
 ///   iterations took 0.73 ms at 32, 0.89 at 64, 1.33 at 128 (0.64 eager);

@@ -257,3 +257,34 @@ fn errors_name_the_failing_instruction() {
     let e = run_threaded(&prog, &mut w, 1).0.expect_err("budget");
     assert_eq!((e.pc, e.kind), (8, ExecErrorKind::InstLimit(1)));
 }
+
+#[test]
+fn a_long_straight_line_is_cut_into_blocks() {
+    // 3000 moves and s_endpgm: blocks of at most 1024 instructions, so three.
+    let gen = Gen::Gfx8;
+    let mut text = String::new();
+    for i in 0..3000 {
+        text.push_str(&format!("v_mov_b32 v{}, {}\n", i % 4, i % 60));
+    }
+    text.push_str("s_endpgm\n");
+    let prog = assemble(gen, &text);
+    let jit = Jit::new(JitConfig::threaded_only());
+    let mut w = Wave::new(gen);
+    let mut lds = Lds::new(256);
+    let mem = Memory::new();
+    let mut ctx = Ctx {
+        wave: &mut w,
+        lds: &mut lds,
+        mem: &mem,
+    };
+    let (step, st) = jit.run_with_stats(&mut ctx, &prog, 10_000).expect("runs");
+    assert_eq!((step, st.insts, st.threaded), (Step::End, 3001, 3001));
+    assert_eq!(wavejit_interp::threaded::MAX_BLOCK_LEN, 1024);
+    let cs = jit.stats();
+    assert_eq!((cs.threaded_blocks, cs.threaded_insts), (3, 3001));
+    // The last moves: v0..v3 of instructions 2996..2999 hold (i % 60).
+    assert_eq!(
+        [w.vgpr[0][0], w.vgpr[1][0], w.vgpr[2][0], w.vgpr[3][0]],
+        [2996 % 60, 2997 % 60, 2998 % 60, 2999 % 60]
+    );
+}

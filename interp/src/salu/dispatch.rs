@@ -13,20 +13,30 @@ use super::adapt::{
 use super::{sop1, sop2, sopc, sopk, sopp};
 use crate::ctx::{unsupported, Control};
 
-/// Expands `for_each_gcn_op!` into `dispatch`: one arm per operation of the table.
+/// Executes one scalar instruction (`S::inst`).
+pub type Handler = fn(&mut S<'_, '_>) -> R;
+
+/// Execute `s.inst` (any scalar ALU or program-control operation).
+pub fn dispatch(s: &mut S) -> R {
+    handler(s.inst.op)(s)
+}
+
+/// Expands `for_each_gcn_op!` into `handler`: one arm per operation of the table.
 macro_rules! salu_dispatch {
     ($( ($op:ident $m:ident $shape:ident [$($t:tt)*] $cmp:tt {$($jit:tt)*} $($sem:tt)+) )*) => {
-        /// Execute `s.inst` (any scalar ALU or program-control operation).
-        pub fn dispatch(s: &mut S) -> R {
-            match s.inst.op {
-                $( Op::$op => salu_dispatch!(@arm s $shape $($sem)+), )*
+        /// The function that executes operation `op` (the instruction in `S::inst`): the
+        /// match on the operation made once, so that pre-decoded code
+        /// (`crate::threaded`) calls it without matching again.
+        pub fn handler(op: Op) -> Handler {
+            match op {
+                $( Op::$op => |s: &mut S<'_, '_>| -> R { salu_dispatch!(@arm s $shape $($sem)+) }, )*
             }
         }
     };
     (@arm $s:ident none unsupported) => { Err(unsupported($s.inst)) };
-    (@arm $s:ident none nop) => { Ok(Control::Next) };
-    (@arm $s:ident none end) => { Ok(Control::End) };
-    (@arm $s:ident none barrier) => { Ok(Control::Barrier) };
+    (@arm $s:ident none nop) => {{ let _ = $s; Ok(Control::Next) }};
+    (@arm $s:ident none end) => {{ let _ = $s; Ok(Control::End) }};
+    (@arm $s:ident none barrier) => {{ let _ = $s; Ok(Control::Barrier) }};
     (@arm $s:ident none cmp) => { cmp($s) };
     (@arm $s:ident none $f:ident ($($a:tt)*)) => { $f($s, $($a)*) };
     // Memory and export rows (`-`), vector ALU and interpolation rows (a shape, or

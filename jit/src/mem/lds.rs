@@ -311,24 +311,21 @@ pub fn share(plans: &mut [Option<&mut DsPlan>], writes: &[Option<Vec<u8>>]) {
 }
 
 /// Whether `p` may take `emit_window_reads`: a dword read (one- or two-address) at an
-/// offset that keeps the base's alignment, where EXEC is known to be all ones, in the
-/// optimising tier (the quick tier compiles for compile time; its code turns into this
-/// once hot).
+/// offset that keeps the base's alignment, where EXEC is known to be all ones (in the
+/// quick tier too: its paths are loops over the chunks, as its other accesses).
 pub fn window_plan(cx: &Cx, p: &DsPlan) -> bool {
-    !cx.loops
-        && shareable(p)
+    shareable(p)
         && matches!(p.kind, DsKind::Read { .. } | DsKind::Read2 { .. })
         && cx.exec_known_ones()
 }
 
 /// Whether `p` may take `emit_row_writes`: a dword write where EXEC is known to be all
-/// ones, in the optimising tier; a two-address write only with its offsets 16 bytes or
+/// ones (both tiers); a two-address write only with its offsets 16 bytes or
 /// more apart (a chunk's two 16-byte windows then never overlap, so writing the first
 /// window before the second gives what lane-by-lane order gives).
 pub fn row_write_plan(cx: &Cx, p: &DsPlan) -> bool {
     let o = p.offsets();
-    !cx.loops
-        && shareable(p)
+    shareable(p)
         && match p.kind {
             DsKind::Write => true,
             DsKind::Write2 { .. } => o[0].abs_diff(o[1]) >= 16,
@@ -434,9 +431,10 @@ fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts {
         cx.b.ins()
             .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, dm, 12);
     let window = cx.b.ins().band(near, fits);
+    // Every lane zero: one vector test (`ptest`) instead of a reduction.
     let none_of = |cx: &mut Cx, v: Value| {
-        let o = reduce_or(cx, v);
-        cx.b.ins().icmp_imm_s(IntCC::Equal, o, 0)
+        let any = cx.b.ins().vany_true(v);
+        cx.b.ins().icmp_imm_s(IntCC::Equal, any, 0)
     };
     let same = none_of(cx, dx);
     let uniform = cx.b.ins().band(same, window);
@@ -464,10 +462,16 @@ fn all(cx: &mut Cx, v: impl Iterator<Item = Value>) -> Value {
     acc.unwrap_or_else(|| cx.b.ins().iconst(types::I8, 1))
 }
 
+/// The wave address chunk `c`'s registers are at (`Cx::vbase` in a loop over the chunks).
+fn chunk_base(cx: &Cx) -> Value {
+    cx.vbase.unwrap_or(cx.wave)
+}
+
 /// Chunk `c` of register `r`'s lane 0 as a host address in the LDS (`lbase` + it).
 fn lane0_ptr(cx: &mut Cx, lbase: Value, r: u8, c: usize) -> Value {
     let off = crate::ctx::wave_off::vgpr_chunk(r, c);
-    let a0 = cx.b.ins().uload32(mflags(), cx.wave, off);
+    let base = chunk_base(cx);
+    let a0 = cx.b.ins().uload32(mflags(), base, off);
     cx.b.ins().iadd(lbase, a0)
 }
 
@@ -508,14 +512,14 @@ pub fn emit_window_reads(cx: &mut Cx, run: &[DsPlan], at: At) {
 
     cx.b.switch_to_block(same);
     cx.b.seal_block(same);
-    for c in 0..CHUNKS {
+    cx.for_chunks(|cx, c| {
         // Every address register's chunk first: a destination may be one of them.
         let ptrs: Vec<(u8, Value, Value)> = addrs
             .iter()
             .map(|&(r, f)| (r, lane0_ptr(cx, lbase, r, c), f.ctrl))
             .collect();
         window_chunk(cx, run, &ptrs, c);
-    }
+    });
     cx.b.ins().jump(join, &[]);
 
     cx.b.switch_to_block(slow);
@@ -550,7 +554,8 @@ fn window_chunk(cx: &mut Cx, run: &[DsPlan], ptrs: &[(u8, Value, Value)], c: usi
             let v = cx.b.ins().load(types::I8X16, hf, ptr, o as i32);
             let v = cx.b.ins().x86_pshufb(v, ctrl);
             let off = crate::ctx::wave_off::vgpr_chunk(p.f.vdst + k as u8, c);
-            cx.b.ins().store(mflags(), v, cx.wave, off);
+            let base = chunk_base(cx);
+            cx.b.ins().store(mflags(), v, base, off);
         }
     }
 }
@@ -576,14 +581,15 @@ pub fn emit_row_writes(cx: &mut Cx, p: &DsPlan, at: At) {
     cx.b.switch_to_block(fast);
     cx.b.seal_block(fast);
     let hf = super::access::host_flags();
-    for c in 0..CHUNKS {
+    cx.for_chunks(|cx, c| {
         let ptr = lane0_ptr(cx, lbase, p.f.addr, c);
         for (&o, &r) in p.offsets().iter().zip(srcs) {
             let off = crate::ctx::wave_off::vgpr_chunk(r, c);
-            let v = cx.b.ins().load(types::I32X4, mflags(), cx.wave, off);
+            let base = chunk_base(cx);
+            let v = cx.b.ins().load(types::I32X4, mflags(), base, off);
             cx.b.ins().store(hf, v, ptr, o as i32);
         }
-    }
+    });
     cx.b.ins().jump(join, &[]);
 
     cx.b.switch_to_block(slow);
