@@ -293,8 +293,34 @@ impl Jit {
 
     /// Compile the optimised variant of a unit whose quick-tier code is hot
     /// (`EXIT_HOT_*`) and publish it in its place. A failure leaves the quick code.
+    ///
+    /// The unit's other variant, if it is quick code, is optimised too: a block is hot
+    /// for both EXECs once it is hot for one, and the other variant's own count may never
+    /// get there in a run (a stencil's border waves are a sixth of its waves) or get
+    /// there only in a later launch, whose time then includes the compile.
     pub(crate) fn tier_up(&self, code: &ProgCode, prog: &Program, spec: Spec) {
-        let _ = self.compile_tier(code, prog, spec, true);
+        if self.compile_tier(code, prog, spec, true).is_none() {
+            return;
+        }
+        let other = Spec {
+            exec_all: !spec.exec_all,
+            ..spec
+        };
+        if code.lookup(other.pc, other.mode, other.exec_all).is_some()
+            && !self.optimised(code, other)
+        {
+            let _ = self.compile_tier(code, prog, other, true);
+        }
+    }
+
+    /// Whether variant `spec` is (or is to be) optimised code: its quick code counted up
+    /// to the threshold, or it was compiled optimised (`mark_optimised`).
+    fn optimised(&self, code: &ProgCode, spec: Spec) -> bool {
+        let t = self.config.hot_threshold;
+        t == 0
+            || code
+                .slot(spec.pc)
+                .is_some_and(|s| warm(s, spec.exec_all).load(Ordering::Relaxed) >= t)
     }
 
     fn compile_tier(
@@ -317,7 +343,13 @@ impl Jit {
         }
         let t0 = crate::cputime::Timer::start();
         let threshold = self.config.hot_threshold;
-        let r = match (hot, comp.quick.as_mut()) {
+        // A variant whose sibling is already optimised is compiled optimised right away.
+        let other = Spec {
+            exec_all: !spec.exec_all,
+            ..spec
+        };
+        let optimise = hot || self.optimised(code, other);
+        let r = match (optimise, comp.quick.as_mut()) {
             (false, Some(q)) if threshold > 0 => {
                 match gcn::compile(q, &self.config, prog, code, spec, Some(threshold)) {
                     // The single-pass register allocator refuses some constraints: such a
@@ -352,6 +384,10 @@ impl Jit {
                 comp.stats.clif_insts += u.clif_insts as u64;
                 comp.stats.code_bytes = comp.code_bytes() as u64;
                 code.publish(spec.pc, spec.mode, spec.exec_all, u.func);
+                if !quick {
+                    // Optimised code counts nothing: mark it so (`optimised`).
+                    warm(slot, spec.exec_all).fetch_max(threshold, Ordering::Relaxed);
+                }
                 Some(u.func)
             }
             Err(_) if hot => {
@@ -539,6 +575,15 @@ fn context(budget: i64, ctx: &mut Ctx<'_>, prog: &Program, code: &ProgCode) -> J
 }
 
 /// The unit that returned `EXIT_HOT_*` code `r` at the wave's pc.
+/// The quick-code entry counter of a slot's variant.
+fn warm(slot: &crate::cache::EntrySlot, exec_all: bool) -> &std::sync::atomic::AtomicU32 {
+    if exec_all {
+        &slot.warm_full
+    } else {
+        &slot.warm_masked
+    }
+}
+
 fn hot_spec(wave: &wavejit_isa::state::Wave, r: u32) -> Spec {
     Spec {
         pc: wave.pc,

@@ -263,3 +263,46 @@ fn diff_engine_agrees_on_both_variants() {
         "the diff engine's full waves compiled the full variant"
     );
 }
+
+#[test]
+fn a_hot_block_has_both_variants_optimised() {
+    let prog = prog();
+    let jit = up(Jit::new(JitConfig {
+        hot_threshold: 4,
+        ..JitConfig::default()
+    }));
+    // Quick code for both variants of the body (the partial wave's masked one first).
+    run(&jit, &prog, PARTIAL, None, "quick partial");
+    run(&jit, &prog, u64::MAX, None, "quick full");
+    let quick = jit.stats();
+    assert_eq!(quick.hot_blocks, 0, "{quick:?}");
+    assert_eq!(quick.quick_blocks, quick.blocks, "{quick:?}");
+    let code = jit.prog_code(&prog);
+    let slot = code.slot(BODY).expect("a slot");
+    let masked = slot.masked.load(std::sync::atomic::Ordering::Acquire);
+    // Full waves only: the full variant gets hot (4 entries) and is optimised, and so is
+    // the masked one, which ran once.
+    for k in 0..4 {
+        run(&jit, &prog, u64::MAX, None, &format!("full {k}"));
+    }
+    assert_ne!(
+        slot.masked.load(std::sync::atomic::Ordering::Acquire),
+        masked,
+        "the masked variant was replaced"
+    );
+    let hot = jit.stats();
+    assert!(hot.hot_blocks >= 2, "{hot:?}");
+    // Partial waves now run optimised masked code: nothing more is compiled.
+    for k in 0..6 {
+        run(&jit, &prog, PARTIAL, None, &format!("partial {k}"));
+        run(&jit, &prog, u64::MAX, None, &format!("full again {k}"));
+    }
+    assert_eq!(jit.stats().blocks, hot.blocks, "{:?}", jit.stats());
+    run(
+        &jit,
+        &prog,
+        PARTIAL,
+        Some(20),
+        "optimised masked, lane 20 out",
+    );
+}
