@@ -123,13 +123,35 @@ fn compare16(cx: &mut Cx, float: bool, signed: bool, cc: (FloatCC, IntCC), v: &[
     }
 }
 
-/// `a < b` (unsigned) of `i32x4` lanes as a signed compare of both with the sign bit
-/// flipped: x86 has no unsigned vector compare, and Cranelift's (min, equal, not) takes
-/// four instructions where this takes three, two when an operand is the same value in
-/// every chunk (a scalar operand: its flip is computed once).
+/// `a < b` (unsigned) of `i32x4` lanes. Against a splat or a constant (a scalar source,
+/// `v_mov` of one) as a signed compare of both with the sign bit flipped: that operand's
+/// flip is computed once for the unit, so a chunk takes two instructions where
+/// Cranelift's unsigned compare (min, equal, not) takes four. Between two other
+/// operands Cranelift's, whose all-ones constant costs no register (the flip constant
+/// kept live across the chunks was spilled: three instructions and a spill).
 pub(super) fn unsigned_less(cx: &mut Cx, a: Value, b: Value) -> Value {
+    if !flipped_once(cx, a) && !flipped_once(cx, b) {
+        return cx.b.ins().icmp(IntCC::UnsignedLessThan, a, b);
+    }
     let sign = cx.splat32(0x8000_0000);
     let a = cx.b.ins().bxor(a, sign);
     let b = cx.b.ins().bxor(b, sign);
     cx.b.ins().icmp(IntCC::SignedLessThan, a, b)
+}
+
+/// Whether `v` is a splat or a vector constant (through bitcasts): the same value in
+/// every chunk, whose flip Cranelift computes once.
+fn flipped_once(cx: &Cx, mut v: Value) -> bool {
+    use cranelift_codegen::ir::{Opcode, ValueDef};
+    let dfg = &cx.b.func.dfg;
+    loop {
+        let ValueDef::Result(inst, _) = dfg.value_def(v) else {
+            return false;
+        };
+        match dfg.insts[inst].opcode() {
+            Opcode::Splat | Opcode::Vconst => return true,
+            Opcode::Bitcast => v = dfg.inst_args(inst)[0],
+            _ => return false,
+        }
+    }
 }
