@@ -249,6 +249,13 @@ impl Dispatch {
     /// Set `wave` to the state the hardware starts wave `w` of workgroup `wg` with.
     /// `scratch_base` is the base of this worker's scratch region (0 if none).
     pub fn init_wave(&self, wave: &mut Wave, wg: Dim3, w: u32, scratch_base: u64) {
+        self.init_wave_state(wave, wg, w, scratch_base);
+        self.write_item_ids(&mut wave.vgpr, self.group_size(wg), w);
+    }
+
+    /// `init_wave` without the work-item ids (which `run_group` copies from a table made
+    /// once per workgroup size).
+    fn init_wave_state(&self, wave: &mut Wave, wg: Dim3, w: u32, scratch_base: u64) {
         let kd = &self.kd;
         let size = self.group_size(wg);
         let items = size[0] * size[1] * size[2];
@@ -303,7 +310,22 @@ impl Dispatch {
         let first = w * LANES as u32;
         let n = items.saturating_sub(first).min(LANES as u32);
         wave.exec = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let ids = kd.workitem_id_vgprs() as usize;
+        if self.gen <= Gen::Gfx7 {
+            wave.m0 = u32::MAX;
+        }
+        wave.mode = kd.initial_mode();
+        wave.pc = self.entry;
+        wave.code_base = self.code_base;
+    }
+
+    /// Write the work-item ids of wave `w` of a workgroup of `size` items into VGPRs 0-2
+    /// (as many as the kernel descriptor enables; lanes past the group's last item are left
+    /// alone).
+    fn write_item_ids(&self, vgpr: &mut [[u32; LANES]], size: Dim3, w: u32) {
+        let items = size[0] * size[1] * size[2];
+        let first = w * LANES as u32;
+        let n = items.saturating_sub(first).min(LANES as u32);
+        let ids = self.kd.workitem_id_vgprs() as usize;
         if n > 0 {
             // The work-item id of the first lane by division, then counted up lane by lane,
             // one dimension at a time (a division per lane was most of a short kernel's
@@ -313,12 +335,12 @@ impl Dispatch {
             if x0 as usize + n <= size[0] as usize {
                 // The wave lies within one row (the usual wide workgroup): x0, x0 + 1, …,
                 // x0 plus the lane numbers.
-                for (r, i) in wave.vgpr[0][..n].iter_mut().zip(&LANE_IDS) {
+                for (r, i) in vgpr[0][..n].iter_mut().zip(&LANE_IDS) {
                     *r = x0 + i;
                 }
             } else {
                 let mut x = x0;
-                for r in &mut wave.vgpr[0][..n] {
+                for r in &mut vgpr[0][..n] {
                     *r = x;
                     x += 1;
                     if x == size[0] {
@@ -332,10 +354,11 @@ impl Dispatch {
                     (first / size[0]) % size[1],
                     first / (size[0] * size[1]),
                 );
-                for lane in 0..n {
-                    wave.vgpr[1][lane] = y;
+                let (ys, zs) = vgpr[1..3].split_at_mut(1);
+                for (yo, zo) in ys[0][..n].iter_mut().zip(&mut zs[0][..n]) {
+                    *yo = y;
                     if ids > 2 {
-                        wave.vgpr[2][lane] = z;
+                        *zo = z;
                     }
                     x += 1;
                     if x == size[0] {
@@ -349,12 +372,6 @@ impl Dispatch {
                 }
             }
         }
-        if self.gen <= Gen::Gfx7 {
-            wave.m0 = u32::MAX;
-        }
-        wave.mode = kd.initial_mode();
-        wave.pc = self.entry;
-        wave.code_base = self.code_base;
     }
 }
 
@@ -501,6 +518,7 @@ fn run_inner(
     };
     let worker = || Worker {
         waves: Vec::new(),
+        ids: ItemIds::default(),
         used: Vec::new(),
         ended: Vec::new(),
         lds: Lds::new(0),
@@ -530,8 +548,34 @@ fn run_inner(
 
 /// What a host worker keeps between workgroups: wave register files (64 KiB of VGPRs
 /// each, so reused rather than allocated per workgroup) and an LDS buffer.
+/// The work-item id VGPRs of every wave of a workgroup of one size: the same for every
+/// full workgroup of a dispatch, so made once rather than per wave (counting the ids up
+/// lane by lane across rows was a tenth of a 2-D stencil wave's cost).
+#[derive(Default)]
+struct ItemIds {
+    size: Option<Dim3>,
+    /// Per wave: VGPRs 0-2, zero in lanes past the group's last item.
+    waves: Vec<[[u32; LANES]; 3]>,
+}
+
+impl ItemIds {
+    /// The table for workgroups of `size` (`waves` waves) of `d`.
+    fn get(&mut self, d: &Dispatch, size: Dim3, waves: usize) -> &[[[u32; LANES]; 3]] {
+        if self.size != Some(size) {
+            self.waves.clear();
+            self.waves.resize(waves, [[0; LANES]; 3]);
+            for (w, ids) in self.waves.iter_mut().enumerate() {
+                d.write_item_ids(ids, size, w as u32);
+            }
+            self.size = Some(size);
+        }
+        &self.waves
+    }
+}
+
 struct Worker<'a> {
     waves: Vec<Box<Wave>>,
+    ids: ItemIds,
     /// Per wave of the current workgroup: instructions run, and whether it ended (kept
     /// between workgroups: two allocations per workgroup were a tenth of a short
     /// kernel's dispatch cost).
@@ -618,9 +662,19 @@ fn run_group(
         worker.waves.push(Wave::new(d.gen));
     }
     let waves = &mut worker.waves[..n as usize];
-    for (w, wave) in waves.iter_mut().enumerate() {
+    let ids = worker.ids.get(d, size, n as usize);
+    // VGPR 0 always holds X; Y and Z as the descriptor asks.
+    let id_regs = (d.kd.workitem_id_vgprs() as usize).clamp(1, 3);
+    for (w, (wave, ids)) in waves.iter_mut().zip(ids).enumerate() {
         reset_wave(wave, d.gen, vgprs);
-        d.init_wave(wave, wg, w as u32, scratch_base);
+        d.init_wave_state(wave, wg, w as u32, scratch_base);
+        // Only the group's items: lanes past them keep what `reset_wave` left, as
+        // `init_wave` does.
+        let lanes = (size[0] * size[1] * size[2]).saturating_sub(w as u32 * LANES as u32);
+        let lanes = (lanes as usize).min(LANES);
+        for (r, id) in wave.vgpr.iter_mut().zip(ids).take(id_regs) {
+            r[..lanes].copy_from_slice(&id[..lanes]);
+        }
     }
     let lds = &mut worker.lds;
     let mut prof = worker.prof.as_mut();
@@ -804,6 +858,33 @@ mod tests {
                         assert_eq!(got, [0; 3], "inactive lane {lane} untouched");
                         assert_eq!(wave.exec & 1 << lane, 0);
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn item_id_table_per_group_size() {
+        // The table `run_group` copies from, made again when the group size changes (a
+        // grid's last group in a dimension is smaller): X, Y, Z by the flat item's
+        // division, zero past the group's items.
+        let d = dispatch(kd(2 << 11, 0), [12, 3, 7], [5, 3, 7]);
+        let mut table = ItemIds::default();
+        for size in [[5u32, 3, 7], [2, 3, 7], [5, 3, 7]] {
+            let items = size[0] * size[1] * size[2];
+            let waves = items.div_ceil(64) as usize;
+            let t = table.get(&d, size, waves);
+            assert_eq!(t.len(), waves);
+            for (w, ids) in t.iter().enumerate() {
+                for lane in 0..64u32 {
+                    let f = w as u32 * 64 + lane;
+                    let got = [0, 1, 2].map(|v| ids[v][lane as usize]);
+                    let want = if f < items {
+                        [f % size[0], f / size[0] % size[1], f / (size[0] * size[1])]
+                    } else {
+                        [0; 3]
+                    };
+                    assert_eq!(got, want, "size {size:?} wave {w} lane {lane}");
                 }
             }
         }
