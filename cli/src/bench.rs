@@ -43,7 +43,7 @@ pub struct Args {
     /// (`--engine jit` or `native`).
     #[arg(long, value_name = "KERNEL")]
     run: Option<String>,
-    /// Engine of `--run`: interp, jit (code cache warmed first), tiered, native, native128.
+    /// Engine of `--run`: interp, jit (code cache warmed first), tiered, threaded, native, native128.
     #[arg(long, default_value = "jit")]
     engine: String,
     /// Size of `--run` (iterations, at least 1; N for lds_matmul; default: the full
