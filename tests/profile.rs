@@ -424,3 +424,48 @@ fn the_jit_counts_in_compiled_code() {
     assert_eq!(prof.insts[add + 1].lanes, 50 * 64);
     assert_eq!(prof.insts[add + 3].taken, 49);
 }
+
+#[test]
+fn lds_conflicts_of_one_address_register_under_two_execs() {
+    // Compiled profiling code tests a DS group's span once per address register and EXEC
+    // value: the accesses below share v1. Lane 6 at dword 70 and lane 7 at dword 38 fall
+    // in bank 6 with each other (1 cycle a pass, 2 passes); every other lane l at dword
+    // l % 32 has a bank of its own.
+    let addrs = |w: &mut Wave| {
+        lane_addrs(w, |l| match l % 32 {
+            6 => 4 * 70,
+            7 => 4 * 38,
+            i => 4 * i as u32,
+        })
+    };
+    // Without lanes 6, 7, 38, 39 the first read's span is 124 bytes: no conflict. EXEC
+    // then set to all lanes: the same register's second read conflicts.
+    let k = on_every_engine(
+        Gen::Gfx8,
+        "ds_read_b32 v2, v1
+ s_mov_b64 exec, -1
+ ds_read_b32 v3, v1
+ s_waitcnt lgkmcnt(0)
+ s_endpgm
+",
+        &|w, _| {
+            addrs(w);
+            w.exec = !(0b11u64 << 6 | 0b11u64 << 38);
+        },
+    );
+    assert_eq!(row(&k, "ds_read_b32", 0).bank_conflicts, 0);
+    assert_eq!(row(&k, "ds_read_b32", 1).bank_conflicts, 2);
+    // The same EXEC for both: each read is counted (2 and 2), the second by the call the
+    // first one's shared test asks for too.
+    let k = on_every_engine(
+        Gen::Gfx8,
+        "ds_read_b32 v2, v1
+ ds_read_b32 v3, v1 offset:128
+ s_waitcnt lgkmcnt(0)
+ s_endpgm
+",
+        &|w, _| addrs(w),
+    );
+    assert_eq!(row(&k, "ds_read_b32", 0).bank_conflicts, 2);
+    assert_eq!(row(&k, "ds_read_b32", 1).bank_conflicts, 2);
+}

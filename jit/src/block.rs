@@ -158,6 +158,10 @@ pub struct Cx<'a> {
     /// What the DS accesses of one address register found once for the unit
     /// (`mem::lds::facts`), by their group.
     pub lds_facts: HashMap<u32, [Value; 3]>,
+    /// Profiling: whether each half-wave's active bases lie within the no-conflict span
+    /// (`mem::lds::count_bank_conflicts`), by DS group, with the EXEC value it was found
+    /// under.
+    pub lds_spans: HashMap<u32, (Value, Value)>,
     /// FLAT address pairs whose lanes an earlier dword access of the unit tested for
     /// contiguity (`mem::global::emit_dwords`), while neither register has been written
     /// since: (the pair's first VGPR, [the test's `i8` result, lane 0's low and high
@@ -263,6 +267,7 @@ impl<'a> Cx<'a> {
             nan_tests: HashMap::default(),
             ubits: HashMap::default(),
             lds_facts: HashMap::default(),
+            lds_spans: HashMap::default(),
             flat_contig: Vec::new(),
             imm_ops: HashMap::default(),
             vbase: None,

@@ -143,9 +143,52 @@ const NO_CONFLICT_SPAN: i64 = 124;
 /// `NO_CONFLICT_SPAN` bytes of the others (broadcasts, unit strides) there are none;
 /// otherwise a cold call of `ctx::profile_ds` counts them as the interpreter does, from
 /// the stored registers.
+///
+/// The span depends on the active base addresses alone, not on the offsets: the accesses
+/// of one group (`share`: one address register, not written in between) under the same
+/// EXEC value share the first one's test.
 pub fn count_bank_conflicts(cx: &mut Cx, p: &DsPlan, pc: u32) {
     settle(cx);
     let exec = cx.sreg64(crate::slots::EXEC_LO);
+    let known = cx
+        .lds_spans
+        .get(&p.group)
+        .filter(|s| p.group != 0 && s.0 == exec);
+    let narrow = match known {
+        Some(&(_, narrow)) => narrow,
+        None => {
+            let narrow = narrow_span(cx, p);
+            if p.group != 0 {
+                cx.lds_spans.insert(p.group, (exec, narrow));
+            }
+            narrow
+        }
+    };
+    let slow = cx.b.create_block();
+    let cont = cx.b.create_block();
+    cx.b.set_cold_block(slow);
+    cx.b.ins().brif(narrow, cont, &[], slow, &[]);
+    cx.b.switch_to_block(slow);
+    cx.b.seal_block(slow);
+    let mut sig = Signature::new(CallConv::SystemV);
+    for t in [cx.ptr, cx.ptr, types::I64, types::I64] {
+        sig.params.push(AbiParam::new(t));
+    }
+    let sref = cx.b.import_signature(sig);
+    let f =
+        cx.b.ins()
+            .load(cx.ptr, mflags(), cx.jctx, crate::ctx::OFF_PROFILE_DS);
+    let pc = cx.b.ins().iconst(types::I64, pc as i64);
+    cx.b.ins()
+        .call_indirect(sref, f, &[cx.wave, cx.jctx, pc, exec]);
+    cx.b.ins().jump(cont, &[]);
+    cx.b.switch_to_block(cont);
+    cx.b.seal_block(cont);
+}
+
+/// Profiling: an `i8` truth value, every half-wave's active base addresses of `p` lie
+/// within `NO_CONFLICT_SPAN` bytes of each other (then no request conflicts).
+fn narrow_span(cx: &mut Cx, p: &DsPlan) -> Value {
     let (none, all) = (cx.splat32(0), cx.splat32(u32::MAX));
     let mut narrow: Option<Value> = None;
     for pass in 0..2 {
@@ -174,29 +217,8 @@ pub fn count_bank_conflicts(cx: &mut Cx, p: &DsPlan, pc: u32) {
                 .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, span, NO_CONFLICT_SPAN);
         narrow = Some(narrow.map_or(ok, |a| cx.b.ins().band(a, ok)));
     }
-    let Some(narrow) = narrow else {
-        return;
-    };
-    let slow = cx.b.create_block();
-    let cont = cx.b.create_block();
-    cx.b.set_cold_block(slow);
-    cx.b.ins().brif(narrow, cont, &[], slow, &[]);
-    cx.b.switch_to_block(slow);
-    cx.b.seal_block(slow);
-    let mut sig = Signature::new(CallConv::SystemV);
-    for t in [cx.ptr, cx.ptr, types::I64, types::I64] {
-        sig.params.push(AbiParam::new(t));
-    }
-    let sref = cx.b.import_signature(sig);
-    let f =
-        cx.b.ins()
-            .load(cx.ptr, mflags(), cx.jctx, crate::ctx::OFF_PROFILE_DS);
-    let pc = cx.b.ins().iconst(types::I64, pc as i64);
-    cx.b.ins()
-        .call_indirect(sref, f, &[cx.wave, cx.jctx, pc, exec]);
-    cx.b.ins().jump(cont, &[]);
-    cx.b.switch_to_block(cont);
-    cx.b.seal_block(cont);
+    // Two passes: `narrow` is always set.
+    narrow.unwrap_or_else(|| cx.b.ins().iconst(types::I8, 1))
 }
 
 /// The check of `p`'s active addresses (the wave's VGPRs hold every value: `settle`),
