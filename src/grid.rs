@@ -546,11 +546,9 @@ fn run_inner(
     })
 }
 
-/// What a host worker keeps between workgroups: wave register files (64 KiB of VGPRs
-/// each, so reused rather than allocated per workgroup) and an LDS buffer.
 /// The work-item id VGPRs of every wave of a workgroup of one size: the same for every
 /// full workgroup of a dispatch, so made once rather than per wave (counting the ids up
-/// lane by lane across rows was a tenth of a 2-D stencil wave's cost).
+/// lane by lane across rows costs about a twentieth of a 2-D stencil launch).
 #[derive(Default)]
 struct ItemIds {
     size: Option<Dim3>,
@@ -573,12 +571,14 @@ impl ItemIds {
     }
 }
 
+/// What a host worker keeps between workgroups: wave register files (64 KiB of VGPRs
+/// each, so reused rather than allocated per workgroup) and an LDS buffer.
 struct Worker<'a> {
     waves: Vec<Box<Wave>>,
     ids: ItemIds,
     /// Per wave of the current workgroup: instructions run, and whether it ended (kept
-    /// between workgroups: two allocations per workgroup were a tenth of a short
-    /// kernel's dispatch cost).
+    /// between workgroups: two allocations per workgroup cost about a tenth of a short
+    /// kernel's dispatch).
     used: Vec<u64>,
     ended: Vec<bool>,
     lds: Lds,

@@ -127,8 +127,8 @@ fn compare16(cx: &mut Cx, float: bool, signed: bool, cc: (FloatCC, IntCC), v: &[
 /// `v_mov` of one) as a signed compare of both with the sign bit flipped: that operand's
 /// flip is computed once for the unit, so a chunk takes two instructions where
 /// Cranelift's unsigned compare (min, equal, not) takes four. Between two other
-/// operands Cranelift's, whose all-ones constant costs no register (the flip constant
-/// kept live across the chunks was spilled: three instructions and a spill).
+/// operands Cranelift's, whose all-ones constant costs no register (there the flip
+/// constant, live across the chunks, would be spilled: three instructions and a spill).
 pub(super) fn unsigned_less(cx: &mut Cx, a: Value, b: Value) -> Value {
     if !flipped_once(cx, a) && !flipped_once(cx, b) {
         return cx.b.ins().icmp(IntCC::UnsignedLessThan, a, b);
