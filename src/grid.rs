@@ -41,7 +41,11 @@ use wavejit_isa::state::{Lds, Memory, Wave, LANES};
 use wavejit_isa::Gen;
 
 use crate::engine::{Bound, WaveEngine, WaveError};
-use crate::load::kd::{KernelDescriptor, UserSgpr};
+use crate::load::kd::KernelDescriptor;
+
+mod start;
+pub use start::scratch_rsrc;
+use start::{start_vgprs, write_item_ids, Entry, ItemIds, Pointers, WaveStart};
 
 /// High 32 bits of the flat address of LDS (the shared aperture) that wavejit reports to
 /// kernels through `hidden_shared_base` and the queue. Nothing is mapped there in global
@@ -246,159 +250,33 @@ impl Dispatch {
         Ok(())
     }
 
-    /// Set `wave` to the state the hardware starts wave `w` of workgroup `wg` with.
-    /// `scratch_base` is the base of this worker's scratch region (0 if none).
-    pub fn init_wave(&self, wave: &mut Wave, wg: Dim3, w: u32, scratch_base: u64) {
-        self.init_wave_state(wave, wg, w, scratch_base);
-        self.write_item_ids(&mut wave.vgpr, self.group_size(wg), w);
+    /// The start of this dispatch's waves whose scratch region is at `scratch_base`.
+    fn wave_start(&self, scratch_base: u64) -> WaveStart {
+        let ptrs = Pointers {
+            dispatch_packet: self.dispatch_packet,
+            queue: self.queue,
+            kernarg: self.kernarg,
+            dispatch_id: self.dispatch_id,
+        };
+        let entry = Entry {
+            pc: self.entry,
+            code_base: self.code_base,
+        };
+        let per_lane = self.scratch.as_ref().map_or(0, |s| s.per_lane);
+        WaveStart::new(&self.kd, self.gen, &ptrs, entry, per_lane, scratch_base)
     }
 
-    /// `init_wave` without the work-item ids (which `run_group` copies from a table made
-    /// once per workgroup size).
-    fn init_wave_state(&self, wave: &mut Wave, wg: Dim3, w: u32, scratch_base: u64) {
-        let kd = &self.kd;
+    /// Set `wave` to the state the hardware starts wave `w` of workgroup `wg` with: every
+    /// scalar register and field, and the work-item id VGPRs (lanes past the group's
+    /// items, and the other VGPRs, are left as they are). `scratch_base` is the base of
+    /// this worker's scratch region (0 if none).
+    pub fn init_wave(&self, wave: &mut Wave, wg: Dim3, w: u32, scratch_base: u64) {
         let size = self.group_size(wg);
         let items = size[0] * size[1] * size[2];
-        let waves = items.div_ceil(LANES as u32);
-        let per_lane = self.scratch.as_ref().map_or(0, |s| s.per_lane);
-        let wave_offset = (w as u64 * per_lane as u64 * LANES as u64) as u32;
-
-        let mut s = 0u8;
-        let mut put = |wave: &mut Wave, v: u32| {
-            wave.sgpr[(s & 127) as usize] = v;
-            s = s.wrapping_add(1);
-        };
-        for u in kd.user_sgprs() {
-            match u {
-                UserSgpr::PrivateSegmentBuffer => {
-                    for d in scratch_rsrc(scratch_base) {
-                        put(wave, d);
-                    }
-                }
-                UserSgpr::DispatchPtr => put64(&mut put, wave, self.dispatch_packet),
-                UserSgpr::QueuePtr => put64(&mut put, wave, self.queue),
-                UserSgpr::KernargSegmentPtr => put64(&mut put, wave, self.kernarg),
-                UserSgpr::DispatchId => put64(&mut put, wave, self.dispatch_id),
-                UserSgpr::FlatScratchInit => {
-                    // GFX7/8: offset of the queue's scratch from the private base, and the
-                    // per-lane size; the prolog adds the wave offset and shifts by 8.
-                    put(wave, scratch_base as u32);
-                    put(wave, per_lane);
-                }
-                UserSgpr::PrivateSegmentSize => put(wave, per_lane),
-            }
-        }
-        let mut s = kd.user_sgpr_count() as usize;
-        let mut sys = |wave: &mut Wave, v: u32| {
-            if let Some(r) = wave.sgpr.get_mut(s) {
-                *r = v;
-            }
-            s += 1;
-        };
-        for (d, &id) in wg.iter().enumerate() {
-            if kd.workgroup_id(d) {
-                sys(wave, id);
-            }
-        }
-        if kd.workgroup_info() {
-            sys(wave, (waves & 0x3f) | if w == 0 { 1 << 31 } else { 0 });
-        }
-        if kd.private_segment() {
-            sys(wave, wave_offset);
-        }
-
-        let first = w * LANES as u32;
-        let n = items.saturating_sub(first).min(LANES as u32);
-        wave.exec = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        if self.gen <= Gen::Gfx7 {
-            wave.m0 = u32::MAX;
-        }
-        wave.mode = kd.initial_mode();
-        wave.pc = self.entry;
-        wave.code_base = self.code_base;
-    }
-
-    /// Write the work-item ids of wave `w` of a workgroup of `size` items into VGPRs 0-2
-    /// (as many as the kernel descriptor enables; lanes past the group's last item are left
-    /// alone).
-    fn write_item_ids(&self, vgpr: &mut [[u32; LANES]], size: Dim3, w: u32) {
-        let items = size[0] * size[1] * size[2];
-        let first = w * LANES as u32;
-        let n = items.saturating_sub(first).min(LANES as u32);
+        self.wave_start(scratch_base).apply(wave, wg, w, items);
         let ids = self.kd.workitem_id_vgprs() as usize;
-        if n > 0 {
-            // The work-item id of the first lane by division, then counted up lane by lane,
-            // one dimension at a time (a division per lane was most of a short kernel's
-            // wave start).
-            let n = n as usize;
-            let x0 = first % size[0];
-            if x0 as usize + n <= size[0] as usize {
-                // The wave lies within one row (the usual wide workgroup): x0, x0 + 1, …,
-                // x0 plus the lane numbers.
-                for (r, i) in vgpr[0][..n].iter_mut().zip(&LANE_IDS) {
-                    *r = x0 + i;
-                }
-            } else {
-                let mut x = x0;
-                for r in &mut vgpr[0][..n] {
-                    *r = x;
-                    x += 1;
-                    if x == size[0] {
-                        x = 0;
-                    }
-                }
-            }
-            if ids > 1 {
-                let (mut x, mut y, mut z) = (
-                    first % size[0],
-                    (first / size[0]) % size[1],
-                    first / (size[0] * size[1]),
-                );
-                let (ys, zs) = vgpr[1..3].split_at_mut(1);
-                for (yo, zo) in ys[0][..n].iter_mut().zip(&mut zs[0][..n]) {
-                    *yo = y;
-                    if ids > 2 {
-                        *zo = z;
-                    }
-                    x += 1;
-                    if x == size[0] {
-                        x = 0;
-                        y += 1;
-                        if y == size[1] {
-                            y = 0;
-                            z += 1;
-                        }
-                    }
-                }
-            }
-        }
+        write_item_ids(&mut wave.vgpr, size, w, ids);
     }
-}
-
-/// 0, 1, …, 63: a wave's lane numbers, added to its first work-item id in one vector add
-/// per 8 lanes (an index counted up lane by lane is not vectorised).
-const LANE_IDS: [u32; LANES] = {
-    let mut ids = [0; LANES];
-    let mut i = 0;
-    while i < LANES {
-        ids[i] = i as u32;
-        i += 1;
-    }
-    ids
-};
-
-fn put64(put: &mut impl FnMut(&mut Wave, u32), wave: &mut Wave, v: u64) {
-    put(wave, v as u32);
-    put(wave, (v >> 32) as u32);
-}
-
-/// The private segment buffer V#: base = the worker's scratch region, SWIZZLE_EN, no range
-/// clamp (NUM_RECORDS all ones), DATA_FORMAT 32 (4) with UINT, ELEMENT_SIZE 4 bytes (1),
-/// INDEX_STRIDE 64 (3), ADD_TID_ENABLE. The wave offset SGPR selects the wave's part.
-pub fn scratch_rsrc(base: u64) -> [u32; 4] {
-    let word1 = ((base >> 32) as u32 & 0xffff) | 1 << 31;
-    let word3 = 4 << 15 | 4 << 12 | 1 << 19 | 3 << 21 | 1 << 23;
-    [base as u32, word1, u32::MAX, word3]
 }
 
 /// Run every workgroup of `d` on `threads` host threads with `exec`. `progress` is called
@@ -519,6 +397,7 @@ fn run_inner(
     let worker = || Worker {
         waves: Vec::new(),
         ids: ItemIds::default(),
+        start: None,
         used: Vec::new(),
         ended: Vec::new(),
         lds: Lds::new(0),
@@ -546,36 +425,13 @@ fn run_inner(
     })
 }
 
-/// The work-item id VGPRs of every wave of a workgroup of one size: the same for every
-/// full workgroup of a dispatch, so made once rather than per wave (counting the ids up
-/// lane by lane across rows costs about a twentieth of a 2-D stencil launch).
-#[derive(Default)]
-struct ItemIds {
-    size: Option<Dim3>,
-    /// Per wave: VGPRs 0-2, zero in lanes past the group's last item.
-    waves: Vec<[[u32; LANES]; 3]>,
-}
-
-impl ItemIds {
-    /// The table for workgroups of `size` (`waves` waves) of `d`.
-    fn get(&mut self, d: &Dispatch, size: Dim3, waves: usize) -> &[[[u32; LANES]; 3]] {
-        if self.size != Some(size) {
-            self.waves.clear();
-            self.waves.resize(waves, [[0; LANES]; 3]);
-            for (w, ids) in self.waves.iter_mut().enumerate() {
-                d.write_item_ids(ids, size, w as u32);
-            }
-            self.size = Some(size);
-        }
-        &self.waves
-    }
-}
-
 /// What a host worker keeps between workgroups: wave register files (64 KiB of VGPRs
 /// each, so reused rather than allocated per workgroup) and an LDS buffer.
 struct Worker<'a> {
     waves: Vec<Box<Wave>>,
     ids: ItemIds,
+    /// The scalar start of this worker's waves, for the scratch region it was made for.
+    start: Option<WaveStart>,
     /// Per wave of the current workgroup: instructions run, and whether it ended (kept
     /// between workgroups: two allocations per workgroup cost about a tenth of a short
     /// kernel's dispatch).
@@ -604,39 +460,6 @@ struct GroupStats {
     barrier_waves: u64,
 }
 
-/// Return `wave` to the state of `Wave::new(gen)` as far as a kernel with `vgprs` VGPRs
-/// can tell: VGPRs at or above `vgprs` are not cleared (a kernel has only the registers
-/// its descriptor asks for; on the GPU the others belong to other waves).
-fn reset_wave(wave: &mut Wave, gen: Gen, vgprs: usize) {
-    // Exhaustive on purpose: a new field in `Wave` must be reset here too.
-    let Wave {
-        vgpr,
-        sgpr,
-        exec,
-        vcc,
-        m0,
-        scc,
-        mode,
-        pc,
-        code_base,
-        gen: g,
-        exports,
-    } = wave;
-    for r in vgpr.iter_mut().take(vgprs) {
-        *r = [0; LANES];
-    }
-    *sgpr = [0; wavejit_isa::state::NUM_SREG_SLOTS];
-    *exec = u64::MAX;
-    *vcc = 0;
-    *m0 = 0;
-    *scc = 0;
-    *mode = wavejit_isa::state::MODE_DEFAULT;
-    *pc = 0;
-    *code_base = 0;
-    *g = gen;
-    exports.clear();
-}
-
 /// Run one workgroup to completion; returns (instructions, waves).
 #[allow(clippy::too_many_arguments)]
 fn run_group(
@@ -657,24 +480,24 @@ fn run_group(
     } else {
         worker.lds = Lds::new(lds_len);
     }
-    let vgprs = (d.kd.vgpr_count() as usize).min(wavejit_isa::state::NUM_VGPRS);
+    let vgprs = d.kd.vgpr_count() as usize;
     while worker.waves.len() < n as usize {
         worker.waves.push(Wave::new(d.gen));
     }
+    let start = match &mut worker.start {
+        Some(s) if s.scratch_base == scratch_base => s,
+        s => s.insert(d.wave_start(scratch_base)),
+    };
     let waves = &mut worker.waves[..n as usize];
-    let ids = worker.ids.get(d, size, n as usize);
+    let ids = worker
+        .ids
+        .get(d.kd.workitem_id_vgprs() as usize, size, n as usize);
     // VGPR 0 always holds X; Y and Z as the descriptor asks.
     let id_regs = (d.kd.workitem_id_vgprs() as usize).clamp(1, 3);
+    let items = size[0] * size[1] * size[2];
     for (w, (wave, ids)) in waves.iter_mut().zip(ids).enumerate() {
-        reset_wave(wave, d.gen, vgprs);
-        d.init_wave_state(wave, wg, w as u32, scratch_base);
-        // Only the group's items: lanes past them keep what `reset_wave` left, as
-        // `init_wave` does.
-        let lanes = (size[0] * size[1] * size[2]).saturating_sub(w as u32 * LANES as u32);
-        let lanes = (lanes as usize).min(LANES);
-        for (r, id) in wave.vgpr.iter_mut().zip(ids).take(id_regs) {
-            r[..lanes].copy_from_slice(&id[..lanes]);
-        }
+        start.apply(wave, wg, w as u32, items);
+        start_vgprs(wave, vgprs, &ids[..id_regs]);
     }
     let lds = &mut worker.lds;
     let mut prof = worker.prof.as_mut();
@@ -873,7 +696,7 @@ mod tests {
         for size in [[5u32, 3, 7], [2, 3, 7], [5, 3, 7]] {
             let items = size[0] * size[1] * size[2];
             let waves = items.div_ceil(64) as usize;
-            let t = table.get(&d, size, waves);
+            let t = table.get(d.kd.workitem_id_vgprs() as usize, size, waves);
             assert_eq!(t.len(), waves);
             for (w, ids) in t.iter().enumerate() {
                 for lane in 0..64u32 {
@@ -891,26 +714,151 @@ mod tests {
     }
 
     #[test]
-    fn reset_matches_a_fresh_wave() {
+    fn a_started_wave_keeps_nothing_of_its_last_run() {
+        // The dispatch of `abi_registers` (rsrc1 0: 4 VGPRs), started on a wave left dirty
+        // by another run: every scalar register and field is the ABI's, VGPRs 0-3 are the
+        // ids or zero, VGPR 4 (not the kernel's) is left alone.
+        let rsrc2 = 1 | 8 << 1 | 1 << 7 | 1 << 8 | 1 << 10 | 1 << 11;
+        let d = dispatch(kd(rsrc2, 0b1011), [100, 8, 1], [10, 8, 1]);
         let mut w = Wave::new(Gen::Gfx6);
         for r in w.vgpr.iter_mut() {
             *r = [0xdead_beef; LANES];
         }
         w.sgpr = [7; wavejit_isa::state::NUM_SREG_SLOTS];
-        (w.exec, w.vcc, w.m0, w.scc, w.mode, w.pc) = (5, 6, 7, 1, 9, 0x40);
-        reset_wave(&mut w, Gen::Gfx8, 12);
-        let fresh = Wave::new(Gen::Gfx8);
-        assert!(w.vgpr[..12].iter().all(|r| r.iter().all(|&v| v == 0)));
+        (w.exec, w.vcc, w.m0, w.scc, w.mode, w.pc, w.code_base) = (5, 6, 7, 1, 9, 0x80, 3);
+        let start = d.wave_start(0x9_0000_0000);
+        let mut ids = ItemIds::default();
+        // Group (9, 0) has 80 items in 2 waves; wave 1 holds items 64-79.
+        let table = ids.get(2, [10, 8, 1], 2);
+        start.apply(&mut w, [9, 0, 0], 1, 80);
+        start_vgprs(&mut w, d.kd.vgpr_count() as usize, &table[1][..2]);
+        assert_eq!(&w.sgpr[0..4], &scratch_rsrc(0x9_0000_0000));
+        assert_eq!(&w.sgpr[4..8], &[0x4444_0000, 0, 0x3333_0000, 0x1111_2222]);
+        assert_eq!(&w.sgpr[8..12], &[9, 0, 2, 8 * 64]);
+        assert!(w.sgpr[12..].iter().all(|&s| s == 0), "{:?}", &w.sgpr[12..]);
+        assert_eq!(w.exec, 0xffff);
         assert_eq!(
-            w.vgpr[12][0], 0xdead_beef,
-            "past the kernel's 12 VGPRs: left alone"
+            (w.vcc, w.scc, w.m0, w.mode, w.pc, w.code_base),
+            (0, 0, u32::MAX, 0, 0x40, 0)
         );
-        assert_eq!(w.sgpr, fresh.sgpr);
+        assert_eq!(w.gen, Gen::Gfx7);
+        // Lane 0 is item 64: x = 4, y = 6; lane 15 is item 79: x = 9, y = 7.
         assert_eq!(
-            (w.exec, w.vcc, w.m0, w.scc, w.mode, w.pc),
-            (fresh.exec, fresh.vcc, fresh.m0, fresh.scc, fresh.mode, fresh.pc)
+            (w.vgpr[0][0], w.vgpr[1][0], w.vgpr[0][15], w.vgpr[1][15]),
+            (4, 6, 9, 7)
         );
-        assert_eq!(w.gen, Gen::Gfx8);
+        assert!(w.vgpr[0][16..]
+            .iter()
+            .chain(&w.vgpr[1][16..])
+            .all(|&v| v == 0));
+        assert!(w.vgpr[2..4].iter().all(|r| r.iter().all(|&v| v == 0)));
+        assert!(
+            w.vgpr[4].iter().all(|&v| v == 0xdead_beef),
+            "not the kernel's"
+        );
+    }
+
+    /// A GCN 1.2 kernel (s[0:1] = the record buffer, s2 = workgroup id X, 8 VGPRs,
+    /// workgroups of 128 items) that stores, per item, a record of 64 bytes: 8 dwords of
+    /// what it found at its start — v1, v7, its LDS dword, SCC, VCC, M0, s20 — and its
+    /// global id + 1 (so a record that was never written shows), then leaves all of them
+    /// changed for whatever runs next on the same host worker.
+    const LEAK_PROBE: &str = "
+        s_cselect_b32 s10, 1, 0
+        s_mov_b32 s11, vcc_lo
+        s_mov_b32 s12, vcc_hi
+        s_mov_b32 s13, m0
+        s_mov_b32 s14, s20
+        s_mov_b32 m0, -1
+        v_lshlrev_b32 v2, 2, v0
+        ds_read_b32 v2, v2
+        s_lshl_b32 s15, s2, 7
+        v_add_u32 v3, vcc, s15, v0
+        v_lshlrev_b32 v3, 6, v3
+        v_mov_b32 v4, s1
+        v_add_u32 v3, vcc, s0, v3
+        v_addc_u32 v4, vcc, v4, 0, vcc
+        s_waitcnt lgkmcnt(0)
+        v_mov_b32 v5, s10
+        v_mov_b32 v6, s11
+        flat_store_dword v[3:4], v1
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v7
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v2
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v5
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v6
+        v_mov_b32 v5, s12
+        v_mov_b32 v6, s13
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v5
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v6
+        v_mov_b32 v5, s14
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v5
+        v_add_u32 v5, vcc, s15, v0
+        v_add_u32 v5, vcc, 1, v5
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v5
+        v_mov_b32 v1, -1
+        v_mov_b32 v7, 0x1234567
+        s_mov_b32 s20, 0x55
+        v_lshlrev_b32 v5, 2, v0
+        v_mov_b32 v6, 0xabc
+        ds_write_b32 v5, v6
+        s_mov_b32 vcc_lo, 0x77
+        s_mov_b32 vcc_hi, 0x88
+        s_mov_b32 m0, 0x99
+        s_cmp_eq_u32 0, 0
+        s_endpgm
+    ";
+
+    #[test]
+    fn workgroups_do_not_see_each_others_state() {
+        // Three workgroups of two waves each on one host worker, which reuses its wave
+        // registers and LDS: every wave must find v1, v7 (the last of the kernel's 8
+        // VGPRs), its LDS dword, SCC, VCC, M0 (0 on GCN 1.2) and s20 (past the user and
+        // system SGPRs) zero, whatever the waves before it left there. On every engine.
+        let code = crate::assemble(wavejit_isa::Arch::Gcn(Gen::Gfx8), LEAK_PROBE).unwrap();
+        let prog = Program::new(wavejit_isa::Arch::Gcn(Gen::Gfx8), &code);
+        let mut b = [0u8; 64];
+        b[48..52].copy_from_slice(&1u32.to_le_bytes());
+        b[52..56].copy_from_slice(&(2u32 << 1 | 1 << 7).to_le_bytes());
+        b[56..58].copy_from_slice(&(1u16 << 3).to_le_bytes());
+        let kd = KernelDescriptor::parse(&b).unwrap();
+        assert_eq!((kd.vgpr_count(), kd.user_sgpr_count()), (8, 2));
+        let out = 0x1_0000_0000u64;
+        let mut d = dispatch(kd, [384, 1, 1], [128, 1, 1]);
+        (d.gen, d.entry, d.kernarg, d.lds_bytes, d.scratch) = (Gen::Gfx8, 0, out, 512, None);
+        d.max_insts_per_wave = 1000;
+        for &(name, e) in crate::engine::Engine::ALL {
+            let mut mem = Memory::new();
+            mem.map(out, 384 * 64).unwrap();
+            let engine = crate::engine::for_engine(e);
+            let st = run(&d, &prog, &mem, engine.as_ref(), 1, None).unwrap();
+            assert_eq!((st.workgroups, st.waves), (3, 6), "{name}");
+            let mut rec = vec![0u8; 384 * 64];
+            mem.read(out, &mut rec).unwrap();
+            for (item, r) in rec.chunks(64).enumerate() {
+                let dw: Vec<u32> = r
+                    .chunks(4)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect();
+                assert_eq!(dw[8], item as u32 + 1, "{name}: item {item}'s record");
+                assert_eq!(&dw[..8], &[0; 8], "{name}: item {item} found");
+            }
+        }
     }
 
     #[test]
