@@ -126,6 +126,25 @@ pub trait WaveEngine: Send + Sync {
         self.run_checked(prog, wave, lds, mem, budget)
     }
 
+    /// Call `f` once with a runner of `prog` (`b` from `bind(prog)`) over `lds` and `mem`,
+    /// for the waves of one workgroup. The default runs each wave through `run_bound`.
+    fn with_runner(
+        &self,
+        b: &Bound,
+        prog: &Program,
+        lds: &mut Lds,
+        mem: &Memory,
+        f: &mut dyn FnMut(&mut dyn WaveRunner),
+    ) {
+        f(&mut BoundRunner {
+            engine: self,
+            b,
+            prog,
+            lds,
+            mem,
+        })
+    }
+
     /// `run_checked`, counting profile events into `prof` (`wavejit_interp::profile`).
     /// Engines that cannot count refuse with `Unsupported`.
     fn run_profiled(
@@ -175,6 +194,40 @@ pub trait WaveEngine: Send + Sync {
     /// The compiler's counters, for engines that compile.
     fn compile_stats(&self) -> Option<wavejit_jit::CompileStats> {
         None
+    }
+}
+
+/// Runs waves of one program over one LDS and memory, one after another (the waves of a
+/// workgroup, each to its barrier or end): made by [`WaveEngine::with_runner`], so that
+/// what an engine sets up per run is set up once for all of them.
+pub trait WaveRunner {
+    /// `run_bound` of `wave` with at most `budget` instructions.
+    fn run(&mut self, wave: &mut Wave, budget: u64) -> Result<(Step, u64), WaveError>;
+}
+
+/// The default runner: each wave through the engine's `run_bound`.
+struct BoundRunner<'a, E: ?Sized> {
+    engine: &'a E,
+    b: &'a Bound,
+    prog: &'a Program,
+    lds: &'a mut Lds,
+    mem: &'a Memory,
+}
+
+impl<E: WaveEngine + ?Sized> WaveRunner for BoundRunner<'_, E> {
+    fn run(&mut self, wave: &mut Wave, budget: u64) -> Result<(Step, u64), WaveError> {
+        self.engine
+            .run_bound(self.b, self.prog, wave, self.lds, self.mem, budget)
+    }
+}
+
+/// The JIT's runner: one `wavejit_jit::WaveSession` for all the waves.
+struct SessionRunner<'a>(wavejit_jit::WaveSession<'a>);
+
+impl WaveRunner for SessionRunner<'_> {
+    fn run(&mut self, wave: &mut Wave, budget: u64) -> Result<(Step, u64), WaveError> {
+        let (step, stats) = self.0.run(wave, budget)?;
+        Ok((step, stats.insts))
     }
 }
 
@@ -326,6 +379,29 @@ impl WaveEngine for Jit {
         let mut ctx = wavejit_interp::Ctx { wave, lds, mem };
         let (step, stats) = self.jit.run_bound(h, &mut ctx, prog, budget)?;
         Ok((step, stats.insts))
+    }
+
+    fn with_runner(
+        &self,
+        b: &Bound,
+        prog: &Program,
+        lds: &mut Lds,
+        mem: &Memory,
+        f: &mut dyn FnMut(&mut dyn WaveRunner),
+    ) {
+        let h =
+            b.0.as_ref()
+                .and_then(|h| h.downcast_ref::<wavejit_jit::ProgHandle>());
+        match h.and_then(|h| self.jit.session(h, prog, lds, mem)) {
+            Some(s) => f(&mut SessionRunner(s)),
+            None => f(&mut BoundRunner {
+                engine: self,
+                b,
+                prog,
+                lds,
+                mem,
+            }),
+        }
     }
 
     fn run_profiled(

@@ -40,7 +40,7 @@ use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave, LANES};
 use wavejit_isa::Gen;
 
-use crate::engine::{Bound, WaveEngine, WaveError};
+use crate::engine::{Bound, WaveEngine, WaveError, WaveRunner};
 use crate::load::kd::KernelDescriptor;
 
 mod start;
@@ -500,25 +500,76 @@ fn run_group(
         start_vgprs(wave, vgprs, &ids[..id_regs]);
     }
     let lds = &mut worker.lds;
-    let mut prof = worker.prof.as_mut();
-    let (mut barriers, mut barrier_waves) = (0u64, 0u64);
     let (used, ended) = (&mut worker.used, &mut worker.ended);
     used.clear();
     used.resize(n as usize, 0);
     ended.clear();
     ended.resize(n as usize, false);
     let budget = d.max_insts_per_wave;
+    let mut sched = |run: &mut dyn WaveRunner| schedule(waves, used, ended, budget, wg, run);
+    let (barriers, barrier_waves) = match worker.prof.as_mut() {
+        Some(prof) => sched(&mut ProfRunner {
+            exec,
+            prog,
+            lds,
+            mem,
+            prof,
+        })?,
+        None => {
+            let mut r = None;
+            exec.with_runner(bound, prog, lds, mem, &mut |run| r = Some(sched(run)));
+            r.unwrap_or_else(|| {
+                Err(GridError::Config(format!(
+                    "the {} engine ran no waves",
+                    exec.name()
+                )))
+            })?
+        }
+    };
+    Ok(GroupStats {
+        insts: worker.used.iter().sum(),
+        waves: n as u64,
+        barriers,
+        barrier_waves,
+    })
+}
+
+/// Runs each wave counting profile events (`WaveEngine::run_profiled`).
+struct ProfRunner<'a> {
+    exec: &'a dyn WaveEngine,
+    prog: &'a Program,
+    lds: &'a mut Lds,
+    mem: &'a Memory,
+    prof: &'a mut Profile,
+}
+
+impl WaveRunner for ProfRunner<'_> {
+    fn run(&mut self, wave: &mut Wave, budget: u64) -> Result<(Step, u64), WaveError> {
+        self.exec
+            .run_profiled(self.prog, wave, self.lds, self.mem, budget, self.prof)
+    }
+}
+
+/// Run the `waves` of workgroup `wg` with `run`, each to its barrier or end in turn, until
+/// all have ended; `used` and `ended` (one per wave, 0 and false) count each wave's
+/// instructions against `budget`. Returns the barriers released and the waves released
+/// from them.
+fn schedule(
+    waves: &mut [Box<Wave>],
+    used: &mut [u64],
+    ended: &mut [bool],
+    budget: u64,
+    wg: Dim3,
+    run: &mut dyn WaveRunner,
+) -> Result<(u64, u64), GridError> {
+    let (mut barriers, mut barrier_waves) = (0u64, 0u64);
     loop {
         for (w, wave) in waves.iter_mut().enumerate() {
             if ended[w] {
                 continue;
             }
             let left = budget.saturating_sub(used[w]);
-            let r = match prof.as_deref_mut() {
-                Some(p) => exec.run_profiled(prog, wave, lds, mem, left, p),
-                None => exec.run_bound(bound, prog, wave, lds, mem, left),
-            };
-            match r {
+            match run.run(wave, left) {
                 Ok((step, k)) => {
                     // At least the s_barrier itself ran: the budget always shrinks, so a
                     // group whose waves keep meeting at barriers still ends.
@@ -566,17 +617,11 @@ fn run_group(
         // Every wave is at the barrier or done: release the barrier (waves that ended no
         // longer count, as on the hardware).
         if ended.iter().all(|&e| e) {
-            break;
+            return Ok((barriers, barrier_waves));
         }
         barriers += 1;
         barrier_waves += ended.iter().filter(|&&e| !e).count() as u64;
     }
-    Ok(GroupStats {
-        insts: used.iter().sum(),
-        waves: n as u64,
-        barriers,
-        barrier_waves,
-    })
 }
 
 #[cfg(test)]

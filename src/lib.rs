@@ -20,7 +20,7 @@ pub mod statefile;
 
 use std::path::Path;
 
-pub use engine::{Engine, WaveEngine, WaveError};
+pub use engine::{Engine, WaveEngine, WaveError, WaveRunner};
 use wavejit_interp::exec::RunStats;
 use wavejit_interp::ExecError;
 use wavejit_isa::ir::Program;

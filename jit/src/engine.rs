@@ -5,13 +5,15 @@
 //! `wavejit_interp::run`: stops at `s_endpgm` or a barrier, returns the same errors, and
 //! refuses instruction number `max_insts + 1` with `InstLimit` at the same pc.
 
+use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
 
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{Ctx, ExecError, ExecErrorKind, RunStats, Step};
 use wavejit_isa::ir::Program;
+use wavejit_isa::state::{Lds, Memory, Wave};
 
-use crate::cache::{Compiler, Jit, ProgCode, ProgHandle, NEVER_COMPILE, NO_MODE};
+use crate::cache::{Compiler, Jit, ProgCode, ProgHandle, Trampoline, NEVER_COMPILE, NO_MODE};
 use crate::ctx::{
     JitCtx, EXIT_BARRIER, EXIT_END, EXIT_ERROR, EXIT_HOT_FULL, EXIT_HOT_MASKED, EXIT_NEXT,
 };
@@ -115,6 +117,8 @@ impl Jit {
         self.run_code(&code, ctx, prog, max_insts, prof)
     }
 
+    /// A run of `prog` (whose code cache entry is `code`) from `ctx`, with a context of
+    /// its own, counting into `prof` if given.
     fn run_code(
         &self,
         code: &ProgCode,
@@ -123,19 +127,45 @@ impl Jit {
         max_insts: u64,
         prof: Option<&mut Profile>,
     ) -> Result<(Step, JitRunStats), ExecError> {
-        let tramp = if self.broken.is_none() {
-            self.trampoline()
-        } else {
-            None
-        };
-        let start_budget = max_insts.min(i64::MAX as u64) as i64;
-        let mut jc = context(start_budget, ctx, prog, code);
+        let mut jc = context(&mut *ctx.lds, ctx.mem, prog, code);
         if let Some(p) = prof {
             if p.insts.len() < prog.slots.len() {
                 p.insts.resize(prog.slots.len(), Default::default());
             }
             jc.set_profile(p);
         }
+        let tramp = self.live_trampoline();
+        self.run_in(code, &mut jc, tramp, ctx.wave, ctx.mem, prog, max_insts)
+    }
+
+    /// The trampoline into compiled code, unless the back end could not start.
+    fn live_trampoline(&self) -> Option<Trampoline> {
+        if self.broken.is_none() {
+            self.trampoline()
+        } else {
+            None
+        }
+    }
+
+    /// The dispatcher's loop: run `wave` from its pc with at most `max_insts`
+    /// instructions, entering compiled code through `tramp` with the context `jc` (made
+    /// for `prog`'s `code` over the run's LDS and `mem`; its budget, error and helper count
+    /// are set here, so one context serves many runs).
+    #[allow(clippy::too_many_arguments)]
+    fn run_in(
+        &self,
+        code: &ProgCode,
+        jc: &mut JitCtx,
+        tramp: Option<Trampoline>,
+        wave: &mut Wave,
+        mem: &Memory,
+        prog: &Program,
+        max_insts: u64,
+    ) -> Result<(Step, JitRunStats), ExecError> {
+        let start_budget = max_insts.min(i64::MAX as u64) as i64;
+        jc.budget = start_budget;
+        jc.err = None;
+        jc.helper_steps = 0;
         let mut stats = JitRunStats::default();
         let finish = |jc: &JitCtx, mut stats: JitRunStats| {
             stats.insts = (start_budget - jc.budget) as u64;
@@ -143,11 +173,9 @@ impl Jit {
             stats
         };
         loop {
-            let pc = ctx.wave.pc;
+            let pc = wave.pc;
             let func = match tramp {
-                Some(_) => {
-                    self.find_or_compile(code, prog, pc, ctx.wave.mode, ctx.wave.exec == u64::MAX)
-                }
+                Some(_) => self.find_or_compile(code, prog, pc, wave.mode, wave.exec == u64::MAX),
                 None => None,
             };
             if let (Some(f), Some(t)) = (func, tramp) {
@@ -155,23 +183,23 @@ impl Jit {
                 stats.entries += 1;
                 // SAFETY: `f` is a block compiled for this program by this engine, whose
                 // module lives as long as `self`; `wave` and `jc` are live and exclusive.
-                let r = unsafe { t(f, &mut *ctx.wave, &mut jc) };
+                let r = unsafe { t(f, &mut *wave, &mut *jc) };
                 match r {
                     EXIT_NEXT => {
-                        if jc.budget != before || ctx.wave.pc != pc {
+                        if jc.budget != before || wave.pc != pc {
                             continue;
                         }
                         // Not enough budget for the whole block: step it below.
                     }
                     EXIT_HOT_FULL | EXIT_HOT_MASKED => {
-                        self.tier_up(code, prog, hot_spec(ctx.wave, r));
+                        self.tier_up(code, prog, hot_spec(wave, r));
                         continue;
                     }
-                    EXIT_END => return Ok((Step::End, finish(&jc, stats))),
-                    EXIT_BARRIER => return Ok((Step::Barrier, finish(&jc, stats))),
+                    EXIT_END => return Ok((Step::End, finish(jc, stats))),
+                    EXIT_BARRIER => return Ok((Step::Barrier, finish(jc, stats))),
                     EXIT_ERROR => {
                         let e = jc.err.take().unwrap_or(ExecError {
-                            pc: ctx.wave.pc,
+                            pc: wave.pc,
                             kind: ExecErrorKind::BadOperand(
                                 "compiled code failed without an error".into(),
                             ),
@@ -180,7 +208,7 @@ impl Jit {
                     }
                     other => {
                         return Err(ExecError {
-                            pc: ctx.wave.pc,
+                            pc: wave.pc,
                             kind: ExecErrorKind::BadOperand(format!(
                                 "compiled code returned {other}"
                             )),
@@ -191,7 +219,7 @@ impl Jit {
             // Interpret one instruction, or the pre-decoded block here.
             if jc.budget <= 0 {
                 return Err(ExecError {
-                    pc: ctx.wave.pc,
+                    pc: wave.pc,
                     kind: ExecErrorKind::InstLimit(max_insts),
                 });
             }
@@ -204,27 +232,27 @@ impl Jit {
                     // SAFETY: as below.
                     let lds = unsafe { &mut *jc.lds };
                     let mut ic = Ctx {
-                        wave: &mut *ctx.wave,
+                        wave: &mut *wave,
                         lds,
-                        mem: ctx.mem,
+                        mem,
                     };
                     let (s, n) = b.run(&mut ic, prog, jc.budget as u64)?;
                     jc.budget -= n as i64;
                     stats.threaded += n;
                     match s {
                         Step::Continue => continue,
-                        Step::End | Step::Barrier => return Ok((s, finish(&jc, stats))),
+                        Step::End | Step::Barrier => return Ok((s, finish(jc, stats))),
                     }
                 }
             }
             let s = {
-                // SAFETY: `jc.lds` was made from `ctx.lds` above and is not otherwise used
+                // SAFETY: `jc.lds` was made from the run's LDS and is not otherwise used
                 // while this reborrow lives.
                 let lds = unsafe { &mut *jc.lds };
                 let mut ic = Ctx {
-                    wave: &mut *ctx.wave,
+                    wave: &mut *wave,
                     lds,
-                    mem: ctx.mem,
+                    mem,
                 };
                 match jc.counters_mut() {
                     // The counters compiled code adds to, reached through the same pointer.
@@ -236,7 +264,7 @@ impl Jit {
             stats.interpreted += 1;
             match s {
                 Step::Continue => {}
-                Step::End | Step::Barrier => return Ok((s, finish(&jc, stats))),
+                Step::End | Step::Barrier => return Ok((s, finish(jc, stats))),
             }
         }
     }
@@ -411,6 +439,67 @@ impl Jit {
     }
 }
 
+/// Runs of many waves of one program over one LDS and memory, one after another (the
+/// waves of a workgroup): the context compiled code receives is made once for all of them
+/// (with the thread's region cache looked up, making one costs about a tenth of what a
+/// streaming kernel's wave costs outside its compiled code).
+pub struct WaveSession<'a> {
+    jit: &'a Jit,
+    code: &'a ProgCode,
+    prog: &'a Program,
+    mem: &'a Memory,
+    jc: JitCtx,
+    tramp: Option<Trampoline>,
+    /// `jc` points at the LDS: the session holds its borrow.
+    _lds: PhantomData<&'a mut Lds>,
+}
+
+impl Jit {
+    /// A session running waves of `prog`, bound as `h`, over `lds` and `mem`; `None`
+    /// when `h` is not this engine's current handle of `prog` or the engine compiles
+    /// profiling code (run each wave with `run_bound` then).
+    pub fn session<'a>(
+        &'a self,
+        h: &'a ProgHandle,
+        prog: &'a Program,
+        lds: &'a mut Lds,
+        mem: &'a Memory,
+    ) -> Option<WaveSession<'a>> {
+        if self.config.profile {
+            return None;
+        }
+        let code = self.bound_code(h, prog)?;
+        Some(WaveSession {
+            jit: self,
+            code,
+            prog,
+            mem,
+            jc: context(lds, mem, prog, code),
+            tramp: self.live_trampoline(),
+            _lds: PhantomData,
+        })
+    }
+}
+
+impl WaveSession<'_> {
+    /// Run `wave` as `Jit::run_bound` does, with at most `max_insts` instructions.
+    pub fn run(
+        &mut self,
+        wave: &mut Wave,
+        max_insts: u64,
+    ) -> Result<(Step, JitRunStats), ExecError> {
+        self.jit.run_in(
+            self.code,
+            &mut self.jc,
+            self.tramp,
+            wave,
+            self.mem,
+            self.prog,
+            max_insts,
+        )
+    }
+}
+
 /// What one dispatcher step did (the diff engine walks a run this way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnitStep {
@@ -485,7 +574,8 @@ impl Jit {
         };
         let start = budget.min(i64::MAX as u64) as i64;
         let code = self.prog_code(prog);
-        let mut jc = context(start, ctx, prog, &code);
+        let mut jc = context(&mut *ctx.lds, ctx.mem, prog, &code);
+        jc.budget = start;
         let pc = ctx.wave.pc;
         let mut f = f;
         let r = loop {
@@ -559,12 +649,13 @@ impl Jit {
     }
 }
 
-/// The `JitCtx` of a run of `prog` (whose code cache entry is `code`) from `ctx`.
-fn context(budget: i64, ctx: &mut Ctx<'_>, prog: &Program, code: &ProgCode) -> JitCtx {
+/// The `JitCtx` of runs of `prog` (whose code cache entry is `code`) over `lds` and `mem`
+/// (`run_in` sets its budget).
+fn context(lds: &mut Lds, mem: &Memory, prog: &Program, code: &ProgCode) -> JitCtx {
     JitCtx::new(
-        budget,
-        &mut *ctx.lds,
-        ctx.mem,
+        0,
+        lds,
+        mem,
         prog,
         code.slots.as_ptr().cast(),
         (

@@ -39,5 +39,5 @@ pub use diff::{
     DiffRun, Mismatch,
 };
 pub use disk::DiskCache;
-pub use engine::{JitRunStats, UnitStep};
+pub use engine::{JitRunStats, UnitStep, WaveSession};
 pub use error::JitError;
