@@ -236,6 +236,10 @@ pub struct Device {
     /// Profile every launch (`set_profiling`); the launches' profiles so far.
     profiling: bool,
     profiles: Vec<KernelProfile>,
+    /// The program of the last launch, decoded: a program launched again (a solver's
+    /// steps) is not decoded again (decoding a code section costs as much as hundreds of
+    /// its waves' dispatch).
+    last_prog: Option<std::sync::Arc<Program>>,
 }
 
 impl Default for Device {
@@ -276,6 +280,7 @@ impl Device {
             dispatch_id: 0,
             profiling: false,
             profiles: Vec::new(),
+            last_prog: None,
             max_insts_total: None,
             time_limit: None,
             cancel: Default::default(),
@@ -656,7 +661,15 @@ impl Device {
         // The program is the whole code section and the waves start at the kernel's entry:
         // a call may reach a function placed anywhere in it (before the entry too, as
         // clang places `noinline` helpers), and kernels of one object share compiled code.
-        let prog = Program::new(Arch::Gcn(code.gen), &k.code);
+        let arch = Arch::Gcn(code.gen);
+        let prog = match &self.last_prog {
+            Some(p) if p.arch == arch && p.code[..] == k.code[..] => p.clone(),
+            _ => {
+                let p = std::sync::Arc::new(Program::new(arch, &k.code));
+                self.last_prog = Some(p.clone());
+                p
+            }
+        };
         d.code_base = self.load_object(code, k, uses_getpc(&prog))?;
         let t0 = Instant::now();
         let mut counts = self.profiling.then(|| Profile::for_program(&prog));

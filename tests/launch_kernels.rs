@@ -400,6 +400,49 @@ fn prebuilt_two_kernel_objects() {
     }
 }
 
+/// One device launching different code objects in turn, and one of them again: each
+/// launch runs its own kernel's code (the device keeps the last program decoded).
+#[test]
+fn objects_launched_in_turn_run_their_own_code() {
+    let vadd = prebuilt("vadd-gfx803.hsaco");
+    let two = prebuilt("two-gfx803.o");
+    for engine in engines() {
+        let mut dev = device(engine);
+        let a: Vec<u32> = (0..100u32).map(|i| i * 3 + 1).collect();
+        let b: Vec<u32> = (0..100u32).map(|i| 0xffff_fff0 + i).collect();
+        let (ba, bb, bc) = (
+            dev.alloc_slice(&a).unwrap(),
+            dev.alloc_slice(&b).unwrap(),
+            dev.alloc_zeroed(4 * 100).unwrap(),
+        );
+        let vadd_args = [
+            Arg::Buffer(ba),
+            Arg::Buffer(bb),
+            Arg::Buffer(bc),
+            Arg::U32(100),
+        ];
+        let sum: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
+        let bo = dev.alloc_zeroed(4 * 100).unwrap();
+        for round in 0..2 {
+            dev.launch(&vadd, "vadd", [100, 1, 1], [64, 1, 1], &vadd_args)
+                .unwrap_or_else(|e| panic!("{engine} round {round}: {e}"));
+            assert_eq!(dev.read_vec::<u32>(bc).unwrap(), sum, "{engine} {round}");
+            dev.write(bc, &[0u8; 400]).unwrap();
+            dev.launch(
+                &two,
+                "twice",
+                [100, 1, 1],
+                [64, 1, 1],
+                &[Arg::Buffer(ba), Arg::Buffer(bo)],
+            )
+            .unwrap_or_else(|e| panic!("{engine} round {round}: {e}"));
+            let twice: Vec<u32> = a.iter().map(|x| x.wrapping_mul(2)).collect();
+            assert_eq!(dev.read_vec::<u32>(bo).unwrap(), twice, "{engine} {round}");
+            dev.write(bo, &[0u8; 400]).unwrap();
+        }
+    }
+}
+
 #[test]
 fn three_dimensional_grid_with_partial_groups() {
     let (sx, sy, sz) = (10u32, 6u32, 5u32);
