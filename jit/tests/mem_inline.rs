@@ -565,6 +565,82 @@ fn contiguous_dwords_by_hand() {
     }
 }
 
+/// The contiguity test looks at lane 63 first (a wave spanning rows fails there without
+/// the test of the 16 chunks): lanes contiguous but lane 63 elsewhere in the region, or
+/// with another high half (4 GiB on: the interpreter's error), or lanes contiguous in
+/// 64 bits whose low halves wrap (lane 63 at lane 0's low half + 252 modulo 2^32 and the
+/// next high half; a low-half wrap with the same high half in every lane, lane 63 low),
+/// on both tiers against the interpreter; values by hand where the accesses succeed.
+#[test]
+fn lane63_tested_first_by_hand() {
+    let gen = Gen::Gfx8;
+    let prog = program(
+        gen,
+        &[
+            flat(Op::FlatLoadDword, 10, 0, 0),
+            flat(Op::FlatStoreDword, 0, 0, 6),
+            flat(Op::FlatLoadDword, 11, 0, 0),
+            endpgm(),
+        ],
+    );
+    let mut w = Wave::new(gen);
+    for l in 0..64 {
+        put64(&mut w, 0, l, A + 0x40 + 4 * l as u64);
+        w.vgpr[6][l] = 0x7000 + l as u32;
+    }
+    put64(&mut w, 0, 63, A + 0x8);
+    for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+        let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, tier);
+        assert!(out.result.is_ok(), "{tier}: {:?}", out.result);
+        let o = &out.wave;
+        // Lane 62 reads offset 0x40 + 248 = 0x138, lane 63 offset 8.
+        assert_eq!(o.vgpr[10][62], 0x3b3a_3938, "{tier}");
+        assert_eq!(o.vgpr[10][63], 0x0b0a_0908, "{tier}");
+        // The store then the load through the same pair.
+        assert_eq!(o.vgpr[11][0], 0x7000, "{tier}");
+        assert_eq!(o.vgpr[11][63], 0x703f, "{tier}");
+        assert_eq!(
+            jit_run_stats(&j, &prog, &w, &lds(), &memory())
+                .expect("runs")
+                .1
+                .helper_steps,
+            0,
+            "{tier}: in bounds, inline"
+        );
+    }
+    // Lane 63 at its contiguous low half but 4 GiB on.
+    let mut w2 = w.clone();
+    let far = (1u64 << 32) + A + 0x40 + 4 * 63;
+    put64(&mut w2, 0, 63, far);
+    for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+        let out = check_with(&j, &prog, &w2, &lds(), &memory(), 1000, tier);
+        assert_global_fault(out, 0, far, 63, &format!("{tier}: lane 63's high half"));
+    }
+    // Contiguous in 64 bits across a 4 GiB boundary (lane 63's low half is lane 0's +
+    // 252 modulo 2^32), in no region: lane 0's address is the first fault.
+    let mut w3 = w.clone();
+    let start = (1u64 << 32) - 128;
+    for l in 0..64 {
+        put64(&mut w3, 0, l, start + 4 * l as u64);
+    }
+    // The low halves wrapping with one high half: lanes 32-63 at 0-124, in no region.
+    let mut w4 = w.clone();
+    for l in 0..64 {
+        put64(
+            &mut w4,
+            0,
+            l,
+            (start as u32).wrapping_add(4 * l as u32) as u64,
+        );
+    }
+    for (wave, first, what) in [(&w3, start, "64-bit run"), (&w4, start, "low halves")] {
+        for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+            let out = check_with(&j, &prog, wave, &lds(), &memory(), 1000, tier);
+            assert_global_fault(out, 0, first, 0, &format!("{tier}: {what}"));
+        }
+    }
+}
+
 /// A unit tests a FLAT address pair for contiguity once and reuses the result for later
 /// accesses through the pair until an instruction writes either register: a pair moved by
 /// a VALU add is tested again (the store lands at the new addresses, read back through

@@ -13,8 +13,9 @@ use super::float_ops::float_op;
 use super::int_ops::int_op;
 use super::opnd::{Opnd, Uni};
 use super::sem::Sem;
-use super::vocab::{Carry, Fmt, IOp, I16};
+use super::vocab::{Carry, Fmt, IOp, Shift64, I16};
 use super::vplan::VPlan;
+use super::vplan::VSrc;
 use super::write::{float_result, write32, write64, write_mask, Masks};
 use crate::block::{Cx, Raw, I32X4, I64X2};
 use crate::slots::VCC_LO;
@@ -41,6 +42,20 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
         exec,
         dpp: dpp_mask,
     };
+    // A 64-bit shift of a VGPR pair by a constant works on the pair's halves as cached:
+    // no fetch of the pair as `i64x2`.
+    if let Sem::Shift64(sh) = sem {
+        if let Some((k, reg)) = shift64_by_constant(p, uni, sh) {
+            let lo = cx.vreg(reg, c);
+            let hi = cx.vreg(reg.wrapping_add(1), c);
+            let (l, h) = super::mixed::shift64_halves(cx, sh.kind(), k, lo, hi);
+            if let Some(d) = p.vdst {
+                cx.write_vreg_masked(d, c, l, wmask);
+                cx.write_vreg_masked(d.wrapping_add(1), c, h, wmask);
+            }
+            return;
+        }
+    }
     let mut v = [Opnd::W32(Value::from_u32(0)); 3];
     for (i, slot) in v.iter_mut().enumerate().take(shape.nsrc as usize) {
         *slot = fetch(cx, p, i, c, g, uni);
@@ -241,5 +256,20 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
             write32(cx, p, c, r, wmask);
             write_mask(cx, p, c, co, masks);
         }
+    }
+}
+
+/// The constant amount and the source pair of a 64-bit shift whose shifted operand is a
+/// VGPR pair read unmodified (no ABS/NEG) and whose amount is a constant.
+fn shift64_by_constant(p: &VPlan, uni: &Unis, sh: Shift64) -> Option<(u32, u8)> {
+    let (amt, src) = if sh.rev() { (0, 1) } else { (1, 0) };
+    let Some(Uni::K(k)) = plain_uni(p, uni, amt) else {
+        return None;
+    };
+    match p.src[src] {
+        VSrc::V(n) if (p.abs | p.neg) >> src & 1 == 0 && p.sdwa.is_none() && p.dpp.is_none() => {
+            Some((k, n))
+        }
+        _ => None,
     }
 }

@@ -79,6 +79,60 @@ impl Cx<'_> {
     }
 }
 
+/// A 64-bit shift by the constant `k` (`& 63`) of 4 lanes held as their (low dwords,
+/// high dwords) `i32x4` halves, giving the result's halves: each half is one or two
+/// 32-bit shifts of the source halves (`kind` 0 left, 1 logical right, 2 arithmetic
+/// right), with no interleaving into `i64x2` and back — clang's `v_lshlrev_b64 v[a:a+1],
+/// 2, v[b:b+1]` of every address is two to four instructions a chunk, where the
+/// interleaving takes six. A high half known to be zero (`v_mov_b32 v[b+1], 0` in the
+/// same segment) drops its part, and the results' known widths (`Cx::ubits`) follow the
+/// shifts.
+pub(super) fn shift64_halves(
+    cx: &mut Cx,
+    kind: u8,
+    k: u32,
+    lo: Value,
+    hi: Value,
+) -> (Value, Value) {
+    let k = k & 63;
+    if k == 0 {
+        return (lo, hi);
+    }
+    let zero = cx.splat32(0);
+    // The bits a half receives from the other half across the 32-bit boundary.
+    let join = |cx: &mut Cx, a: Value, b: Value| {
+        if cx.ubits_of(a) == 0 {
+            b
+        } else if cx.ubits_of(b) == 0 {
+            a
+        } else {
+            cx.b.ins().bor(a, b)
+        }
+    };
+    match (kind, k < 32) {
+        (0, true) => {
+            let l = cx.shift_k(lo, k, 0);
+            let from_lo = cx.shift_k(lo, 32 - k, 1);
+            let h = if cx.ubits_of(hi) == 0 {
+                from_lo
+            } else {
+                let h = cx.shift_k(hi, k, 0);
+                join(cx, h, from_lo)
+            };
+            (l, h)
+        }
+        (0, false) => (zero, cx.shift_k(lo, k - 32, 0)),
+        (_, true) => {
+            let l = cx.shift_k(lo, k, 1);
+            let from_hi = cx.shift_k(hi, 32 - k, 0);
+            let l = join(cx, l, from_hi);
+            (l, cx.shift_k(hi, k, kind))
+        }
+        (1, false) => (cx.shift_k(hi, k - 32, 1), zero),
+        (_, false) => (cx.shift_k(hi, k - 32, 2), cx.shift_k(hi, 31, 2)),
+    }
+}
+
 /// A 64-bit shift of chunk `c`: `v` are the fetched sources; `amt`, when the amount is the
 /// same in every lane, is it.
 pub(super) fn shift64(

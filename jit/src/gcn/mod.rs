@@ -386,6 +386,13 @@ pub(crate) fn compile(
     let mut mem_nth = 0u32;
     for (k, p) in items.iter().enumerate() {
         let next_pc = p.pc.wrapping_add(p.size);
+        // A no-op (`s_waitcnt` between clang's address arithmetic and its uses, `s_nop`)
+        // changes no state: the segment or run of loads being built goes on across it, so
+        // its registers are not stored and reloaded around it. Profiled code counts it
+        // where it stands, with the EXEC of that point, and so still ends them.
+        if matches!(p.item, Item::Nop) && prof.is_none() {
+            continue;
+        }
         if !matches!(&p.item, Item::M(mp) if crate::mem::joins(&mrun, mp)) {
             crate::mem::emit_run(&mut cx, &mrun);
             mrun.clear();

@@ -16,7 +16,7 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types;
-use cranelift_codegen::ir::{AbiParam, AtomicRmwOp, InstBuilder, Signature, Value};
+use cranelift_codegen::ir::{AbiParam, AtomicRmwOp, BlockArg, InstBuilder, Signature, Value};
 use cranelift_codegen::isa::CallConv;
 use wavejit_isa::gcn::FlatFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
@@ -440,14 +440,41 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
         let lo0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
         let off = crate::ctx::wave_off::vgpr_chunk(p.addr + 1, 0);
         let hi0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
+        // Lane 63 first, as scalars: the rows of a 2-D workgroup (a stencil's waves span
+        // several rows) fail here, without the test of the 16 chunks. Lane 63 at lane 0's
+        // address + 252 with lane 0's high half, and lane 0's low half at most
+        // 2^32 - 256 (no carry into the high half): then the chunks' test decides.
+        let last = crate::ctx::wave_off::vgpr_chunk(p.addr, CHUNKS - 1) + 12;
+        let lo63 = cx.b.ins().load(types::I32, flags, cx.wave, last);
+        let last = crate::ctx::wave_off::vgpr_chunk(p.addr + 1, CHUNKS - 1) + 12;
+        let hi63 = cx.b.ins().load(types::I32, flags, cx.wave, last);
+        let want63 = cx.b.ins().iadd_imm_s(lo0, 252);
+        let a = cx.b.ins().icmp(IntCC::Equal, lo63, want63);
+        let b = cx.b.ins().icmp(IntCC::Equal, hi63, hi0);
+        // Lane 63's low half must not carry into the high half.
+        let nowrap =
+            cx.b.ins()
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, lo0, (u32::MAX - 252) as i64);
+        let ab = cx.b.ins().band(a, b);
+        let pre = cx.b.ins().band(ab, nowrap);
+        // Defined here, before the branch, so that nothing cached for later code is
+        // defined in the chunks' test block, which does not dominate it.
+        let step = cx.lanes32(iota);
+        let next = cx.splat32(16);
+        let test = cx.b.create_block();
+        let decided = cx.b.create_block();
+        let ok = cx.b.append_block_param(decided, types::I8);
+        let no = cx.b.ins().iconst(types::I8, 0);
+        cx.b.ins()
+            .brif(pre, test, &[], decided, &[BlockArg::Value(no)]);
+        cx.b.switch_to_block(test);
+        cx.b.seal_block(test);
         let vlo = cx.b.ins().splat(types::I32X4, lo0);
         let vhi = cx.b.ins().splat(types::I32X4, hi0);
         // Chunk c's wanted addresses are chunk c - 1's plus 16: one add per chunk and two
         // constants in all (a constant per chunk is shared with every other check of the
         // unit, so it is live, and spilled, between them).
-        let step = cx.lanes32(iota);
         let mut want = cx.b.ins().iadd(vlo, step);
-        let next = cx.splat32(16);
         let mut eq: Option<Value> = None;
         for c in 0..CHUNKS {
             if c > 0 {
@@ -469,15 +496,13 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
             cx.b.ins().store(flags, acc, sink, 0);
             eq = Some(acc);
         }
-        // Lane 63's low half must not carry into the high half.
-        let nowrap =
-            cx.b.ins()
-                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, lo0, (u32::MAX - 252) as i64);
-        let mut ok = nowrap;
-        if let Some(e) = eq {
-            let t = cx.b.ins().vall_true(e);
-            ok = cx.b.ins().band(t, nowrap);
-        }
+        let all = match eq {
+            Some(e) => cx.b.ins().vall_true(e),
+            None => cx.b.ins().iconst(types::I8, 1),
+        };
+        cx.b.ins().jump(decided, &[BlockArg::Value(all)]);
+        cx.b.switch_to_block(decided);
+        cx.b.seal_block(decided);
         contig = Some(match contig {
             None => ok,
             Some(x) => cx.b.ins().band(x, ok),
