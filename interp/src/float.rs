@@ -919,7 +919,7 @@ pub(crate) fn compare_soft(fmt: Format, flush_in: bool, a: u64, b: u64) -> Optio
 }
 
 /// The input after the flushes of `fp`, NaN canonical: what min/max/med3 return.
-#[inline]
+#[inline(always)]
 pub fn canonical(fp: Fp, a: u64) -> u64 {
     host::canonical(fp, a)
 }
@@ -940,18 +940,18 @@ pub(crate) fn canonical_soft(fp: Fp, a: u64) -> u64 {
 
 /// IEEE 754-2019 minimumNumber: a NaN operand loses to a number (two NaNs give NaN), and
 /// -0 is below +0. (ERRATA VOP3 10: the minNum rule for a single NaN.)
-#[inline]
+#[inline(always)]
 pub fn min_num(fp: Fp, a: u64, b: u64) -> u64 {
     pick(fp, a, b, true)
 }
 
 /// IEEE 754-2019 maximumNumber (see `min_num`).
-#[inline]
+#[inline(always)]
 pub fn max_num(fp: Fp, a: u64, b: u64) -> u64 {
     pick(fp, a, b, false)
 }
 
-#[inline]
+#[inline(always)]
 fn pick(fp: Fp, a: u64, b: u64, min: bool) -> u64 {
     host::pick(fp, a, b, min)
 }

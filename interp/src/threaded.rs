@@ -143,7 +143,11 @@ impl Block {
             ctx.wave.pc = r.pc;
             match &r.kind {
                 Kind::Valu(f, v) if predecoded => {
-                    let mut cx = Cx { ctx, v: *v };
+                    let mut cx = Cx {
+                        ctx,
+                        v: *v,
+                        wave_loops: true,
+                    };
                     f(&mut cx).map_err(|kind| ExecError { pc: r.pc, kind })?;
                     ctx.wave.pc = r.next;
                 }

@@ -145,7 +145,7 @@ pub(super) fn compare(fmt: Format, flush_in: bool, a: u64, b: u64) -> Option<Opt
 /// The input after the flushes of `fp`, NaN canonical. A non-NaN input is already a
 /// value of the format, so nothing rounds: only a denormal can change (to its signed
 /// zero, when either flush applies). Bit operations only, in every format and mode.
-#[inline]
+#[inline(always)]
 pub(super) fn canonical(fp: Fp, a: u64) -> u64 {
     let f = fp.fmt;
     let a = f.trim(a);
@@ -177,7 +177,7 @@ pub(super) fn from_int(fp: Fp, v: i128) -> Option<u64> {
 /// The key that orders the non-NaN values of a format as numbers, with -0 below +0: the
 /// bits with the sign flipped for positive values and every bit flipped for negative ones
 /// (a larger magnitude of a negative number is a smaller number).
-#[inline]
+#[inline(always)]
 fn order_key(f: Format, a: u64) -> u64 {
     if f.is_neg(a) {
         !a & ((f.sign_bit() << 1).wrapping_sub(1))
@@ -190,7 +190,7 @@ fn order_key(f: Format, a: u64) -> u64 {
 /// format and mode. After `canonical` (flushes, NaN canonical), two values that compare
 /// equal have the same bits except for ±0, and the key orders -0 below +0 as the
 /// definition does; a NaN loses to a number.
-#[inline]
+#[inline(always)]
 pub(super) fn pick(fp: Fp, a: u64, b: u64, min: bool) -> u64 {
     let f = fp.fmt;
     let (a, b) = (canonical(fp, a), canonical(fp, b));

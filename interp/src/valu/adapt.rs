@@ -10,29 +10,51 @@ use super::operands::Ty::{self, B16, B32, B64, F16, F32, F64};
 use super::vop1;
 use crate::float::{Fp, Mode};
 
-pub(super) fn f32_1(cx: &mut Cx, f: impl Fn(u32, Mode) -> u32) -> R {
+/// Run `g` with the wave's MODE. Pre-decoded code (`Cx::wave_loops`) passes the common
+/// MODE values as constants — the default (0xC0: f32 denormals flushed), denormals kept
+/// (0xF0, the host's IEEE semantics) and what clang's OpenCL kernel descriptors set (0x3C0:
+/// 0xC0 with DX10_CLAMP and IEEE) — so that `g`'s lane loop is compiled once per such value with
+/// the mode's decisions (rounding direction, flushes: whether the float core may take the
+/// host's path) made at compile time instead of per lane. The value passed is the wave's
+/// MODE in every case, so the per-lane function computes what it computes for any MODE.
+#[inline(always)]
+fn with_mode(cx: &mut Cx, g: impl Fn(&mut Cx, Mode) -> R) -> R {
     let m = cx.mode();
-    alu(cx, [F32], F32, |[a]| f(a as u32, m) as u64)
+    if cx.wave_loops {
+        match m.0 {
+            0xC0 => return g(cx, Mode(0xC0)),
+            0xF0 => return g(cx, Mode(0xF0)),
+            0x3C0 => return g(cx, Mode(0x3C0)),
+            _ => {}
+        }
+    }
+    g(cx, m)
+}
+
+pub(super) fn f32_1(cx: &mut Cx, f: impl Fn(u32, Mode) -> u32) -> R {
+    with_mode(cx, |cx, m| alu(cx, [F32], F32, |[a]| f(a as u32, m) as u64))
 }
 pub(super) fn f32_2(cx: &mut Cx, f: impl Fn(u32, u32, Mode) -> u32) -> R {
-    let m = cx.mode();
-    alu(cx, [F32, F32], F32, |[a, b]| {
-        f(a as u32, b as u32, m) as u64
+    with_mode(cx, |cx, m| {
+        alu(cx, [F32, F32], F32, |[a, b]| {
+            f(a as u32, b as u32, m) as u64
+        })
     })
 }
 pub(super) fn f32_3(cx: &mut Cx, f: impl Fn(u32, u32, u32, Mode) -> u32) -> R {
-    let m = cx.mode();
-    alu(cx, [F32, F32, F32], F32, |[a, b, c]| {
-        f(a as u32, b as u32, c as u32, m) as u64
+    with_mode(cx, |cx, m| {
+        alu(cx, [F32, F32, F32], F32, |[a, b, c]| {
+            f(a as u32, b as u32, c as u32, m) as u64
+        })
     })
 }
 pub(super) fn f64_2(cx: &mut Cx, f: impl Fn(u64, u64, Mode) -> u64) -> R {
-    let m = cx.mode();
-    alu(cx, [F64, F64], F64, |[a, b]| f(a, b, m))
+    with_mode(cx, |cx, m| alu(cx, [F64, F64], F64, |[a, b]| f(a, b, m)))
 }
 pub(super) fn f64_3(cx: &mut Cx, f: impl Fn(u64, u64, u64, Mode) -> u64) -> R {
-    let m = cx.mode();
-    alu(cx, [F64, F64, F64], F64, |[a, b, c]| f(a, b, c, m))
+    with_mode(cx, |cx, m| {
+        alu(cx, [F64, F64, F64], F64, |[a, b, c]| f(a, b, c, m))
+    })
 }
 pub(super) fn f16_2(cx: &mut Cx, f: impl Fn(u16, u16, Mode) -> u16) -> R {
     let m = cx.mode();
@@ -47,14 +69,33 @@ pub(super) fn f16_3(cx: &mut Cx, f: impl Fn(u16, u16, u16, Mode) -> u16) -> R {
     })
 }
 /// A precision-generic float operation (`fn(Fp, bits) -> bits`) at type `ty`.
+/// (f16 has no host path, so its MODE stays a run-time value.) Always inlined, so that
+/// `ty` is a constant in each operation's arm and its lane loop is compiled for it.
+#[inline(always)]
 pub(super) fn fp_1(cx: &mut Cx, ty: Ty, f: impl Fn(Fp, u64) -> u64) -> R {
-    let fp = fp_of(cx.mode(), ty);
-    alu(cx, [ty], ty, |[a]| f(fp, a))
+    let g = |cx: &mut Cx, m: Mode| {
+        let fp = fp_of(m, ty);
+        alu(cx, [ty], ty, |[a]| f(fp, a))
+    };
+    if ty.bits() == 16 {
+        g(cx, cx.mode())
+    } else {
+        with_mode(cx, g)
+    }
 }
+#[inline(always)]
 pub(super) fn fp_3(cx: &mut Cx, ty: Ty, f: impl Fn(Fp, u64, u64, u64) -> u64) -> R {
-    let fp = fp_of(cx.mode(), ty);
-    alu(cx, [ty, ty, ty], ty, |[a, b, c]| f(fp, a, b, c))
+    let g = |cx: &mut Cx, m: Mode| {
+        let fp = fp_of(m, ty);
+        alu(cx, [ty, ty, ty], ty, |[a, b, c]| f(fp, a, b, c))
+    };
+    if ty.bits() == 16 {
+        g(cx, cx.mode())
+    } else {
+        with_mode(cx, g)
+    }
 }
+#[inline(always)]
 pub(super) fn fp_of(m: Mode, ty: Ty) -> Fp {
     match ty {
         F16 | B16 => m.fp16(),
@@ -101,8 +142,7 @@ pub(super) fn f32x2_to_b32(cx: &mut Cx, f: impl Fn(u32, u32, Mode) -> u32) -> R 
     })
 }
 pub(super) fn b32_to_f32(cx: &mut Cx, f: impl Fn(u32, Mode) -> u32) -> R {
-    let m = cx.mode();
-    alu(cx, [B32], F32, |[a]| f(a as u32, m) as u64)
+    with_mode(cx, |cx, m| alu(cx, [B32], F32, |[a]| f(a as u32, m) as u64))
 }
 /// A lane value as a per-lane function takes it: 16, 32 or 64 bits.
 pub trait Bits: Copy {

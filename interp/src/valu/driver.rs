@@ -24,6 +24,12 @@ pub type R = Result<(), ExecErrorKind>;
 pub struct Cx<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
     pub v: Vop,
+    /// Lane loops compiled per MODE (pre-decoded code, `crate::threaded`): the float
+    /// adapters pass the common MODE values as constants (`adapt::with_mode`), so that
+    /// the float core's per-lane decisions on rounding and flushes are made once, when the
+    /// loop is compiled. The interpreter's own step leaves this off and reads MODE as a
+    /// run-time value.
+    pub wave_loops: bool,
 }
 
 /// A lane-bit input of an operation.
@@ -234,11 +240,14 @@ impl Cx<'_, '_> {
         }
         let bits_in = self.bits_in(bit_in)?;
         let w = &*self.ctx.wave;
-        let mut rows = [[0u32; LANES]; 2];
-        let (from_rows, run, keep) = if self.v.dpp.is_none() && self.v.sdwa.is_none() {
-            ([false; 3], w.exec, 0)
+        // Only DPP and SDWA prepare rows; the plain forms skip clearing them.
+        let mut row_store;
+        let (rows, (from_rows, run, keep)) = if self.v.dpp.is_none() && self.v.sdwa.is_none() {
+            (&ZERO_ROWS, ([false; 3], w.exec, 0))
         } else {
-            self.special_rows(&ins, &ops, &mut rows)?
+            row_store = [[0u32; LANES]; 2];
+            let r = self.special_rows(&ins, &ops, &mut row_store)?;
+            (&row_store, r)
         };
         let srcs: [Lanes; N] = std::array::from_fn(|i| {
             let (and, xor) = operands::modifier_masks(&self.v, i, ins[i]);
@@ -296,13 +305,12 @@ impl Cx<'_, '_> {
         if let Some(ty) = shape.out {
             let vg = &mut self.ctx.wave.vgpr;
             // Lanes outside `run` keep their value: written back as they are, so that the
-            // plain forms are one branch-free pass over the lanes.
+            // plain forms are one branch-free pass over the lanes (the lane's bit of `run`
+            // widened to a mask selects, with no branch to mispredict under a divergent
+            // EXEC).
             let pick = |lane: usize, new: u32, old: u32| {
-                if run >> lane & 1 != 0 {
-                    new
-                } else {
-                    old
-                }
+                let on = 0u32.wrapping_sub((run >> lane) as u32 & 1);
+                (new & on) | (old & !on)
             };
             match (ty.bits(), &self.v.sdwa) {
                 (64, _) => {
@@ -425,6 +433,9 @@ pub fn compare<const N: usize>(
 /// A register row of zeros: the high half of a 32-bit source and both halves of a
 /// uniform one.
 static ZERO_ROW: [u32; LANES] = [0; LANES];
+
+/// The rows of a plain form, which reads none of them.
+static ZERO_ROWS: [[u32; LANES]; 2] = [[0; LANES]; 2];
 
 /// One operand of the plain forms, read lane by lane without a branch: a VGPR (pair) or a
 /// uniform value (`base`, with rows of zeros), then the operand's width and ABS/NEG as

@@ -45,7 +45,11 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &gcn::Inst) -> Result<(), ExecErrorKind> {
         return crate::vintrp::exec(ctx, inst);
     }
     let v = decoded(ctx.wave.gen, inst)?;
-    let mut cx = driver::Cx { ctx, v };
+    let mut cx = driver::Cx {
+        ctx,
+        v,
+        wave_loops: false,
+    };
     dispatch::dispatch(&mut cx)
 }
 

@@ -154,16 +154,19 @@ pub fn v_mullit_f32(a: u32, b: u32, c: u32, m: Mode) -> u32 {
 }
 
 /// `D = MIN3(S0, S1, S2)` = min(min(S0, S1), S2) with the minNum NaN rule (ERRATA VOP3 10).
+#[inline]
 pub fn min3(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
     float::min_num(fp, float::min_num(fp, a, b), c)
 }
 
 /// `D = MAX3(S0, S1, S2)`
+#[inline]
 pub fn max3(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
     float::max_num(fp, float::max_num(fp, a, b), c)
 }
 
 /// `D = MED3(S0, S1, S2)`; with any NaN the MIN3 of the operands (ERRATA VOP3 10).
+#[inline]
 pub fn med3(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
     let f = fp.fmt;
     if f.is_nan(a) || f.is_nan(b) || f.is_nan(c) {
