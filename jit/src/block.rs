@@ -1248,6 +1248,40 @@ impl<'a> Cx<'a> {
         self.scc = None;
     }
 
+    /// Forget every cached value derived from others (lane masks, splats, constants,
+    /// flushes, NaN tests, canonical and zipped forms, shifts, VINTRP's M0 parts), after
+    /// `invalidate`: at the start and end of code emitted twice on two paths
+    /// (`gcn::emit_segment`), so that neither path, nor the code after them, reuses a
+    /// value the other path defined. The LDS facts and FLAT contiguity tests stay: they
+    /// are made on the main line only. Facts about values (`ones`, ranges, known bits)
+    /// stay true and are only looked up for values someone holds.
+    pub fn forget_values(&mut self) {
+        self.lane_cache.clear();
+        self.splat_cache.clear();
+        self.const_cache.clear();
+        self.pairs64.clear();
+        self.vintrp_m0 = None;
+        self.flushed.clear();
+        self.zips.clear();
+        self.canon_of.clear();
+        self.canon64_of.clear();
+        self.imm_ops.clear();
+        self.nan_tests.clear();
+    }
+
+    /// EXEC's cached halves (for `restore_exec`).
+    pub fn exec_cached(&self) -> [Option<Value>; 2] {
+        [self.sregs[EXEC_LO as usize], self.sregs[EXEC_HI as usize]]
+    }
+
+    /// Cache EXEC's halves as `v` again (`exec_cached`'s values, clean), after an
+    /// `invalidate`: memory holds them, and they were defined where they dominate what
+    /// follows.
+    pub fn restore_exec(&mut self, v: [Option<Value>; 2]) {
+        self.sregs[EXEC_LO as usize] = v[0];
+        self.sregs[EXEC_HI as usize] = v[1];
+    }
+
     /// Whether EXEC is statically all ones at this point.
     pub fn exec_known_ones(&self) -> bool {
         self.pending_index(EXEC_LO).is_none()

@@ -198,6 +198,10 @@ pub struct JitConfig {
     /// lane mask, with EXEC known to be all ones, is emitted once, as a loop over its 16
     /// chunks (the optimising tier unrolls the 16 chunks). About a sixteenth of the IR.
     pub chunk_loops: bool,
+    /// Emit DS dword reads under a full EXEC inside the chunk-major segment of the vector
+    /// instructions after them (`mem::fused`; with `chunk_major`): each chunk's values go
+    /// straight to the instructions that read them.
+    pub fuse_ds_reads: bool,
     /// Chain blocks: a block exit tail-calls the successor's compiled code when it exists.
     pub chain: bool,
     /// Count profiling events in compiled code (`wavejit_interp::profile`): every
@@ -258,6 +262,7 @@ impl Default for JitConfig {
             threaded: false,
             chunk_major: true,
             chunk_loops: true,
+            fuse_ds_reads: true,
             chain: true,
             profile: false,
             plant_xor_bug: false,

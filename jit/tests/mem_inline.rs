@@ -12,7 +12,7 @@ use rand::Rng;
 use wavejit_interp::{Ctx, ExecErrorKind};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::build::{ds, smem, smrd};
-use wavejit_isa::gcn::{Fields, FlatFields, Inst, Op};
+use wavejit_isa::gcn::{Fields, FlatFields, Inst, Op, Src};
 use wavejit_isa::state::{Lds, Space, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
@@ -459,6 +459,146 @@ fn shared_checks_by_hand() {
                 matches!(e.kind, ExecErrorKind::OutOfBounds { lane: Some(l), addr: 512, .. } if l == lane),
                 "{what} ({tier}): {e:?}"
             );
+        }
+    }
+}
+
+/// DS reads emitted inside the vector segment after them (`mem::fused`): a read2 whose
+/// values feed an add across an `s_waitcnt`, a broadcast feeding a multiply, a register
+/// read twice (the first value used, the second kept), the address register rewritten
+/// after its reads and read through again (a new segment, checked from the new value).
+/// Rows and broadcasts take the window copy, lanes reversed within their chunks the
+/// lane-by-lane copy; both tiers; values from LDS dword i = 3 i by hand; no helper call
+/// in bounds; out of bounds at the first read and at the read after the rewrite: the
+/// interpreter's error at that read's pc and lane.
+#[test]
+fn fused_reads_by_hand() {
+    let gen = Gen::Gfx8;
+    let insts = vec![
+        ds(Op::DsRead2B32, 10, 1, [0, 0], [1, 2]),
+        sopp(Op::SWaitcnt, 0),
+        vop2(Op::VAddU32, 20, v(10), 11),
+        ds(Op::DsReadB32, 12, 2, [0, 0], [0, 0]),
+        vop3(Op::VMulLoU32, 21, [v(12), v(10), Src(0)]),
+        ds(Op::DsReadB32, 10, 1, [0, 0], [8, 0]),
+        vop2(Op::VAddU32, 1, ic(4), 1),
+        ds(Op::DsReadB32, 13, 1, [0, 0], [8, 0]),
+        vop2(Op::VXorB32, 22, v(13), 10),
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    let dw = |addr: u32| 3 * (addr / 4);
+    // v1: a row (window copy) or each chunk's lanes reversed (lane by lane); v2 a
+    // broadcast of dword 16 × (l / 16).
+    let row = |l: u32| 4 * l;
+    let reversed = |l: u32| 4 * (4 * (l / 4) + 3 - l % 4);
+    for (addr, pattern) in [(row as fn(u32) -> u32, "row"), (reversed, "reversed")] {
+        let mut w = Wave::new(gen);
+        for l in 0..64u32 {
+            w.vgpr[1][l as usize] = addr(l);
+            w.vgpr[2][l as usize] = 64 * (l / 16);
+        }
+        for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+            let what = format!("{pattern}, {tier}");
+            let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, &what);
+            assert!(out.result.is_ok(), "{what}: {:?}", out.result);
+            let o = &out.wave;
+            for l in 0..64u32 {
+                let (lu, a) = (l as usize, addr(l));
+                let first = dw(a + 4);
+                assert_eq!(
+                    o.vgpr[11][lu],
+                    dw(a + 8),
+                    "{what}: read2's second, lane {l}"
+                );
+                assert_eq!(o.vgpr[20][lu], first + dw(a + 8), "{what}: add, lane {l}");
+                let bc = dw(64 * (l / 16));
+                assert_eq!(o.vgpr[12][lu], bc, "{what}: broadcast, lane {l}");
+                assert_eq!(
+                    o.vgpr[21][lu],
+                    bc.wrapping_mul(first),
+                    "{what}: mul, lane {l}"
+                );
+                assert_eq!(
+                    o.vgpr[10][lu],
+                    dw(a + 8),
+                    "{what}: v10 read again, lane {l}"
+                );
+                assert_eq!(o.vgpr[1][lu], a + 4, "{what}: v1 rewritten, lane {l}");
+                assert_eq!(
+                    o.vgpr[13][lu],
+                    dw(a + 12),
+                    "{what}: read of new v1, lane {l}"
+                );
+                assert_eq!(
+                    o.vgpr[22][lu],
+                    dw(a + 12) ^ dw(a + 8),
+                    "{what}: xor, lane {l}"
+                );
+            }
+        }
+        assert_eq!(helper_steps(&prog, &w), 0, "{pattern}: all inline");
+    }
+    // Lane 9 at 504: the read2's second dword is at 512, past the LDS (the first
+    // instruction). Lane 40 at 500: every read before the rewrite fits (the furthest
+    // ends at byte 512); the last one, after v1 += 4, reads at 504 + 8 = 512.
+    for (lane, base, at) in [(9u32, 504u32, 0usize), (40, 500, 7)] {
+        let mut w = Wave::new(gen);
+        for l in 0..64u32 {
+            w.vgpr[1][l as usize] = 4 * l;
+            w.vgpr[2][l as usize] = 64 * (l / 16);
+        }
+        w.vgpr[1][lane as usize] = base;
+        for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+            let what = format!("lane {lane} at {base}, {tier}");
+            let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, &what);
+            let e = out.result.expect_err(&what);
+            assert_eq!(e.pc, prog.slots[at].pc, "{what}: {e:?}");
+            assert!(
+                matches!(e.kind, ExecErrorKind::OutOfBounds { lane: Some(l), addr: 512, .. } if l == lane as u8),
+                "{what}: {e:?}"
+            );
+        }
+    }
+}
+
+/// A segment whose vector instructions write EXEC after its fused reads (`v_cmpx`): the
+/// reads under the full EXEC before it, the move after it under the new EXEC (lanes
+/// 0-31), in both copies (a row and chunks reversed) and both tiers; values from LDS
+/// dword i = 3 i by hand.
+#[test]
+fn fused_reads_then_exec_write() {
+    let gen = Gen::Gfx8;
+    let insts = vec![
+        ds(Op::DsRead2B32, 10, 1, [0, 0], [0, 1]),
+        vopc(Op::VCmpxGtU32, ic(32), 4),
+        vop1(Op::VMovB32, 12, v(11)),
+        endpgm(),
+    ];
+    let prog = program(gen, &insts);
+    let dw = |addr: u32| 3 * (addr / 4);
+    let row = |l: u32| 4 * l;
+    let reversed = |l: u32| 4 * (4 * (l / 4) + 3 - l % 4);
+    for (addr, pattern) in [(row as fn(u32) -> u32, "row"), (reversed, "reversed")] {
+        let mut w = Wave::new(gen);
+        for l in 0..64u32 {
+            w.vgpr[1][l as usize] = addr(l);
+            w.vgpr[4][l as usize] = l;
+            w.vgpr[12][l as usize] = 7;
+        }
+        for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+            let what = format!("{pattern}, {tier}");
+            let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, &what);
+            assert!(out.result.is_ok(), "{what}: {:?}", out.result);
+            let o = &out.wave;
+            assert_eq!(o.exec, 0xffff_ffff, "{what}: EXEC");
+            for l in 0..64u32 {
+                let (lu, a) = (l as usize, addr(l));
+                assert_eq!(o.vgpr[10][lu], dw(a), "{what}: v10, lane {l}");
+                assert_eq!(o.vgpr[11][lu], dw(a + 4), "{what}: v11, lane {l}");
+                let moved = if l < 32 { dw(a + 4) } else { 7 };
+                assert_eq!(o.vgpr[12][lu], moved, "{what}: v12, lane {l}");
+            }
         }
     }
 }

@@ -376,8 +376,8 @@ pub(crate) fn compile(
         spec,
         header,
     };
-    // The segment being built: plans with their pcs.
-    let mut seg: Vec<(&vplan::VPlan, u32)> = Vec::new();
+    // The segment being built: its instructions with their pcs.
+    let mut seg: Vec<(SegItem, u32)> = Vec::new();
     let mut segio = SegIo::default();
     let mut ended = false;
     // The run of memory loads being built (`crate::mem::emit_run`).
@@ -393,20 +393,45 @@ pub(crate) fn compile(
         if matches!(p.item, Item::Nop) && prof.is_none() {
             continue;
         }
+        // A DS read emitted inside the segment (`mem::fused`): the segment before it ends
+        // unless the read may join it, then the read joins it if EXEC allows.
+        if let Item::M(crate::mem::MPlan::Ds(d)) = &p.item {
+            if cfg.fuse_ds_reads && cfg.chunk_major && crate::mem::fused::shape_ok(d) {
+                if !read_may_join(&seg, d) {
+                    count_segment(&mut cx, prof, prog, &seg);
+                    emit_segment(&mut cx, &seg, loops);
+                    seg.clear();
+                    segio = SegIo::default();
+                }
+                if crate::mem::fused::fusable(&cx, d) {
+                    crate::mem::emit_run(&mut cx, &mrun);
+                    mrun.clear();
+                    forget_contig(&mut cx, &p.item);
+                    let at = crate::mem::At {
+                        pc: p.pc,
+                        rest: (items.len() - k - 1) as u32,
+                        nth: mem_nth,
+                    };
+                    mem_nth += 1;
+                    seg.push((SegItem::R(*d, at), p.pc));
+                    continue;
+                }
+            }
+        }
         if !matches!(&p.item, Item::M(mp) if crate::mem::joins(&mrun, mp)) {
             crate::mem::emit_run(&mut cx, &mrun);
             mrun.clear();
         }
         forget_contig(&mut cx, &p.item);
+        // Profiled code counts a segment's instructions with the EXEC before it, so an
+        // instruction that writes EXEC ends its segment.
+        let exec_stable = !cfg.profile || seg.iter().all(|s| !s.0.writes_exec());
         match &p.item {
             Item::V(vp) => {
                 let io = vp.io();
-                // Profiled code counts a segment's instructions with the EXEC before it,
-                // so an instruction that writes EXEC ends its segment.
-                let exec_stable = !cfg.profile || seg.iter().all(|s| !s.0.to_exec);
                 let fits = cfg.chunk_major
                     && !vp.cross_lane
-                    && seg.iter().all(|s| !s.0.cross_lane)
+                    && seg.iter().all(|s| !s.0.cross_lane())
                     && exec_stable
                     && joins(&segio, &io);
                 if !fits {
@@ -416,7 +441,7 @@ pub(crate) fn compile(
                     segio = SegIo::default();
                 }
                 segio.add(&io);
-                seg.push((vp, p.pc));
+                seg.push((SegItem::V(vp), p.pc));
                 continue;
             }
             _ => {
@@ -572,16 +597,64 @@ fn count_issue(cx: &mut Cx, base: Value, prog: &Program, pc: u32) {
 
 /// Profiling: count the instructions of a segment before it is emitted (the segment
 /// holds no EXEC write but possibly at its end: see `compile`).
-fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(&vplan::VPlan, u32)]) {
+fn count_segment(cx: &mut Cx, prof: Option<Value>, prog: &Program, seg: &[(SegItem, u32)]) {
     if let Some(base) = prof {
-        for &(_, pc) in seg {
+        for &(item, pc) in seg {
             count_issue(cx, base, prog, pc);
+            if let SegItem::R(d, _) = item {
+                crate::mem::lds::count_bank_conflicts(cx, &d, pc);
+            }
         }
     }
 }
 
-/// Emit a run of vector instructions: chunk by chunk when it is lane-independent, else
-/// the one cross-lane instruction with its sources gathered first.
+/// One instruction of a segment: a vector ALU instruction, or a DS read emitted inside
+/// the segment's chunks (`mem::fused`).
+#[derive(Clone, Copy)]
+enum SegItem<'p> {
+    V(&'p vplan::VPlan),
+    R(crate::mem::lds::DsPlan, crate::mem::At),
+}
+
+impl SegItem<'_> {
+    fn cross_lane(&self) -> bool {
+        matches!(self, SegItem::V(p) if p.cross_lane)
+    }
+
+    /// Whether the instruction may write EXEC (a `v_cmpx`, or EXEC as a lane-mask
+    /// destination).
+    fn writes_exec(&self) -> bool {
+        matches!(self, SegItem::V(p)
+            if p.to_exec || p.sdst.is_some_and(|s| pairs_overlap(s, EXEC_LO)))
+    }
+
+    fn vgpr_writes(&self) -> Vec<u8> {
+        match self {
+            SegItem::V(p) => p.vgpr_writes(),
+            SegItem::R(d, _) => crate::mem::fused::writes(d),
+        }
+    }
+
+    fn loop_ok(&self) -> bool {
+        match self {
+            SegItem::V(p) => loop_ok(p),
+            SegItem::R(..) => true,
+        }
+    }
+}
+
+/// Whether the DS read `d` may join `seg` (`mem::fused`): the segment is empty or starts
+/// with a read (a failed check leaves through that read's side exit, so the interpreter
+/// runs it and the unit after it runs the rest), and no instruction of the segment
+/// writes EXEC (the check and the window path assume the EXEC before the segment) or
+/// `d`'s address register (checked before the segment, from the wave).
+fn read_may_join(seg: &[(SegItem, u32)], d: &crate::mem::lds::DsPlan) -> bool {
+    seg.first().is_none_or(|s| matches!(s.0, SegItem::R(..)))
+        && seg
+            .iter()
+            .all(|s| !s.0.writes_exec() && !s.0.vgpr_writes().contains(&d.f.addr))
+}
+
 /// Forget the FLAT address pairs tested contiguous (`Cx::flat_contig`) that `item` may
 /// write (any, for an instruction whose VGPR writes are not known here). Called in program
 /// order before anything after `item` is emitted; a test is recorded when its access is
@@ -595,41 +668,119 @@ fn forget_contig(cx: &mut Cx, item: &Item) {
     }
 }
 
-fn emit_segment(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], loops: bool) {
+/// Emit a segment: chunk by chunk when it is lane-independent (its DS reads checked
+/// first), else the one cross-lane instruction with its sources gathered first.
+fn emit_segment(cx: &mut Cx, seg: &[(SegItem, u32)], loops: bool) {
+    if let [(SegItem::V(p), _)] = seg {
+        if p.cross_lane {
+            // `plan` checked the gather exists for every DPP control it accepts.
+            let _ = valu::emit_cross(cx, p);
+            return;
+        }
+    }
     if seg.is_empty() {
         return;
     }
-    if seg.len() == 1 && seg[0].0.cross_lane {
-        // `plan` checked the gather exists for every DPP control it accepts.
-        let _ = valu::emit_cross(cx, seg[0].0);
-        return;
+    // The DS reads' checks first: the first read is the segment's first instruction
+    // (`read_may_join`), so their side exit runs it.
+    let reads: Vec<(crate::mem::lds::DsPlan, crate::mem::At)> = seg
+        .iter()
+        .filter_map(|s| match s.0 {
+            SegItem::R(d, at) => Some((d, at)),
+            _ => None,
+        })
+        .collect();
+    let Some(&(_, at)) = reads.first() else {
+        return emit_copy(cx, seg, loops, None);
+    };
+    let fused = crate::mem::fused::prepare(cx, &reads, at);
+    // Twice: the reads as windows when every address register allows, else lane by
+    // lane. Each copy starts with nothing cached but EXEC as before the segment, and
+    // ends with nothing cached but that EXEC (nothing, if the segment writes EXEC after
+    // its reads), so neither it nor the code after the join uses a value only the other
+    // defined.
+    let clean = |cx: &mut Cx, exec: Option<[Option<Value>; 2]>| {
+        cx.flush();
+        cx.invalidate(false);
+        cx.forget_values();
+        if let Some(e) = exec {
+            cx.restore_exec(e);
+        }
+    };
+    cx.flush();
+    cx.invalidate(true);
+    cx.forget_values();
+    let exec = cx.exec_cached();
+    let keeps_exec = seg.iter().all(|s| !s.0.writes_exec());
+    let [fast, slow, join] = [(); 3].map(|_| cx.b.create_block());
+    cx.b.set_cold_block(slow);
+    cx.b.ins().brif(fused.uniform, fast, &[], slow, &[]);
+    for (block, windows) in [(fast, true), (slow, false)] {
+        cx.b.switch_to_block(block);
+        cx.b.seal_block(block);
+        emit_copy(cx, seg, loops, Some((&fused, windows)));
+        clean(cx, (windows || keeps_exec).then_some(exec));
+        cx.b.ins().jump(join, &[]);
     }
+    cx.b.switch_to_block(join);
+    cx.b.seal_block(join);
+}
+
+/// Emit the lane-independent `seg` chunk by chunk (`reads`: its DS reads' checks and
+/// whether they take the window path).
+fn emit_copy(
+    cx: &mut Cx,
+    seg: &[(SegItem, u32)],
+    loops: bool,
+    reads: Option<(&crate::mem::fused::Fused, bool)>,
+) {
     let pcs: Vec<u32> = seg.iter().map(|s| s.1).collect();
-    let plans: Vec<&vplan::VPlan> = seg.iter().map(|s| s.0).collect();
+    let plans: Vec<&vplan::VPlan> = seg
+        .iter()
+        .filter_map(|s| match s.0 {
+            SegItem::V(p) => Some(p),
+            _ => None,
+        })
+        .collect();
     let cover = vintrp::covering(&plans);
-    let unis: Vec<_> = seg
+    let mut nth = 0;
+    let unis: Vec<Option<fetch::Unis>> = seg
         .iter()
         .enumerate()
-        .map(|(i, s)| fetch::uniforms(cx, s.0, &pcs[..=i], cover.is_none_or(|j| j == i)))
+        .map(|(i, s)| match s.0 {
+            SegItem::V(p) => {
+                let check = cover.is_none_or(|j| j == nth);
+                nth += 1;
+                Some(fetch::uniforms(cx, p, &pcs[..=i], check))
+            }
+            _ => None,
+        })
         .collect();
     if !loops {
-        emit_run(cx, seg, &unis, false);
+        emit_run(cx, seg, &unis, reads, false);
         return;
     }
     // The quick tier: maximal runs of instructions a loop body can emit, as loops; the
     // others unrolled. (Runs one after the other are the segment's program order.)
     let mut i = 0;
     while i < seg.len() {
-        let l = loop_ok(seg[i].0);
-        let n = seg[i..].iter().take_while(|s| loop_ok(s.0) == l).count();
-        emit_run(cx, &seg[i..i + n], &unis[i..i + n], l);
+        let l = seg[i].0.loop_ok();
+        let n = seg[i..].iter().take_while(|s| s.0.loop_ok() == l).count();
+        emit_run(cx, &seg[i..i + n], &unis[i..i + n], reads, l);
         i += n;
     }
 }
 
-/// Emit the lane-independent `seg` chunk by chunk (`unis`: its instructions'
-/// `fetch::uniforms`): its 16 chunks unrolled, or one loop body run for each chunk.
-fn emit_run(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], unis: &[fetch::Unis], as_loop: bool) {
+/// Emit the lane-independent `seg` chunk by chunk (`unis`: its vector instructions'
+/// `fetch::uniforms`; `reads`: as `emit_copy`): its 16 chunks unrolled, or one loop body
+/// run for each chunk.
+fn emit_run(
+    cx: &mut Cx,
+    seg: &[(SegItem, u32)],
+    unis: &[Option<fetch::Unis>],
+    reads: Option<(&crate::mem::fused::Fused, bool)>,
+    as_loop: bool,
+) {
     // Every VGPR write is stored right after its instruction in each chunk (see
     // `Cx::end_chunk`): the stores keep Cranelift's scheduling of the pure arithmetic in
     // program order — anchored only by the last writes, a chain of overwrites of one
@@ -645,13 +796,43 @@ fn emit_run(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], unis: &[fetch::Unis], as_
             last[r as usize] = i;
         }
     }
+    let store = |cx: &mut Cx, i: usize, c: usize| {
+        for &r in &writes[i] {
+            if !cx.dse || last[r as usize] == i {
+                cx.store_chunk(r, c);
+            }
+        }
+    };
     let body = |cx: &mut Cx, c: usize| {
-        for (i, ((s, u), regs)) in seg.iter().zip(unis).zip(&writes).enumerate() {
-            valu::emit_chunk(cx, s.0, c, u);
-            for &r in regs {
-                if !cx.dse || last[r as usize] == i {
-                    cx.store_chunk(r, c);
+        let mut i = 0;
+        while i < seg.len() {
+            match (seg[i].0, &unis[i]) {
+                (SegItem::V(p), Some(u)) => {
+                    valu::emit_chunk(cx, p, c, u);
+                    store(cx, i, c);
+                    i += 1;
                 }
+                (SegItem::R(..), _) => {
+                    let n = seg[i..]
+                        .iter()
+                        .take_while(|s| matches!(s.0, SegItem::R(..)))
+                        .count();
+                    let run: Vec<crate::mem::lds::DsPlan> = seg[i..i + n]
+                        .iter()
+                        .filter_map(|s| match s.0 {
+                            SegItem::R(d, _) => Some(d),
+                            _ => None,
+                        })
+                        .collect();
+                    if let Some((f, windows)) = reads {
+                        crate::mem::fused::chunk(cx, f, &run, windows, c);
+                    }
+                    for j in i..i + n {
+                        store(cx, j, c);
+                    }
+                    i += n;
+                }
+                _ => i += 1,
             }
         }
     };
@@ -661,7 +842,10 @@ fn emit_run(cx: &mut Cx, seg: &[(&vplan::VPlan, u32)], unis: &[fetch::Unis], as_
     let mut written: Vec<u8> = Vec::new();
     if as_loop {
         for s in seg {
-            let (r, w) = lane_pairs(s.0);
+            let SegItem::V(p) = s.0 else {
+                continue;
+            };
+            let (r, w) = lane_pairs(p);
             for &m in r.iter().chain(&w) {
                 if !pairs.contains(&m) {
                     pairs.push(m);
@@ -711,10 +895,13 @@ fn lane_pairs(p: &vplan::VPlan) -> (Vec<u8>, Vec<u8>) {
 
 /// Whether the mask pairs of `seg` (and EXEC) are each either the same pair or apart:
 /// a loop keeps one lane form per pair.
-fn pairs_apart(seg: &[(&vplan::VPlan, u32)]) -> bool {
+fn pairs_apart(seg: &[(SegItem, u32)]) -> bool {
     let mut all = vec![EXEC_LO];
     for s in seg {
-        let (r, w) = lane_pairs(s.0);
+        let SegItem::V(p) = s.0 else {
+            continue;
+        };
+        let (r, w) = lane_pairs(p);
         for m in r.into_iter().chain(w) {
             if !all.contains(&m) {
                 all.push(m);

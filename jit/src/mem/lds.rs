@@ -110,7 +110,7 @@ pub fn plan(inst: &Inst) -> Option<DsPlan> {
 
 impl DsPlan {
     /// The byte offsets the lanes' addresses add to the base: one or two.
-    fn offsets(&self) -> Vec<u64> {
+    pub(super) fn offsets(&self) -> Vec<u64> {
         match self.kind {
             DsKind::Read { .. } | DsKind::Write | DsKind::Atomic { .. } => {
                 vec![(self.f.offset1 as u64) << 8 | self.f.offset0 as u64]
@@ -283,7 +283,7 @@ pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
 /// Whether `p` may share its address register's check with the other DS accesses of
 /// its unit (`share`): a dword read or write (one- or two-address) at offsets that keep
 /// the base's alignment.
-fn shareable(p: &DsPlan) -> bool {
+pub(super) fn shareable(p: &DsPlan) -> bool {
     p.size == 4
         && matches!(
             p.kind,
@@ -380,13 +380,13 @@ fn from_lane0(cx: &mut Cx, a: Value) -> (Value, Value) {
 /// What the DS accesses of one group (`share`) learn from their address register under
 /// a full EXEC, each an `i8` truth value but `ctrl`.
 #[derive(Clone, Copy)]
-struct Facts {
+pub(super) struct Facts {
     /// Every chunk's lanes lie at the same distances from its lane 0 as chunk 0's, at
     /// most 12 bytes past it, and the 16-byte window at each chunk's lane 0 plus the
     /// group's furthest offset lies in the LDS: one shuffle control serves every chunk.
-    uniform: Value,
+    pub(super) uniform: Value,
     /// That control (`i8x16`).
-    ctrl: Value,
+    pub(super) ctrl: Value,
     /// Every chunk's lanes are consecutive dwords.
     rows: Value,
 }
@@ -397,7 +397,7 @@ struct Facts {
 /// `reach` plus 4 within the LDS, the OR of the bases 4-aligned) leaving through the side
 /// exit of `at`; the group's later accesses get the same values (their reach is within
 /// the first one's).
-fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts {
+pub(super) fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts {
     if let Some(&[uniform, ctrl, rows]) = cx.lds_facts.get(&group) {
         return Facts {
             uniform,
@@ -476,7 +476,7 @@ fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts {
 }
 
 /// The AND of `i8` truth values.
-fn all(cx: &mut Cx, v: impl Iterator<Item = Value>) -> Value {
+pub(super) fn all(cx: &mut Cx, v: impl Iterator<Item = Value>) -> Value {
     let mut acc: Option<Value> = None;
     for x in v {
         acc = Some(acc.map_or(x, |a| cx.b.ins().band(a, x)));
@@ -485,12 +485,12 @@ fn all(cx: &mut Cx, v: impl Iterator<Item = Value>) -> Value {
 }
 
 /// The wave address chunk `c`'s registers are at (`Cx::vbase` in a loop over the chunks).
-fn chunk_base(cx: &Cx) -> Value {
+pub(super) fn chunk_base(cx: &Cx) -> Value {
     cx.vbase.unwrap_or(cx.wave)
 }
 
 /// Chunk `c` of register `r`'s lane 0 as a host address in the LDS (`lbase` + it).
-fn lane0_ptr(cx: &mut Cx, lbase: Value, r: u8, c: usize) -> Value {
+pub(super) fn lane0_ptr(cx: &mut Cx, lbase: Value, r: u8, c: usize) -> Value {
     let off = crate::ctx::wave_off::vgpr_chunk(r, c);
     let base = chunk_base(cx);
     let a0 = cx.b.ins().uload32(mflags(), base, off);

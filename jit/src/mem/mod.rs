@@ -24,13 +24,16 @@
 //! 16 bytes of their lane 0 (`lds::emit_window_reads`: one 16-byte load and a byte
 //! shuffle per chunk), and DS dword writes whose chunks are each consecutive
 //! (`lds::emit_row_writes`: one 16-byte store per chunk). The DS accesses of a unit that
-//! share an address register check it once (`lds::share`).
+//! share an address register check it once (`lds::share`). DS dword reads under a full
+//! EXEC are emitted inside the chunk-major segment of the vector instructions after them
+//! (`fused`), their values going straight to the instructions that read them.
 //!
 //! An instruction is lowered here only in the operand forms that cannot fail except by
 //! the address (registers in range, no GDS/TFE); every other form stays with the helper.
 
 mod access;
 pub mod buffer;
+pub mod fused;
 pub mod global;
 pub mod lds;
 mod rmw;

@@ -1,0 +1,171 @@
+//! DS dword reads emitted inside a chunk-major segment (`gcn::compile` puts them there):
+//! each chunk's values go straight into the register cache, where the vector
+//! instructions after them read them, instead of being stored to the wave and loaded
+//! back, and a value the segment overwrites is never stored.
+//!
+//! The accesses are checked before the segment's first chunk (`prepare`): per address
+//! register `lds::facts`' bounds and alignment test, failing through the side exit of the
+//! segment's first read. That is correct because the planner lets a read into a segment
+//! only when the segment starts with a read, no earlier
+//! instruction of the segment writes the read's address register (so the wave holds
+//! the value each read uses when the check runs), EXEC is known all ones and no
+//! instruction of the segment writes it. The segment is then emitted twice
+//! (`gcn::emit_segment`): with every read a 16-byte load and a byte shuffle per dword at
+//! its register's lane 0 address, taken when the facts' `uniform` holds, and with lane
+//! loads.
+
+use cranelift_codegen::ir::types::{I32X4, I8X16};
+use cranelift_codegen::ir::{InstBuilder, Value};
+
+use super::access::{gather, host_flags, load_lane, settle, At};
+use super::lds::{
+    all, chunk_base, facts, lane0_ptr, lds_base, shareable, window_plan, DsKind, DsPlan,
+};
+use crate::block::{mflags, Cx};
+use crate::ctx::OFF_SINK;
+
+/// What the reads of one segment share, made before its first chunk.
+pub struct Fused {
+    /// The host address of LDS byte 0.
+    lbase: Value,
+    /// Every address register's chunks lie at chunk 0's distances from their lane 0,
+    /// within a 16-byte window in the LDS (`lds::facts`); an `i8` truth value.
+    pub uniform: Value,
+    /// Per address register, the shuffle control of its windows.
+    ctrls: Vec<(u8, Value)>,
+}
+
+/// Whether `p` has the shape of a read emitted inside a segment: a DS dword read (one- or
+/// two-address) at offsets that keep the base's alignment.
+pub fn shape_ok(p: &DsPlan) -> bool {
+    shareable(p) && matches!(p.kind, DsKind::Read { .. } | DsKind::Read2 { .. })
+}
+
+/// Whether `p` may be emitted inside a segment that starts with EXEC as `cx` has it: a
+/// read of `shape_ok`'s shape that may take the window path (`lds::window_plan`: EXEC
+/// known all ones).
+pub fn fusable(cx: &Cx, p: &DsPlan) -> bool {
+    shape_ok(p) && window_plan(cx, p)
+}
+
+/// The checks of the reads `reads` of a segment, before its first chunk: the wave made
+/// memory's (`settle`), then each address register's `lds::facts` (the furthest offset
+/// the segment's reads of it reach), leaving through the side exit `at` of the first
+/// read.
+pub fn prepare(cx: &mut Cx, reads: &[(DsPlan, At)], at: At) -> Fused {
+    settle(cx);
+    let mut ctrls: Vec<(u8, Value)> = Vec::new();
+    let mut uni = Vec::new();
+    for (p, _) in reads {
+        let r = p.f.addr;
+        if ctrls.iter().any(|c| c.0 == r) {
+            continue;
+        }
+        let reach = reads
+            .iter()
+            .filter(|q| q.0.f.addr == r)
+            .map(|q| q.0.reach)
+            .max()
+            .unwrap_or(0);
+        let f = facts(cx, r, p.group, reach, at);
+        ctrls.push((r, f.ctrl));
+        uni.push(f.uniform);
+    }
+    let uniform = all(cx, uni.into_iter());
+    // Stored to the sink, so that Cranelift computes the controls here, once: it places
+    // pure values at their first use, which would be each chunk.
+    for &(_, ctrl) in &ctrls {
+        cx.b.ins().store(mflags(), ctrl, cx.jctx, OFF_SINK);
+    }
+    let lbase = lds_base(cx);
+    Fused {
+        lbase,
+        uniform,
+        ctrls,
+    }
+}
+
+/// Chunk `c` of the consecutive reads `run` of a segment `prepare`d as `f`, on the window
+/// path (`windows`, taken when `Fused::uniform` holds) or lane by lane: every value read
+/// first, then written to the register cache in program order. No read of `run` has
+/// its address in a register an earlier instruction of the segment writes (the planner's
+/// rule), so the addresses are the wave's values of this chunk.
+pub fn chunk(cx: &mut Cx, f: &Fused, run: &[DsPlan], windows: bool, c: usize) {
+    // Every read's register has its control (`prepare` saw the whole segment).
+    let ctrls: Option<Vec<Value>> = run
+        .iter()
+        .map(|p| f.ctrls.iter().find(|q| q.0 == p.f.addr).map(|q| q.1))
+        .collect();
+    let vals = match ctrls {
+        Some(ctrls) if windows => window_values(cx, f, run, &ctrls, c),
+        _ => lane_values(cx, f, run, c),
+    };
+    let mut k = 0;
+    for p in run {
+        for i in 0..p.offsets().len() {
+            if let Some(&v) = vals.get(k) {
+                cx.write_vreg(p.f.vdst + i as u8, c, v);
+            }
+            k += 1;
+        }
+    }
+}
+
+/// The window path of `chunk`: per dword one 16-byte load at its register's lane 0
+/// host address plus its offset, shuffled by the register's control (`ctrls`: per read).
+fn window_values(cx: &mut Cx, f: &Fused, run: &[DsPlan], ctrls: &[Value], c: usize) -> Vec<Value> {
+    let hf = host_flags();
+    let mut ptrs: Vec<(u8, Value)> = Vec::new();
+    let mut out = Vec::new();
+    for (p, &ctrl) in run.iter().zip(ctrls) {
+        let r = p.f.addr;
+        let ptr = match ptrs.iter().find(|q| q.0 == r) {
+            Some(q) => q.1,
+            None => {
+                let q = lane0_ptr(cx, f.lbase, r, c);
+                ptrs.push((r, q));
+                q
+            }
+        };
+        for &o in &p.offsets() {
+            let v = cx.b.ins().load(I8X16, hf, ptr, o as i32);
+            let v = cx.b.ins().x86_pshufb(v, ctrl);
+            out.push(cx.cast(I32X4, v));
+        }
+    }
+    out
+}
+
+/// The lane-by-lane path of `chunk`: four lane loads per dword.
+fn lane_values(cx: &mut Cx, f: &Fused, run: &[DsPlan], c: usize) -> Vec<Value> {
+    let mut lanes: Vec<(u8, [Value; 4])> = Vec::new();
+    let mut out = Vec::new();
+    for p in run {
+        let r = p.f.addr;
+        let ptrs = match lanes.iter().find(|q| q.0 == r) {
+            Some(q) => q.1,
+            None => {
+                let off = crate::ctx::wave_off::vgpr_chunk(r, c);
+                let base = chunk_base(cx);
+                let a = cx.b.ins().load(I32X4, mflags(), base, off);
+                let q = [0u8, 1, 2, 3].map(|l| {
+                    let x = cx.b.ins().extractlane(a, l);
+                    let x = cx.b.ins().uextend(cx.ptr, x);
+                    cx.b.ins().iadd(f.lbase, x)
+                });
+                lanes.push((r, q));
+                q
+            }
+        };
+        for &o in &p.offsets() {
+            let v = ptrs.map(|ptr| load_lane(cx, ptr, 4, false, o as i32));
+            out.push(gather(cx, v));
+        }
+    }
+    out
+}
+
+/// The VGPRs `p` writes.
+pub fn writes(p: &DsPlan) -> Vec<u8> {
+    (0..p.offsets().len() as u8).map(|i| p.f.vdst + i).collect()
+}
