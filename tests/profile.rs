@@ -469,3 +469,38 @@ fn lds_conflicts_of_one_address_register_under_two_execs() {
     assert_eq!(row(&k, "ds_read_b32", 0).bank_conflicts, 2);
     assert_eq!(row(&k, "ds_read_b32", 1).bank_conflicts, 2);
 }
+
+#[test]
+fn no_ops_inside_vector_code_count_with_the_exec_of_their_point() {
+    // Compiled profiling code lets `s_waitcnt`/`s_nop` sit inside a vector segment and
+    // counts them with the segment's EXEC; after a `v_cmpx` (EXEC written inside the
+    // segment) the no-op must see the new EXEC instead. 40 lanes start active; the cmpx
+    // keeps the active lanes with v0 < 10, i.e. lanes 0-9.
+    let k = on_every_engine(
+        Gen::Gfx8,
+        "v_mov_b32 v1, 0
+ ds_read_b32 v2, v1
+ s_waitcnt lgkmcnt(0)
+ v_add_u32 v3, vcc, v2, v0
+ s_nop 0
+ v_cmpx_gt_u32 vcc, 10, v0
+ s_nop 1
+ v_add_u32 v4, vcc, 1, v3
+ s_waitcnt lgkmcnt(0)
+ s_endpgm
+",
+        &|w, _| {
+            lane_ids(w);
+            w.exec = (1u64 << 40) - 1;
+        },
+    );
+    let at = |p: &str, n| {
+        let r = row(&k, p, n);
+        (r.execs, r.active_lanes)
+    };
+    assert_eq!(at("s_waitcnt", 0), (1, 40));
+    assert_eq!(at("s_nop", 0), (1, 40));
+    assert_eq!(at("s_nop", 1), (1, 10));
+    assert_eq!(at("s_waitcnt", 1), (1, 10));
+    assert_eq!(at("v_add", 1), (1, 10));
+}

@@ -389,9 +389,18 @@ pub(crate) fn compile(
         // A no-op (`s_waitcnt` between clang's address arithmetic and its uses, `s_nop`)
         // changes no state: the segment or run of loads being built goes on across it, so
         // its registers are not stored and reloaded around it. Profiled code counts it
-        // where it stands, with the EXEC of that point, and so still ends them.
-        if matches!(p.item, Item::Nop) && prof.is_none() {
-            continue;
+        // with the EXEC of its point, which is the EXEC before the segment unless an
+        // instruction of the segment writes EXEC (then the no-op ends the segment). Like
+        // the segment's own instructions, it is counted before the segment is emitted.
+        if matches!(p.item, Item::Nop) {
+            match prof {
+                None => continue,
+                Some(base) if seg.iter().all(|s| !s.0.writes_exec()) => {
+                    count_issue(&mut cx, base, prog, p.pc);
+                    continue;
+                }
+                Some(_) => {}
+            }
         }
         // A DS read emitted inside the segment (`mem::fused`): the segment before it ends
         // unless the read may join it, then the read joins it if EXEC allows.
