@@ -58,6 +58,16 @@ fn opt_jit() -> Jit {
     }))
 }
 
+/// The optimising tier with DS reads kept out of vector segments (`fuse_ds_reads` off):
+/// the same hand values must come out of the unfused DS paths.
+fn unfused_jit() -> Jit {
+    up(Jit::new(JitConfig {
+        hot_threshold: 0,
+        fuse_ds_reads: false,
+        ..JitConfig::default()
+    }))
+}
+
 /// Run `prog` from `w` with this file's LDS and memory on the JIT, compared with the
 /// interpreter; the run must end without an error.
 fn run_ok(prog: &wavejit_isa::ir::Program, w: &Wave, what: &str) -> Outcome {
@@ -468,7 +478,7 @@ fn shared_checks_by_hand() {
 /// read twice (the first value used, the second kept), the address register rewritten
 /// after its reads and read through again (a new segment, checked from the new value).
 /// Rows and broadcasts take the window copy, lanes reversed within their chunks the
-/// lane-by-lane copy; both tiers; values from LDS dword i = 3 i by hand; no helper call
+/// lane-by-lane copy; both tiers, and with fusion off; values from LDS dword i = 3 i by hand; no helper call
 /// in bounds; out of bounds at the first read and at the read after the rewrite: the
 /// interpreter's error at that read's pc and lane.
 #[test]
@@ -498,7 +508,11 @@ fn fused_reads_by_hand() {
             w.vgpr[1][l as usize] = addr(l);
             w.vgpr[2][l as usize] = 64 * (l / 16);
         }
-        for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+        for (j, tier) in [
+            (jit(), "quick"),
+            (opt_jit(), "optimised"),
+            (unfused_jit(), "unfused"),
+        ] {
             let what = format!("{pattern}, {tier}");
             let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, &what);
             assert!(out.result.is_ok(), "{what}: {:?}", out.result);
@@ -549,7 +563,11 @@ fn fused_reads_by_hand() {
             w.vgpr[2][l as usize] = 64 * (l / 16);
         }
         w.vgpr[1][lane as usize] = base;
-        for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
+        for (j, tier) in [
+            (jit(), "quick"),
+            (opt_jit(), "optimised"),
+            (unfused_jit(), "unfused"),
+        ] {
             let what = format!("lane {lane} at {base}, {tier}");
             let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, &what);
             let e = out.result.expect_err(&what);
