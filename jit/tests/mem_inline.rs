@@ -478,9 +478,9 @@ fn shared_checks_by_hand() {
 /// read twice (the first value used, the second kept), the address register rewritten
 /// after its reads and read through again (a new segment, checked from the new value).
 /// Rows and broadcasts take the window copy, lanes reversed within their chunks the
-/// lane-by-lane copy; both tiers, and with fusion off; values from LDS dword i = 3 i by hand; no helper call
-/// in bounds; out of bounds at the first read and at the read after the rewrite: the
-/// interpreter's error at that read's pc and lane.
+/// lane-by-lane copy; both tiers, and with fusion off; values from LDS dword i = 3 i by
+/// hand; no helper call in bounds; out of bounds at the first read and at the read after
+/// the rewrite: the interpreter's error at that read's pc and lane.
 #[test]
 fn fused_reads_by_hand() {
     let gen = Gen::Gfx8;
