@@ -272,3 +272,121 @@ fn unsigned_compares_by_hand() {
     }
     assert_compiled(&jits);
 }
+
+/// Lane l's operands of `narrow_operands_by_hand`: the first lanes put a high half of
+/// 2^31 - 1 (after the shift) against 2^31 with and without a carry (borrow) in, and a
+/// high half of all ones against 0 with a carry in; the others random.
+fn narrow_operands() -> Vec<(u64, u64)> {
+    let edges = [
+        (0x8000_0000_ffff_ffff, 0xffff_ffff_0000_0001), // 2^31 + (2^31 - 1) + 1 carries
+        (0x8000_0000_0000_0000, 0xffff_ffff_0000_0001), // 2^31 + (2^31 - 1): no carry
+        (0xffff_ffff_ffff_ffff, 0x0000_0001_0000_0001), // all ones + 0 + 1 carries
+        (0x7fff_ffff_0000_0000, 0xffff_ffff_0000_0001), // (2^31 - 1) - (2^31 - 1) - 1
+        (0xffff_ffff_0000_0001, 0x8000_0000_ffff_ffff), // the same sums, operands swapped
+        (0xffff_ffff_0000_0000, 0x8000_0000_0000_0000),
+        (0x0000_0001_0000_0001, 0xffff_ffff_ffff_ffff),
+        (0, 0),
+        (0, 1),
+        (0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff),
+    ];
+    let mut rng = rng(14);
+    (0..64)
+        .map(|l| {
+            edges
+                .get(l)
+                .copied()
+                .unwrap_or_else(|| (rng.random(), rng.random()))
+        })
+        .collect()
+}
+
+/// A high half shifted right by one: what `v_lshrrev_b32 …, 1, …` makes of the pair.
+fn hi_half_shifted(x: u64) -> u64 {
+    (x >> 33) << 32 | (x & 0xffff_ffff)
+}
+
+#[test]
+fn narrow_operands_by_hand() {
+    // The high halves' adds and subtractions where one operand is a shifted right high
+    // half (below 2^31, which the JIT knows): a in v[0:1], b in v[4:5], the narrow
+    // halves made in the carry's segment, right before it. Expected values by `u128`
+    // arithmetic on the 64-bit operands with the shifted half.
+    let insts = vec![
+        // a + (b with its high half >> 1): the narrow operand second.
+        vop2(Op::VAddU32, 2, v(0), 4),
+        vop2(Op::VLshrrevB32, 16, ic(1), 5),
+        vop2(Op::VAddcU32, 3, v(1), 16),
+        sop1(Op::SMovB64, 20, s(VCC)),
+        // (a with its high half >> 1) + b: the narrow operand first.
+        vop2(Op::VAddU32, 6, v(0), 4),
+        vop2(Op::VLshrrevB32, 17, ic(1), 1),
+        vop2(Op::VAddcU32, 7, v(17), 5),
+        sop1(Op::SMovB64, 22, s(VCC)),
+        // a - (b with its high half >> 1): a narrow subtrahend.
+        vop2(Op::VSubU32, 10, v(0), 4),
+        vop2(Op::VLshrrevB32, 16, ic(1), 5),
+        vop2(Op::VSubbU32, 11, v(1), 16),
+        sop1(Op::SMovB64, 24, s(VCC)),
+        // The same through SUBREV: D = src1 - src0, src0 the narrow subtrahend.
+        vop2(Op::VSubrevU32, 12, v(4), 0),
+        vop2(Op::VLshrrevB32, 16, ic(1), 5),
+        vop2(Op::VSubbrevU32, 13, v(16), 1),
+        sop1(Op::SMovB64, 26, s(VCC)),
+        // (a with its high half >> 1) - b: a narrow minuend (the general sequence).
+        vop2(Op::VSubU32, 14, v(0), 4),
+        vop2(Op::VLshrrevB32, 17, ic(1), 1),
+        vop2(Op::VSubbU32, 15, v(17), 5),
+        sop1(Op::SMovB64, 28, s(VCC)),
+        endpgm(),
+    ];
+    type F = fn(u64, u64) -> (u64, bool);
+    let wants: [(usize, usize, F); 5] = [
+        (2, 20, |a, b| ADD(a, hi_half_shifted(b))),
+        (6, 22, |a, b| ADD(hi_half_shifted(a), b)),
+        (10, 24, |a, b| SUB(a, hi_half_shifted(b))),
+        (12, 26, |a, b| SUB(a, hi_half_shifted(b))),
+        (14, 28, |a, b| SUB(hi_half_shifted(a), b)),
+    ];
+    let prog = program(Gen::Gfx8, &insts);
+    let ops = narrow_operands();
+    let jits = jits();
+    for exec in [u64::MAX, 0x5555_5555_0f0f_3c3d, 0xaaaa_aaaa_f0f0_c3c2] {
+        let mut w = Wave::new(Gen::Gfx8);
+        for (l, &(a, b)) in ops.iter().enumerate() {
+            put64(&mut w, 0, l, a);
+            put64(&mut w, 4, l, b);
+        }
+        w.vcc = 0x5a5a_5a5a_5a5a_5a5a;
+        w.exec = exec;
+        for (name, jit) in &jits {
+            let what = format!("{name} EXEC {exec:#x}");
+            let out = check(jit, &prog, &w, &what);
+            for &(r, sg, f) in &wants {
+                let mut carries = 0u64;
+                for (l, &(a, b)) in ops.iter().enumerate() {
+                    let got = get64(&out.wave, r, l);
+                    if exec >> l & 1 == 0 {
+                        assert_eq!(got, 0, "{what} v[{r}:{}] lane {l} inactive", r + 1);
+                        continue;
+                    }
+                    let (want, carry) = f(a, b);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{what} v[{r}:{}] lane {l}: {a:#x}, {b:#x}",
+                        r + 1
+                    );
+                    carries |= (carry as u64) << l;
+                }
+                assert_eq!(
+                    vcc_of(&out.wave, sg),
+                    carries,
+                    "{what} carries of v[{r}:{}]",
+                    r + 1
+                );
+            }
+            assert_inline(jit, &prog, &w, &what);
+        }
+    }
+    assert_compiled(&jits);
+}

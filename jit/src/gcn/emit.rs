@@ -210,8 +210,12 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
             } else {
                 None
             };
-            let (r, co) = match k {
-                Carry::Add | Carry::Addc => {
+            // An operand known below 2^31 (`Cx::ubits_of`) absorbs the carry-in without
+            // wrapping: `narrow_carry`, one sum and one compare.
+            let narrow = cin.and_then(|ci| narrow_carry(cx, k, x, y, ci));
+            let (r, co) = match (k, narrow) {
+                (_, Some(rc)) => rc,
+                (Carry::Add | Carry::Addc, None) => {
                     let s = cx.b.ins().iadd(x, y);
                     // carry = s < x (unsigned), plus the carry-in's carry.
                     let c1 = unsigned_less(cx, s, x);
@@ -229,7 +233,7 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
                         }
                     }
                 }
-                _ => {
+                (_, None) => {
                     let d = cx.b.ins().isub(x, y);
                     let b1 = unsigned_less(cx, x, y);
                     match cin {
@@ -256,6 +260,36 @@ pub fn emit(cx: &mut Cx, p: &VPlan, c: usize, g: Option<&Gathered>, uni: &Unis) 
             write32(cx, p, c, r, wmask);
             write_mask(cx, p, c, co, masks);
         }
+    }
+}
+
+/// An add or subtract with carry-in `ci` (lanes -1 where set) when an operand is known
+/// below 2^31 (`Cx::ubits_of`): that operand plus the carry-in, `t`, cannot wrap, so
+/// `x + y + cin` is `x + t` and carries exactly when `x > !t` (unsigned), and `x - y - bin`
+/// is `x - t` and borrows exactly when `x < t`. Both compares are signed compares of
+/// sign-flipped operands, and `!t` flipped is `t ^ 0x7fff_ffff`: one instruction. For an
+/// add either operand may be the narrow one; a subtraction needs its subtrahend narrow.
+/// `None` when neither fits: the general sequence.
+fn narrow_carry(cx: &mut Cx, k: Carry, x: Value, y: Value, ci: Value) -> Option<(Value, Value)> {
+    let add = matches!(k, Carry::Add | Carry::Addc);
+    let (x, y) = if cx.ubits_of(y) < 32 {
+        (x, y)
+    } else if add && cx.ubits_of(x) < 32 {
+        (y, x)
+    } else {
+        return None;
+    };
+    let t = cx.b.ins().isub(y, ci);
+    if add {
+        let r = cx.b.ins().iadd(x, t);
+        let sign = cx.splat32(0x8000_0000);
+        let xs = cx.b.ins().bxor(x, sign);
+        let low = cx.splat32(0x7fff_ffff);
+        let nt = cx.b.ins().bxor(t, low);
+        Some((r, cx.b.ins().icmp(IntCC::SignedGreaterThan, xs, nt)))
+    } else {
+        let r = cx.b.ins().isub(x, t);
+        Some((r, unsigned_less(cx, x, t)))
     }
 }
 
