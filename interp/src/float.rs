@@ -41,10 +41,11 @@
 //! the same bits. It takes f32 and f64 addition, subtraction, multiplication, fused
 //! multiply-add, division, square root, comparison and integer-to-float conversion to the
 //! host's floating-point unit only when the rounding direction of the precision is
-//! round-to-nearest-even, and canonicalisation and minimum/maximum (what min/max/med3
-//! return) to bit operations in every mode and format. Every other case (the three
-//! directed roundings, f16 arithmetic, the scaled FMA of V_DIV_FMAS, float-to-float and
-//! float-to-integer conversions, rounding to integral, the transcendentals) stays on the
+//! round-to-nearest-even, f32 and f64 float-to-integer conversion (`to_int`, but for its
+//! exactly added half) in every mode, and canonicalisation and minimum/maximum (what
+//! min/max/med3 return) to bit operations in every mode and format. Every other case (the
+//! three directed roundings of arithmetic, f16 arithmetic, the scaled FMA of V_DIV_FMAS,
+//! float-to-float conversions, rounding to integral, the transcendentals) stays on the
 //! software path. Why the two agree:
 //!
 //! * **The host rounds the same way.** Rust's `+ - * /`, `sqrt` and `mul_add` on `f32`
@@ -81,6 +82,11 @@
 //!   An integer other than 0 is at least 1 in magnitude, so the result is never a
 //!   denormal (no output flush applies) and 0 is +0 on both paths; every `i128` is below
 //!   2^127, inside both formats' range, so nothing overflows.
+//! * **Float to integer** rounds to an integer, never to the format: the integral part
+//!   (`trunc`, `floor`, `ceil`, `round_ties_even` of the flushed input) of a float is a
+//!   float of the same format, so the host computes it exactly, and Rust's `as` to `i64`
+//!   is exact for an integral value below 2^62 in magnitude (larger ones and infinities
+//!   stay on the software path, which saturates them); NaN is refused on both paths.
 //! * **Minimum and maximum** compare canonical values. Mapping a non-NaN value's bits to
 //!   a key (sign bit set for positive values, every bit flipped for negative ones) orders
 //!   keys as the values are ordered, with -0 below +0 as the definition breaks that tie;
@@ -648,7 +654,7 @@ pub fn fma_scaled(fp: Fp, a: u64, b: u64, c: u64, scale: i32) -> u64 {
 }
 
 /// Unfused multiply-add: the product is rounded (and flushed) before the add.
-#[inline]
+#[inline(always)]
 pub fn mad(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
     add(fp, mul(fp, a, b), c)
 }
@@ -845,7 +851,13 @@ fn int_mag(neg: bool, exp: i32, sig: u128, how: ToInt) -> u128 {
 
 /// The integral value of `a` per `how`, as an `i128` saturated to ±2^100 (so callers can
 /// clamp to any narrower range); `None` for NaN. Infinities saturate.
+#[inline]
 pub fn to_int(fmt: Format, flush_in: bool, a: u64, how: ToInt) -> Option<i128> {
+    host::to_int(fmt, flush_in, a, how).unwrap_or_else(|| to_int_soft(fmt, flush_in, a, how))
+}
+
+/// A float's integral value (`to_int`), always in software.
+pub(crate) fn to_int_soft(fmt: Format, flush_in: bool, a: u64, how: ToInt) -> Option<i128> {
     const LIM: i128 = 1 << 100;
     match unpack(fmt, a, flush_in) {
         Val::Nan => None,
@@ -954,6 +966,13 @@ pub fn max_num(fp: Fp, a: u64, b: u64) -> u64 {
 #[inline(always)]
 fn pick(fp: Fp, a: u64, b: u64, min: bool) -> u64 {
     host::pick(fp, a, b, min)
+}
+
+/// `min_num` (`min`) or `max_num` of two values of format `f` that are `canonical`
+/// already: the same result without canonicalising them again.
+#[inline(always)]
+pub fn pick_canonical(f: Format, a: u64, b: u64, min: bool) -> u64 {
+    host::pick_canonical(f, a, b, min)
 }
 
 /// `min_num`/`max_num` through `compare`: the definition `host::pick` is tested against.

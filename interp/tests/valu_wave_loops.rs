@@ -197,7 +197,11 @@ fn every_operation_wave_loops_equal_the_lane_loop() {
                         w.vcc = rng.next();
                         w.sgpr[12] = rng.next() as u32;
                         for mode in MODES {
-                            for exec in [u64::MAX, rng.next() & rng.next(), 0] {
+                            // Every lane; about 16 and 48 lanes (pre-decoded code computes
+                            // every lane and drops the others); one lane (it computes that
+                            // one alone); none.
+                            let (r1, r2) = (rng.next(), rng.next());
+                            for exec in [u64::MAX, r1 & r2, r1 | r2, 1 << (r1 % 64), 0] {
                                 w.mode = mode;
                                 w.exec = exec;
                                 load(&mut a, &w);
@@ -330,5 +334,108 @@ fn hand_computed_wave_loops_under_partial_exec() {
         // write 0.
         let lt = if f32_kept { exec } else { 0 };
         assert_eq!(w.read_sreg64(8), lt, "MODE {mode:#x} s[8:9]");
+    }
+}
+
+/// The gathered-row lane loop of pre-decoded code (sources of at most 32 bits, plain
+/// forms) under a partial EXEC of 33 lanes: ABS/NEG on a register and
+/// on an SGPR source, a literal, an integer operation with three sources, and the
+/// float-to-integer conversions (the host path of `float::to_int`), with values worked
+/// out by hand. Lanes outside EXEC keep their old values.
+#[test]
+fn hand_computed_row_loops_under_partial_exec() {
+    let gen = Gen::Gfx8;
+    let prog = assemble(
+        gen,
+        "v_add_f32 v3, -|v0|, s4\n\
+         v_mad_u32_u24 v5, v1, 3, v2\n\
+         v_cvt_i32_f32 v6, v7\n\
+         v_cvt_flr_i32_f32 v8, v7\n\
+         v_med3_f32 v9, v7, 1.0, s4\n\
+         v_cmp_gt_u32 vcc, 20, v10\n\
+         s_endpgm",
+    );
+    // Lanes 0, 8-15, 32-39 and 48-63.
+    let exec: u64 = 0xFFFF_00FF_0000_FF01;
+    // Per lane of v7 (by lane % 8): -2.5, 3e9, NaN, -0, the smallest denormal, -1e-40
+    // (a negative denormal), 1.5, -2^31.
+    let v7 = [
+        0xC020_0000u32,
+        0x4F32_D05E,
+        0x7FC0_0001,
+        0x8000_0000,
+        0x0000_0001,
+        0x8001_16C2,
+        0x3FC0_0000,
+        0xCF00_0000,
+    ];
+    // i32(trunc(x)), saturated, NaN 0.
+    let trunc = [
+        -2i32 as u32,
+        i32::MAX as u32,
+        0,
+        0,
+        0,
+        0,
+        1,
+        i32::MIN as u32,
+    ];
+    for mode in [0xC0u32, 0xF0] {
+        let kept = mode & 0x10 != 0;
+        // i32(floor(x)), saturated, NaN by its sign (positive: i32::MAX); a negative
+        // denormal floors to -1 when f32 denormals are kept, to 0 when flushed.
+        let floor = [
+            -3i32 as u32,
+            i32::MAX as u32,
+            i32::MAX as u32,
+            0,
+            0,
+            if kept { -1i32 as u32 } else { 0 },
+            1,
+            i32::MIN as u32,
+        ];
+        // med3(x, 1, 2): with a NaN the minimum of the others; else x clamped to [1, 2].
+        let med = [
+            0x3F80_0000u32,
+            0x4000_0000,
+            0x3F80_0000,
+            0x3F80_0000,
+            0x3F80_0000,
+            0x3F80_0000,
+            0x3FC0_0000,
+            0x3F80_0000,
+        ];
+        let mut w = Wave::new(gen);
+        w.exec = exec;
+        w.mode = mode;
+        w.vcc = u64::MAX;
+        w.sgpr[4] = 0x4000_0000; // 2.0
+        for l in 0..LANES {
+            // v0 = ±(l + 1) as f32: -|v0| + 2 = 1 - l.
+            let x = (l as f32 + 1.0) * if l % 2 == 0 { 1.0 } else { -1.0 };
+            w.vgpr[0][l] = x.to_bits();
+            // v1 = l plus bits above the low 24 (which V_MAD_U32_U24 ignores).
+            w.vgpr[1][l] = l as u32 | 0xAB00_0000;
+            w.vgpr[2][l] = 1000 * l as u32;
+            w.vgpr[7][l] = v7[l % 8];
+            w.vgpr[10][l] = l as u32;
+            for r in [3, 5, 6, 8, 9] {
+                w.vgpr[r][l] = 0xdead;
+            }
+        }
+        let (step, n) = run_block(&prog, &mut w);
+        assert_eq!((step, n), (Step::End, 7), "MODE {mode:#x}");
+        for l in 0..LANES {
+            let on = exec >> l & 1 != 0;
+            let want = |x: u32| if on { x } else { 0xdead };
+            let m = format!("MODE {mode:#x} lane {l}");
+            assert_eq!(w.vgpr[3][l], want((1.0 - l as f32).to_bits()), "v3 {m}");
+            assert_eq!(w.vgpr[5][l], want(3 * l as u32 + 1000 * l as u32), "v5 {m}");
+            assert_eq!(w.vgpr[6][l], want(trunc[l % 8]), "v6 {m}");
+            assert_eq!(w.vgpr[8][l], want(floor[l % 8]), "v8 {m}");
+            assert_eq!(w.vgpr[9][l], want(med[l % 8]), "v9 {m}");
+        }
+        // 20 > l for the running lanes below 20; lanes outside EXEC write 0.
+        assert_eq!(w.vcc, exec & ((1 << 20) - 1), "MODE {mode:#x} VCC");
     }
 }

@@ -6,7 +6,7 @@
 
 use std::cmp::Ordering;
 
-use super::{Format, Fp, Round, F32, F64};
+use super::{Format, Fp, Round, ToInt, F32, F64};
 
 /// Whether Rust's `f32`/`f64` are IEEE hardware floats here (not x87 extended precision).
 const HOST_IEEE: bool = cfg!(any(
@@ -174,6 +174,39 @@ pub(super) fn from_int(fp: Fp, v: i128) -> Option<u64> {
     })
 }
 
+/// A float's integral value per `how` (`float::to_int`) on the host, for f32 and f64 in
+/// every mode (nothing rounds to the format, so the rounding direction does not matter):
+/// `None` for what it does not take (f16, `ToInt::HalfUp`, whose added half would round).
+/// After the input flush (a bit operation, as in `unpack`), `trunc`, `floor`, `ceil` and
+/// `round_ties_even` are exact: the integral value of a float is a float of the same
+/// format. `as` truncates toward zero, so for `Trunc` it is the truncation itself, and of
+/// an integral value below 2^62 in magnitude `as i64` is exact. Magnitudes from 2^62 up
+/// (infinities too) are left to the software path, whose saturation point depends on the
+/// format. A NaN is `Some(None)`, zero of either sign is 0.
+#[inline]
+pub(super) fn to_int(fmt: Format, flush_in: bool, a: u64, how: ToInt) -> Option<Option<i128>> {
+    if !HOST_IEEE {
+        return None;
+    }
+    let x = match fmt.width() {
+        32 => in32(flush_in, a) as f64,
+        64 => in64(flush_in, a),
+        _ => return None,
+    };
+    if x.is_nan() {
+        return Some(None);
+    }
+    // An f32 widened to f64 is the same value, so one f64 path serves both formats.
+    let r = match how {
+        ToInt::Trunc => x,
+        ToInt::Floor => x.floor(),
+        ToInt::Ceil => x.ceil(),
+        ToInt::NearestEven => x.round_ties_even(),
+        ToInt::HalfUp => return None,
+    };
+    (r.abs() < (1u64 << 62) as f64).then_some(Some(r as i64 as i128))
+}
+
 /// The key that orders the non-NaN values of a format as numbers, with -0 below +0: the
 /// bits with the sign flipped for positive values and every bit flipped for negative ones
 /// (a larger magnitude of a negative number is a smaller number).
@@ -192,8 +225,13 @@ fn order_key(f: Format, a: u64) -> u64 {
 /// definition does; a NaN loses to a number.
 #[inline(always)]
 pub(super) fn pick(fp: Fp, a: u64, b: u64, min: bool) -> u64 {
-    let f = fp.fmt;
-    let (a, b) = (canonical(fp, a), canonical(fp, b));
+    pick_canonical(fp.fmt, canonical(fp, a), canonical(fp, b), min)
+}
+
+/// `pick` of two values that are `canonical` already (`canonical` of a canonical value is
+/// that value, so `pick` would compute the same).
+#[inline(always)]
+pub(super) fn pick_canonical(f: Format, a: u64, b: u64, min: bool) -> u64 {
     match (f.is_nan(a), f.is_nan(b)) {
         (true, true) => return f.qnan(),
         (true, false) => return b,

@@ -112,6 +112,19 @@ fn special_ints() -> Vec<i128> {
 
 fn check1(fp: Fp, a: u64) {
     assert_eq!(sqrt(fp, a), sqrt_soft(fp, a), "sqrt {fp:?} {a:#x}");
+    for how in [
+        ToInt::Trunc,
+        ToInt::Floor,
+        ToInt::Ceil,
+        ToInt::NearestEven,
+        ToInt::HalfUp,
+    ] {
+        assert_eq!(
+            to_int(fp.fmt, fp.flush_in, a, how),
+            to_int_soft(fp.fmt, fp.flush_in, a, how),
+            "to_int {how:?} {fp:?} {a:#x}"
+        );
+    }
     assert_eq!(
         canonical(fp, a),
         canonical_soft(fp, a),

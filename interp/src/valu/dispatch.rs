@@ -87,6 +87,29 @@ pub fn dispatch(cx: &mut Cx) -> R {
     handler(cx.v.op)(cx)
 }
 
+/// A cell's call of its adapter. The float adapters get the per-lane function wrapped in
+/// a closure that calls it by name: a function item passed as it is would be called
+/// through its `Fn` implementation, which the compiler may leave out of line, with MODE
+/// a run-time value in it; the closure's direct call lets the per-lane function be inlined
+/// into each lane loop `adapt::with_mode!` compiles for a MODE.
+macro_rules! cell {
+    ($cx:ident f32_1 ($p:path)) => { f32_1($cx, #[inline(always)] |a, m| $p(a, m)) };
+    ($cx:ident f32_2 ($p:path)) => { f32_2($cx, #[inline(always)] |a, b, m| $p(a, b, m)) };
+    ($cx:ident f32_3 ($p:path)) => { f32_3($cx, #[inline(always)] |a, b, c, m| $p(a, b, c, m)) };
+    ($cx:ident f64_2 ($p:path)) => { f64_2($cx, #[inline(always)] |a, b, m| $p(a, b, m)) };
+    ($cx:ident f64_3 ($p:path)) => { f64_3($cx, #[inline(always)] |a, b, c, m| $p(a, b, c, m)) };
+    ($cx:ident b32_to_f32 ($p:path)) => { b32_to_f32($cx, #[inline(always)] |a, m| $p(a, m)) };
+    ($cx:ident f32_to_b32 ($p:path)) => { f32_to_b32($cx, #[inline(always)] |a, m| $p(a, m)) };
+    ($cx:ident f32x2_to_b32 ($p:path)) => {
+        f32x2_to_b32($cx, #[inline(always)] |a, b, m| $p(a, b, m))
+    };
+    ($cx:ident fp_1 ($t:ident, $p:path)) => { fp_1($cx, $t, #[inline(always)] |fp, a| $p(fp, a)) };
+    ($cx:ident fp_3 ($t:ident, $p:path)) => {
+        fp_3($cx, $t, #[inline(always)] |fp, a, b, c| $p(fp, a, b, c))
+    };
+    ($cx:ident $f:ident ($($a:tt)*)) => { $f($cx, $($a)*) };
+}
+
 /// Expands `for_each_gcn_op!` into `handler`: one arm per operation of the table.
 macro_rules! valu_dispatch {
     ($( ($op:ident $m:ident $shape:ident [$($t:tt)*] $cmp:tt {$($jit:tt)*} $($sem:tt)+) )*) => {
@@ -118,17 +141,17 @@ macro_rules! valu_dispatch {
     };
     (@arm $cx:ident $o:ident mac $f:ident ($($a:tt)*)) => {{
         acc_is_vdst($cx);
-        $f($cx, $($a)*)
+        cell!($cx $f ($($a)*))
     }};
     (@arm $cx:ident $o:ident madmk $f:ident ($($a:tt)*)) => {{
         madk($cx, true);
-        $f($cx, $($a)*)
+        cell!($cx $f ($($a)*))
     }};
     (@arm $cx:ident $o:ident madak $f:ident ($($a:tt)*)) => {{
         madk($cx, false);
-        $f($cx, $($a)*)
+        cell!($cx $f ($($a)*))
     }};
-    (@arm $cx:ident $o:ident $shape:ident $f:ident ($($a:tt)*)) => { $f($cx, $($a)*) };
+    (@arm $cx:ident $o:ident $shape:ident $f:ident ($($a:tt)*)) => { cell!($cx $f ($($a)*)) };
 }
 
 wavejit_isa::for_each_gcn_op!(valu_dispatch);

@@ -20,12 +20,16 @@ use crate::float::{self, Mode};
 
 pub type R = Result<(), ExecErrorKind>;
 
+/// Fewest running lanes for which pre-decoded code computes every lane (see `Cx::run`);
+/// below it, computing only the running lanes is cheaper.
+const MIN_LANES: u32 = 8;
+
 /// The operation being executed: the machine state and the instruction's operands.
 pub struct Cx<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
     pub v: Vop,
     /// Lane loops compiled per MODE (pre-decoded code, `crate::threaded`): the float
-    /// adapters pass the common MODE values as constants (`adapt::with_mode`), so that
+    /// adapters pass the common MODE values as constants (`adapt::with_mode!`), so that
     /// the float core's per-lane decisions on rounding and flushes are made once, when the
     /// loop is compiled. The interpreter's own step leaves this off and reads MODE as a
     /// run-time value.
@@ -96,28 +100,36 @@ impl Cx<'_, '_> {
             let map = dpp::src_lanes(d.ctrl);
             let wide = ins.first().is_some_and(|t| t.bits() == 64);
             let src0 = ops.first().copied();
-            let (mut run, mut keep) = (0u64, 0u64);
-            let mut m = exec;
-            while m != 0 {
-                let lane = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let src = map[lane] as usize;
-                if enabled >> lane & 1 == 0 {
-                    keep |= 1 << lane;
-                } else if src < LANES && exec >> src & 1 != 0 {
-                    run |= 1 << lane;
-                    if let Some(o) = src0 {
-                        let x =
-                            operands::lane_value(w, o, if wide { Ty::B64 } else { Ty::B32 }, src);
-                        rows[0][lane] = x as u32;
-                        rows[1][lane] = (x >> 32) as u32;
-                    }
-                } else if d.bound_ctrl {
-                    run |= 1 << lane;
-                } else {
-                    keep |= 1 << lane;
-                }
+            // Every lane in one counted pass: whether its source lane is valid (in range
+            // and in EXEC) and, if so, the value there (0 otherwise, which is also what a
+            // lane reads with BOUND_CTRL). Rows of lanes that do not run are never used.
+            // SRC0 as a register row (pair) or a uniform value (`operands::lane_value`).
+            let (lo, hi, base): (&[u32; LANES], &[u32; LANES], u64) = match src0 {
+                Some(Operand::Vgpr(n)) => (
+                    &w.vgpr[n as usize],
+                    if wide {
+                        &w.vgpr[(n as usize + 1) & 255]
+                    } else {
+                        &ZERO_ROW
+                    },
+                    0,
+                ),
+                Some(Operand::Uniform(x)) => (&ZERO_ROW, &ZERO_ROW, x),
+                None => (&ZERO_ROW, &ZERO_ROW, 0),
+            };
+            let mut valid = 0u64;
+            for (lane, &src) in map.iter().enumerate() {
+                let src = src as usize;
+                let ok = src < LANES && exec >> (src & (LANES - 1)) & 1 != 0;
+                valid |= (ok as u64) << lane;
+                let on = 0u32.wrapping_sub(ok as u32);
+                let s = src & (LANES - 1);
+                rows[0][lane] = (lo[s] | base as u32) & on;
+                rows[1][lane] = (hi[s] | (base >> 32) as u32) & on;
             }
+            let reads = if d.bound_ctrl { u64::MAX } else { valid };
+            let run = exec & enabled & reads;
+            let keep = exec & !run;
             from_rows[0] = src0.is_some();
             return Ok((from_rows, run, keep));
         }
@@ -205,8 +217,13 @@ impl Cx<'_, '_> {
     /// Generic in the lane function so that each operation gets its own lane loop with the
     /// operation inlined. Each source is read lane by lane without a branch (`Lanes`: a
     /// register row or a uniform value, the width and ABS/NEG as masks); the DPP and SDWA
-    /// forms first prepare the sources they change as rows (`special_rows`). Every
-    /// running lane is computed before anything is written.
+    /// forms first prepare the sources they change as rows (`special_rows`); pre-decoded
+    /// code gathers the sources of a plain form of at most 32 bits into rows first, and
+    /// computes every lane when at least `MIN_LANES` run. Every running lane is computed
+    /// before anything is written. Always inlined: each operation (and, in pre-decoded
+    /// code, each MODE of `adapt::with_mode!`) calls it from one place, with its types,
+    /// shape and lane function as constants of that copy.
+    #[inline(always)]
     pub fn run<const N: usize, F>(
         &mut self,
         ins: [Ty; N],
@@ -249,36 +266,52 @@ impl Cx<'_, '_> {
             let r = self.special_rows(&ins, &ops, &mut row_store)?;
             (&row_store, r)
         };
-        let srcs: [Lanes; N] = std::array::from_fn(|i| {
-            let (and, xor) = operands::modifier_masks(&self.v, i, ins[i]);
-            match (from_rows[i], self.v.dpp.is_some()) {
-                // DPP: SRC0's low and high words.
-                (true, true) => Lanes::rows(&rows[0], &rows[1], ins[i], and, xor),
-                // SDWA: the selected dword of SRC0 or SRC1.
-                (true, false) => Lanes::rows(&rows[i & 1], &ZERO_ROW, ins[i], and, xor),
-                _ => Lanes::new(w, ops[i], ins[i], and, xor),
-            }
-        });
         let out_mask = out.map_or(0, |t| t.mask());
         let mut results = [0u64; LANES];
-        let mut mask = 0u64;
-        if run == u64::MAX {
-            // Every lane: a counted loop (no bit scan), which the compiler can unroll.
-            for (lane, r) in results.iter_mut().enumerate() {
-                let (x, bit) = lane_op(&f, &srcs, lane, bits_in);
-                *r = x & out_mask;
-                mask |= (bit as u64) << lane;
+        // Every lane in a counted loop (no bit scan), which the compiler can unroll, when
+        // every lane runs, and in pre-decoded code when enough of them do: a lane outside
+        // `run` is computed too (a per-lane function is pure and defined for every bit
+        // pattern), and its result and lane bit are dropped here and in `write_back`.
+        // Otherwise the running lanes one by one.
+        let every = run == u64::MAX || (self.wave_loops && run.count_ones() >= MIN_LANES);
+        let plain = self.v.dpp.is_none() && self.v.sdwa.is_none();
+        let mask = if self.wave_loops && every && plain && ins.iter().all(|t| t.bits() <= 32) {
+            // Pre-decoded code, sources of at most 32 bits: each gathered once into a row
+            // (its register row or its uniform value, width and ABS/NEG applied), so that
+            // the lane loop reads a source with one load.
+            let mut gathered = [[0u32; LANES]; N];
+            for (i, row) in gathered.iter_mut().enumerate() {
+                let (and, xor) = operands::modifier_masks(&self.v, i, ins[i]);
+                let (and, xor) = ((and & ins[i].mask()) as u32, xor as u32);
+                match ops[i] {
+                    Operand::Vgpr(n) => {
+                        for (d, &x) in row.iter_mut().zip(&w.vgpr[n as usize]) {
+                            *d = (x & and) ^ xor;
+                        }
+                    }
+                    Operand::Uniform(x) => *row = [(x as u32 & and) ^ xor; LANES],
+                }
             }
+            let srcs: [Lanes; N] =
+                std::array::from_fn(|i| Lanes::rows(&gathered[i], &ZERO_ROW, Ty::B32, u64::MAX, 0));
+            every_lane(&f, &srcs, bits_in, out_mask, &mut results) & run
         } else {
-            let mut m = run;
-            while m != 0 {
-                let lane = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let (x, bit) = lane_op(&f, &srcs, lane, bits_in);
-                results[lane] = x & out_mask;
-                mask |= (bit as u64) << lane;
+            let srcs: [Lanes; N] = std::array::from_fn(|i| {
+                let (and, xor) = operands::modifier_masks(&self.v, i, ins[i]);
+                match (from_rows[i], self.v.dpp.is_some()) {
+                    // DPP: SRC0's low and high words.
+                    (true, true) => Lanes::rows(&rows[0], &rows[1], ins[i], and, xor),
+                    // SDWA: the selected dword of SRC0 or SRC1.
+                    (true, false) => Lanes::rows(&rows[i & 1], &ZERO_ROW, ins[i], and, xor),
+                    _ => Lanes::new(w, ops[i], ins[i], and, xor),
+                }
+            });
+            if every {
+                every_lane(&f, &srcs, bits_in, out_mask, &mut results) & run
+            } else {
+                running_lanes(&f, &srcs, run, bits_in, out_mask, &mut results)
             }
-        }
+        };
         // OMOD and CLAMP in a pass of their own, so that the lane loop above has no branch
         // for them (most instructions have neither).
         if let Some(ty) = self.post(out) {
@@ -308,8 +341,9 @@ impl Cx<'_, '_> {
             // plain forms are one branch-free pass over the lanes (the lane's bit of `run`
             // widened to a mask selects, with no branch to mispredict under a divergent
             // EXEC).
+            let on = lane_masks(run);
             let pick = |lane: usize, new: u32, old: u32| {
-                let on = 0u32.wrapping_sub((run >> lane) as u32 & 1);
+                let on = on[lane & (LANES - 1)];
                 (new & on) | (old & !on)
             };
             match (ty.bits(), &self.v.sdwa) {
@@ -369,6 +403,79 @@ impl Cx<'_, '_> {
     }
 }
 
+/// Bit `i` alone, for `i` in 0..32: a lane's bit in its half of a lane mask.
+static HALF_BITS: [u32; 32] = {
+    let mut b = [0; 32];
+    let mut i = 0;
+    while i < 32 {
+        b[i] = 1 << i;
+        i += 1;
+    }
+    b
+};
+
+/// The bits of the lane mask `run` widened to a row, all ones where the lane's bit is
+/// set: a test of each half against constant bits, a loop the compiler vectorises (a
+/// shift by the lane number would need per-element shifts).
+#[inline(always)]
+fn lane_masks(run: u64) -> [u32; LANES] {
+    let mut on = [0u32; LANES];
+    for (half, row) in on.chunks_exact_mut(32).enumerate() {
+        let h = (run >> (32 * half)) as u32;
+        for (o, &b) in row.iter_mut().zip(&HALF_BITS) {
+            *o = 0u32.wrapping_sub((h & b != 0) as u32);
+        }
+    }
+    on
+}
+
+/// Every lane of an operation into `results` (masked by `out_mask`); its lane bits.
+#[inline(always)]
+fn every_lane<const N: usize, F>(
+    f: &F,
+    srcs: &[Lanes; N],
+    bits_in: u64,
+    out_mask: u64,
+    results: &mut [u64; LANES],
+) -> u64
+where
+    F: Fn(usize, [u64; N], bool) -> (u64, bool),
+{
+    let mut mask = 0u64;
+    for (lane, r) in results.iter_mut().enumerate() {
+        let (x, bit) = lane_op(f, srcs, lane, bits_in);
+        *r = x & out_mask;
+        mask |= (bit as u64) << lane;
+    }
+    mask
+}
+
+/// The lanes of `run` of an operation into `results` (masked by `out_mask`); their lane
+/// bits.
+#[inline(always)]
+fn running_lanes<const N: usize, F>(
+    f: &F,
+    srcs: &[Lanes; N],
+    run: u64,
+    bits_in: u64,
+    out_mask: u64,
+    results: &mut [u64; LANES],
+) -> u64
+where
+    F: Fn(usize, [u64; N], bool) -> (u64, bool),
+{
+    let mut mask = 0u64;
+    let mut m = run;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let (x, bit) = lane_op(f, srcs, lane, bits_in);
+        results[lane] = x & out_mask;
+        mask |= (bit as u64) << lane;
+    }
+    mask
+}
+
 /// One lane of an operation: its sources read from `srcs`, its lane bit taken from
 /// `bits_in`. Always inlined, so that each operation's lane loop holds its operation.
 #[inline(always)]
@@ -384,25 +491,38 @@ where
 // Typed shapes: thin wrappers the dispatch uses.
 
 /// One value result from `N` sources of the given types.
+#[inline(always)]
 pub fn alu<const N: usize>(cx: &mut Cx, ins: [Ty; N], out: Ty, f: impl Fn([u64; N]) -> u64) -> R {
-    cx.run(ins, Some(out), BitIn::None, BitOut::None, |_, s, _| {
-        (f(s), false)
-    })
+    cx.run(
+        ins,
+        Some(out),
+        BitIn::None,
+        BitOut::None,
+        #[inline(always)]
+        |_, s, _| (f(s), false),
+    )
 }
 
 /// As `alu`, with the lane id (V_MBCNT).
+#[inline(always)]
 pub fn alu_lane<const N: usize>(
     cx: &mut Cx,
     ins: [Ty; N],
     out: Ty,
     f: impl Fn(usize, [u64; N]) -> u64,
 ) -> R {
-    cx.run(ins, Some(out), BitIn::None, BitOut::None, |l, s, _| {
-        (f(l, s), false)
-    })
+    cx.run(
+        ins,
+        Some(out),
+        BitIn::None,
+        BitOut::None,
+        #[inline(always)]
+        |l, s, _| (f(l, s), false),
+    )
 }
 
 /// A value result and a lane bit in and/or out (carries, V_CNDMASK, V_DIV_SCALE, …).
+#[inline(always)]
 pub fn alu_bits<const N: usize>(
     cx: &mut Cx,
     ins: [Ty; N],
@@ -411,10 +531,18 @@ pub fn alu_bits<const N: usize>(
     bit_out: BitOut,
     f: impl Fn([u64; N], bool) -> (u64, bool),
 ) -> R {
-    cx.run(ins, Some(out), bit_in, bit_out, |_, s, b| f(s, b))
+    cx.run(
+        ins,
+        Some(out),
+        bit_in,
+        bit_out,
+        #[inline(always)]
+        |_, s, b| f(s, b),
+    )
 }
 
 /// A compare: one bit per lane to VCC (or VOP3's SGPR pair), and EXEC for V_CMPX.
+#[inline(always)]
 pub fn compare<const N: usize>(
     cx: &mut Cx,
     ins: [Ty; N],
@@ -426,6 +554,7 @@ pub fn compare<const N: usize>(
         None,
         BitIn::None,
         BitOut::Compare { exec },
+        #[inline(always)]
         |_, s, _| (0, f(s)),
     )
 }

@@ -195,6 +195,13 @@ pub fn resolve(w: &Wave, v: &Vop, src: Src, ty: Ty) -> Result<Operand, ExecError
             w.read_sreg(slot) as u64 & ty.mask()
         }
     };
+    // A VGPR first: the most common source, and the same code on every generation.
+    if let Some(n) = src.as_vgpr() {
+        if wide && n == 255 {
+            return Err(bad(format!("v{n} cannot start a 64-bit register pair")));
+        }
+        return Ok(Operand::Vgpr(n));
+    }
     Ok(match src_kind(v.gen, src) {
         SrcKind::Vgpr(n) => {
             if wide && n == 255 {

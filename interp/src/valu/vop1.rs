@@ -22,6 +22,7 @@ fn sat(v: i128, lo: i128, hi: i128) -> i128 {
 }
 
 /// Float to i32, truncating, saturating; NaN → 0.
+#[inline(always)]
 fn to_i32(fmt: Format, fp: Fp, a: u64) -> u32 {
     float::to_int(fmt, fp.flush_in, a, ToInt::Trunc).map_or(0, |v| {
         sat(v, i32::MIN as i128, i32::MAX as i128) as i32 as u32
@@ -29,6 +30,7 @@ fn to_i32(fmt: Format, fp: Fp, a: u64) -> u32 {
 }
 
 /// Float to u32, truncating, saturating; NaN → 0.
+#[inline(always)]
 fn to_u32(fmt: Format, fp: Fp, a: u64) -> u32 {
     float::to_int(fmt, fp.flush_in, a, ToInt::Trunc)
         .map_or(0, |v| sat(v, 0, u32::MAX as i128) as u32)
@@ -45,21 +47,25 @@ pub fn v_cvt_f64_i32(a: u32, m: Mode) -> u64 {
 }
 
 /// `D = f32(i32(S0))`, rounded per MODE.
+#[inline(always)]
 pub fn v_cvt_f32_i32(a: u32, m: Mode) -> u32 {
     float::from_int(m.fp32(), a as i32 as i128) as u32
 }
 
 /// `D = f32(S0)`, rounded per MODE.
+#[inline(always)]
 pub fn v_cvt_f32_u32(a: u32, m: Mode) -> u32 {
     float::from_int(m.fp32(), a as i128) as u32
 }
 
 /// `D = u32(trunc(S0))`, saturated; NaN → 0.
+#[inline(always)]
 pub fn v_cvt_u32_f32(a: u32, m: Mode) -> u32 {
     to_u32(F32, m.fp32(), a as u64)
 }
 
 /// `D = i32(trunc(S0))`, saturated; NaN → 0.
+#[inline(always)]
 pub fn v_cvt_i32_f32(a: u32, m: Mode) -> u32 {
     to_i32(F32, m.fp32(), a as u64)
 }

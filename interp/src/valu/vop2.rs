@@ -15,21 +15,25 @@ pub fn v_cndmask_b32(a: u32, b: u32, vcc: bool) -> u32 {
 }
 
 /// `D = S0 + S1`
+#[inline(always)]
 pub fn v_add_f32(a: u32, b: u32, m: Mode) -> u32 {
     float::add(m.fp32(), a as u64, b as u64) as u32
 }
 
 /// `D = S0 - S1`
+#[inline(always)]
 pub fn v_sub_f32(a: u32, b: u32, m: Mode) -> u32 {
     float::sub(m.fp32(), a as u64, b as u64) as u32
 }
 
 /// `D = S1 - S0`
+#[inline(always)]
 pub fn v_subrev_f32(a: u32, b: u32, m: Mode) -> u32 {
     float::sub(m.fp32(), b as u64, a as u64) as u32
 }
 
 /// `D = S0 × S1`
+#[inline(always)]
 pub fn v_mul_f32(a: u32, b: u32, m: Mode) -> u32 {
     float::mul(m.fp32(), a as u64, b as u64) as u32
 }
@@ -111,11 +115,13 @@ fn legacy_pick(a: u32, b: u32, m: Mode, keep_a: std::cmp::Ordering) -> u32 {
 }
 
 /// `D = minimumNumber(S0, S1)` (float.rs: a single NaN loses, -0 < +0).
+#[inline(always)]
 pub fn v_min_f32(a: u32, b: u32, m: Mode) -> u32 {
     float::min_num(m.fp32(), a as u64, b as u64) as u32
 }
 
 /// `D = maximumNumber(S0, S1)`.
+#[inline(always)]
 pub fn v_max_f32(a: u32, b: u32, m: Mode) -> u32 {
     float::max_num(m.fp32(), a as u64, b as u64) as u32
 }
@@ -191,6 +197,7 @@ pub fn v_bfm_b32(a: u32, b: u32) -> u32 {
 }
 
 /// `D = S0 × S1 + D`, unfused (ERRATA VOP3 7: round after the multiply).
+#[inline(always)]
 pub fn v_mac_f32(a: u32, b: u32, d: u32, m: Mode) -> u32 {
     float::mad(m.fp32(), a as u64, b as u64, d as u64) as u32
 }

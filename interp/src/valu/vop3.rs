@@ -14,6 +14,7 @@ pub fn v_mad_legacy_f32(a: u32, b: u32, c: u32, m: Mode) -> u32 {
 }
 
 /// `D = S0 × S1 + S2`, unfused (ERRATA VOP3 7).
+#[inline(always)]
 pub fn v_mad_f32(a: u32, b: u32, c: u32, m: Mode) -> u32 {
     float::mad(m.fp32(), a as u64, b as u64, c as u64) as u32
 }
@@ -118,11 +119,13 @@ pub fn v_bfi_b32(a: u32, b: u32, c: u32) -> u32 {
 }
 
 /// `D = fma(S0, S1, S2)`, rounded once.
+#[inline(always)]
 pub fn v_fma_f32(a: u32, b: u32, c: u32, m: Mode) -> u32 {
     float::fma(m.fp32(), a as u64, b as u64, c as u64) as u32
 }
 
 /// `D = fma(S0, S1, S2)` in f64.
+#[inline(always)]
 pub fn v_fma_f64(a: u64, b: u64, c: u64, m: Mode) -> u64 {
     float::fma(m.fp64(), a, b, c)
 }
@@ -154,28 +157,37 @@ pub fn v_mullit_f32(a: u32, b: u32, c: u32, m: Mode) -> u32 {
 }
 
 /// `D = MIN3(S0, S1, S2)` = min(min(S0, S1), S2) with the minNum NaN rule (ERRATA VOP3 10).
-#[inline]
+#[inline(always)]
 pub fn min3(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
     float::min_num(fp, float::min_num(fp, a, b), c)
 }
 
 /// `D = MAX3(S0, S1, S2)`
-#[inline]
+#[inline(always)]
 pub fn max3(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
     float::max_num(fp, float::max_num(fp, a, b), c)
 }
 
 /// `D = MED3(S0, S1, S2)`; with any NaN the MIN3 of the operands (ERRATA VOP3 10).
-#[inline]
+#[inline(always)]
 pub fn med3(fp: Fp, a: u64, b: u64, c: u64) -> u64 {
+    // min_num/max_num canonicalise their operands first; done once here, the picks take
+    // the canonical values as they are. `canonical` keeps a NaN a NaN and anything else
+    // not a NaN, so the NaN test may follow it.
     let f = fp.fmt;
+    let (a, b, c) = (
+        float::canonical(fp, a),
+        float::canonical(fp, b),
+        float::canonical(fp, c),
+    );
+    let pick = float::pick_canonical;
     if f.is_nan(a) || f.is_nan(b) || f.is_nan(c) {
-        return min3(fp, a, b, c);
+        return pick(f, pick(f, a, b, true), c, true);
     }
     // max(min(a, b), min(max(a, b), c))
-    let lo = float::min_num(fp, a, b);
-    let hi = float::max_num(fp, a, b);
-    float::max_num(fp, lo, float::min_num(fp, hi, c))
+    let lo = pick(f, a, b, true);
+    let hi = pick(f, a, b, false);
+    pick(f, lo, pick(f, hi, c, true), false)
 }
 
 /// Integer MIN3/MAX3/MED3 on a total order.
@@ -300,11 +312,13 @@ pub fn v_mul_f64(a: u64, b: u64, m: Mode) -> u64 {
 }
 
 /// `D = minimumNumber(S0, S1)` (f64)
+#[inline(always)]
 pub fn v_min_f64(a: u64, b: u64, m: Mode) -> u64 {
     float::min_num(m.fp64(), a, b)
 }
 
 /// `D = maximumNumber(S0, S1)` (f64)
+#[inline(always)]
 pub fn v_max_f64(a: u64, b: u64, m: Mode) -> u64 {
     float::max_num(m.fp64(), a, b)
 }
