@@ -580,6 +580,142 @@ fn fused_reads_by_hand() {
     }
 }
 
+/// The one-pass test of a DS address register (`lds::facts`) at its edges, on every
+/// tier and with fusion off: rows whose last window ends at the LDS's last byte (values
+/// by hand), one chunk whose distances from its lane 0 differ from the other chunks'
+/// (read and row write lane by lane: values by hand), a broadcast with one chunk moved
+/// by 2 bytes (the distances agree, the alignment does not), a row with one chunk moved
+/// past the LDS, and one whose chunk wraps past 2^32: the interpreter's error, pc and
+/// lane.
+#[test]
+fn one_pass_address_test_by_hand() {
+    let gen = Gen::Gfx8;
+    let dw = |addr: u32| 3 * (addr / 4);
+    let tiers = || {
+        [
+            (jit(), "quick"),
+            (opt_jit(), "optimised"),
+            (unfused_jit(), "unfused"),
+        ]
+    };
+    // A read alone (its own run) and a read feeding an add (fused into the segment).
+    let reads = program(
+        gen,
+        &[
+            ds(Op::DsReadB32, 10, 0, [0, 0], [0, 0]),
+            sopp(Op::SNop, 0),
+            ds(Op::DsReadB32, 11, 0, [0, 0], [0, 0]),
+            vop2(Op::VAddU32, 12, v(11), 11),
+            endpgm(),
+        ],
+    );
+    // Lanes 448 + 4 (l % 16): the last window at 496 + 16 = 512.
+    let end_row = |l: u32| 448 + 4 * (l % 16);
+    // Rows of 16 lanes at 4 (l % 16), but chunk 7 (lanes 28-31) reversed.
+    let odd_chunk = |l: u32| {
+        if l / 4 == 7 {
+            48 + 4 * (3 - l % 4)
+        } else {
+            4 * (l % 16)
+        }
+    };
+    for (addr, pattern) in [
+        (end_row as fn(u32) -> u32, "row at the end"),
+        (odd_chunk, "one chunk reversed"),
+    ] {
+        let mut w = Wave::new(gen);
+        for l in 0..64u32 {
+            w.vgpr[0][l as usize] = addr(l);
+        }
+        for (j, tier) in tiers() {
+            let what = format!("{pattern}, {tier}");
+            let out = check_with(&j, &reads, &w, &lds(), &memory(), 1000, &what);
+            assert!(out.result.is_ok(), "{what}: {:?}", out.result);
+            for l in 0..64u32 {
+                let (lu, a) = (l as usize, addr(l));
+                assert_eq!(out.wave.vgpr[10][lu], dw(a), "{what}: read, lane {l}");
+                assert_eq!(out.wave.vgpr[12][lu], 2 * dw(a), "{what}: add, lane {l}");
+            }
+        }
+        assert_eq!(helper_steps(&reads, &w), 0, "{pattern}: all inline");
+    }
+    // The odd chunk's addresses: lanes 28-31 at 60, 56, 52, 48 (a row: 48-60).
+    assert_eq!(
+        (28..32).map(odd_chunk).collect::<Vec<_>>(),
+        [60, 56, 52, 48]
+    );
+    // A row write (lanes 4 (l % 16) + 64 (l / 16), chunk 7 reversed as above) of 1000 + l:
+    // every dword written once, so dword d holds 1000 + the lane at it.
+    let write = program(gen, &[ds(Op::DsWriteB32, 0, 0, [1, 0], [0, 0]), endpgm()]);
+    let mut w = Wave::new(gen);
+    for l in 0..64u32 {
+        w.vgpr[0][l as usize] = odd_chunk(l) + 64 * (l / 16);
+        w.vgpr[1][l as usize] = 1000 + l;
+    }
+    for (j, tier) in tiers() {
+        let out = check_with(&j, &write, &w, &lds(), &memory(), 1000, tier);
+        assert!(out.result.is_ok(), "{tier}: {:?}", out.result);
+        let dword =
+            |i: usize| u32::from_le_bytes(out.lds.bytes[4 * i..4 * i + 4].try_into().unwrap());
+        for i in 0..64u32 {
+            let lane = if (28..32).contains(&i) { 59 - i } else { i };
+            assert_eq!(dword(i as usize), 1000 + lane, "{tier}: dword {i}");
+        }
+        assert_eq!(dword(64), 3 * 64, "{tier}: dword 64 untouched");
+    }
+    // Faults: (pattern, first failing lane, its address, misaligned rather than out of
+    // bounds).
+    type Fault = (fn(u32) -> u32, u32, u32, bool, &'static str);
+    let faults: [Fault; 3] = [
+        (
+            |l| 64 * (l / 16) + if l / 4 == 5 { 2 } else { 0 },
+            20,
+            66,
+            true,
+            "chunk 5 moved by 2",
+        ),
+        (
+            |l| 4 * (l % 16) + if l >= 60 { 512 } else { 0 },
+            60,
+            512 + 48,
+            false,
+            "chunk 15 past the end",
+        ),
+        (
+            |l| match l / 4 {
+                3 => 0xffff_fff8u32.wrapping_add(4 * (l % 4)),
+                _ => 4 * (l % 16),
+            },
+            12,
+            0xffff_fff8,
+            false,
+            "chunk 3 wrapping",
+        ),
+    ];
+    for (addr, lane, at, misaligned, what) in &faults {
+        let mut w = Wave::new(gen);
+        for l in 0..64u32 {
+            w.vgpr[0][l as usize] = addr(l);
+        }
+        for (j, tier) in tiers() {
+            let what = format!("{what}, {tier}");
+            let out = check_with(&j, &reads, &w, &lds(), &memory(), 1000, &what);
+            let e = out.result.expect_err(&what);
+            assert_eq!(e.pc, 0, "{what}: {e:?}");
+            let ok = match &e.kind {
+                ExecErrorKind::OutOfBounds { lane: l, addr, .. } => {
+                    !misaligned && *l == Some(*lane as u8) && *addr == *at as u64
+                }
+                ExecErrorKind::BadOperand(m) => {
+                    *misaligned && m.contains(&format!("(lane {lane})")) && m.contains("aligned")
+                }
+                _ => false,
+            };
+            assert!(ok, "{what}: {e:?}");
+        }
+    }
+}
+
 /// A segment whose vector instructions write EXEC after its fused reads (`v_cmpx`): the
 /// reads under the full EXEC before it, the move after it under the new EXEC (lanes
 /// 0-31), in both copies (a row and chunks reversed) and both tiers; values from LDS

@@ -73,9 +73,14 @@ pub fn prepare(cx: &mut Cx, reads: &[(DsPlan, At)], at: At) -> Fused {
     }
     let uniform = all(cx, uni.into_iter());
     // Stored to the sink, so that Cranelift computes the controls here, once: it places
-    // pure values at their first use, which would be each chunk.
-    for &(_, ctrl) in &ctrls {
-        cx.b.ins().store(mflags(), ctrl, cx.jctx, OFF_SINK);
+    // pure values at their first use, which would be each chunk. One store of them all:
+    // a store to the sink followed by another is dead, and Cranelift drops it.
+    let anchor = ctrls
+        .iter()
+        .map(|c| c.1)
+        .reduce(|x, y| cx.b.ins().bor(x, y));
+    if let Some(v) = anchor {
+        cx.b.ins().store(mflags(), v, cx.jctx, OFF_SINK);
     }
     let lbase = lds_base(cx);
     Fused {

@@ -393,10 +393,17 @@ pub(super) struct Facts {
 
 /// The `Facts` of register `r` for the accesses of `group` reaching `reach` bytes past
 /// their bases: computed here (the wave's VGPRs hold every value: `settle`) by the
-/// group's first access, with `check`'s bounds and alignment test (the highest base plus
-/// `reach` plus 4 within the LDS, the OR of the bases 4-aligned) leaving through the side
-/// exit of `at`; the group's later accesses get the same values (their reach is within
-/// the first one's).
+/// group's first access, with `check`'s bounds and alignment test (the highest address
+/// plus `reach` plus 4 within the LDS, the OR of the addresses 4-aligned) leaving
+/// through the side exit of `at`; the group's later accesses get the same values (their
+/// reach is within the first one's).
+///
+/// One pass over the chunks: per chunk the highest address and the OR so far, and how
+/// its distances from its lane 0 differ from chunk 0's. When they do not differ
+/// (`same`), every chunk's highest address is its lane 0's plus chunk 0's greatest
+/// distance `dm`, so the highest lane 0 address is the highest address less `dm`: no
+/// second maximum. That holds only where no lane's address wraps past 2^32, which an
+/// address of at most 2^32 - 13 with distances of at most 12 rules out.
 pub(super) fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts {
     if let Some(&[uniform, ctrl, rows]) = cx.lds_facts.get(&group) {
         return Facts {
@@ -407,60 +414,72 @@ pub(super) fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts
     }
     let row = cx.lanes32(ROW);
     let zero = cx.splat32(0);
-    let fold =
-        |cx: &mut Cx, acc: Option<Value>, x: Value, f: fn(&mut Cx, Value, Value) -> Value| {
-            Some(acc.map_or(x, |a| f(cx, a, x)))
-        };
-    let umax: fn(&mut Cx, Value, Value) -> Value = |cx, a, b| cx.b.ins().umax(a, b);
-    let bor: fn(&mut Cx, Value, Value) -> Value = |cx, a, b| cx.b.ins().bor(a, b);
-    let (mut mx, mut or, mut amax) = (None, None, None);
-    let (mut d0, mut dx, mut rx) = (None, None, None);
+    let sink = sink_ptr(cx);
+    let fold = |cx: &mut Cx, acc: Option<Value>, x: Value, max: bool| {
+        Some(acc.map_or(x, |y| {
+            if max {
+                cx.b.ins().umax(y, x)
+            } else {
+                cx.b.ins().bor(y, x)
+            }
+        }))
+    };
+    let (mut d0, mut dx, mut mx, mut or) = (None, None, None, None);
     for c in 0..CHUNKS {
         let a = vreg_stored(cx, r, c);
-        mx = fold(cx, mx, a, umax);
-        or = fold(cx, or, a, bor);
-        let (a0, d) = from_lane0(cx, a);
-        amax = fold(cx, amax, a0, umax);
+        mx = fold(cx, mx, a, true);
+        or = fold(cx, or, a, false);
+        let (_, d) = from_lane0(cx, a);
         match d0 {
             None => d0 = Some(d),
             Some(d0) => {
                 let x = cx.b.ins().bxor(d, d0);
-                dx = fold(cx, dx, x, bor);
+                dx = fold(cx, dx, x, false);
             }
         }
-        let y = cx.b.ins().bxor(d, row);
-        rx = fold(cx, rx, y, bor);
+        // Anchor every eighth chunk's accumulators here: Cranelift places pure
+        // instructions at their first use, which would otherwise be after the last
+        // chunk, with every chunk's address vector live until then (spilled). One store
+        // of all three (a second store to the sink would make the first dead).
+        if c % 8 == 7 {
+            let anchor = [dx, mx, or]
+                .into_iter()
+                .flatten()
+                .reduce(|x, y| cx.b.ins().bor(x, y));
+            if let Some(v) = anchor {
+                cx.b.ins().store(mflags(), v, sink, 0);
+            }
+        }
     }
-    let [mx, or, amax, d0] = [mx, or, amax, d0].map(|v| v.unwrap_or(zero));
-    let (dx, rx) = (dx.unwrap_or(zero), rx.unwrap_or(zero));
+    let [d0, dx, mx, or] = [d0, dx, mx, or].map(|v| v.unwrap_or(zero));
     let len = cx.b.ins().load(types::I64, mflags(), cx.jctx, OFF_LDS_LEN);
-    let end_past = |cx: &mut Cx, v: Value, extra: u64| {
-        let t = reduce(cx, v, true);
-        let t = cx.b.ins().uextend(types::I64, t);
-        cx.b.ins().iadd_imm_s(t, (reach + extra) as i64)
-    };
-    let end = end_past(cx, mx, 4);
+    let top = reduce(cx, mx, true);
+    let top64 = cx.b.ins().uextend(types::I64, top);
+    let end = cx.b.ins().iadd_imm_s(top64, (reach + 4) as i64);
     let past = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
     let o = reduce_or(cx, or);
     let mis = cx.b.ins().band_imm_u(o, 3);
     let mis = cx.b.ins().icmp_imm_s(IntCC::NotEqual, mis, 0);
     let bad = cx.b.ins().bor(past, mis);
     side_exit_if(cx, bad, at);
-    let wend = end_past(cx, amax, 16);
-    let fits = cx.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, wend, len);
     let dm = reduce(cx, d0, true);
     let near =
         cx.b.ins()
             .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, dm, 12);
-    let window = cx.b.ins().band(near, fits);
-    // Every lane zero: one vector test (`ptest`) instead of a reduction.
-    let none_of = |cx: &mut Cx, v: Value| {
-        let any = cx.b.ins().vany_true(v);
-        cx.b.ins().icmp_imm_s(IntCC::Equal, any, 0)
-    };
+    let nowrap =
+        cx.b.ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, top, (u32::MAX - 12) as i64);
+    // The highest lane 0 address plus `reach` plus 16 (where `same`, `near` and
+    // `nowrap` hold; otherwise unused, whatever it is).
+    let dm64 = cx.b.ins().uextend(types::I64, dm);
+    let top0 = cx.b.ins().isub(top64, dm64);
+    let wend = cx.b.ins().iadd_imm_s(top0, (reach + 16) as i64);
+    let fits = cx.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, wend, len);
     let same = none_of(cx, dx);
-    let uniform = cx.b.ins().band(same, window);
-    let rows = none_of(cx, rx);
+    let uniform = all(cx, [same, near, nowrap, fits].into_iter());
+    let rx = cx.b.ins().bxor(d0, row);
+    let is_row = none_of(cx, rx);
+    let rows = cx.b.ins().band(same, is_row);
     // Byte j of a lane's shuffle control is its distance plus j.
     let steps = cx.vconst(types::I8X16, u128::from_le_bytes(BYTE_STEPS));
     let ctrl = shuffle_bytes(cx, d0, &LOW_BYTES);
@@ -473,6 +492,13 @@ pub(super) fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts
         ctrl,
         rows,
     }
+}
+
+/// Every lane of `v` zero (an `i8` truth value): one vector test (`ptest`) instead of a
+/// reduction.
+fn none_of(cx: &mut Cx, v: Value) -> Value {
+    let any = cx.b.ins().vany_true(v);
+    cx.b.ins().icmp_imm_s(IntCC::Equal, any, 0)
 }
 
 /// The AND of `i8` truth values.
