@@ -74,7 +74,8 @@ pub fn prepare(cx: &mut Cx, reads: &[(DsPlan, At)], at: At) -> Fused {
     let uniform = all(cx, uni.into_iter());
     // Stored to the sink, so that Cranelift computes the controls here, once: it places
     // pure values at their first use, which would be each chunk. One store of them all:
-    // a store to the sink followed by another is dead, and Cranelift drops it.
+    // a store to the sink followed by another with no load between is dead, and
+    // Cranelift drops it.
     let anchor = ctrls
         .iter()
         .map(|c| c.1)
