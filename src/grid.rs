@@ -11,7 +11,9 @@
 //!   offset — each when enabled;
 //! - v0, v1, v2: work-item id X, Y, Z within the group (as many as ENABLE_VGPR_WORKITEM_ID
 //!   asks for); every other register 0 (VGPRs past the descriptor's VGPR count are not
-//!   cleared between the workgroups a host worker runs: they are not the wave's);
+//!   cleared between the workgroups a host worker runs: they are not the wave's; nor are
+//!   registers no instruction of the program names (`Program::regs`), which no wave of
+//!   the launch reads or writes, so they stay as `Wave::new` made them);
 //! - EXEC: the lanes that hold work-items (a group's last wave may be partial);
 //! - M0 = 0xFFFF_FFFF on GCN 1.0/1.1 (the DS address limit: everything allowed);
 //! - MODE from COMPUTE_PGM_RSRC1 (rounding, denormals, DX10 clamp, IEEE);
@@ -37,7 +39,7 @@ use rayon::prelude::*;
 use wavejit_interp::profile::Profile;
 use wavejit_interp::{ExecError, ExecErrorKind, Step};
 use wavejit_isa::ir::Program;
-use wavejit_isa::state::{Lds, Memory, Wave, LANES};
+use wavejit_isa::state::{Lds, Memory, Wave, LANES, NUM_SREG_SLOTS};
 use wavejit_isa::Gen;
 
 use crate::engine::{Bound, WaveEngine, WaveError, WaveRunner};
@@ -273,7 +275,8 @@ impl Dispatch {
     pub fn init_wave(&self, wave: &mut Wave, wg: Dim3, w: u32, scratch_base: u64) {
         let size = self.group_size(wg);
         let items = size[0] * size[1] * size[2];
-        self.wave_start(scratch_base).apply(wave, wg, w, items);
+        self.wave_start(scratch_base)
+            .apply(wave, wg, w, items, NUM_SREG_SLOTS);
         let ids = self.kd.workitem_id_vgprs() as usize;
         write_item_ids(&mut wave.vgpr, size, w, ids);
     }
@@ -480,7 +483,11 @@ fn run_group(
     } else {
         worker.lds = Lds::new(lds_len);
     }
-    let vgprs = d.kd.vgpr_count() as usize;
+    // Registers the program never names are never read or written: they keep the zero
+    // of `Wave::new` through the launch (the waves are this launch's), so only the named
+    // ones are set.
+    let vgprs = (d.kd.vgpr_count() as usize).min(prog.regs.vgpr_end());
+    let sgprs = prog.regs.sgpr_end();
     while worker.waves.len() < n as usize {
         worker.waves.push(Wave::new(d.gen));
     }
@@ -496,7 +503,7 @@ fn run_group(
     let id_regs = (d.kd.workitem_id_vgprs() as usize).clamp(1, 3);
     let items = size[0] * size[1] * size[2];
     for (w, (wave, ids)) in waves.iter_mut().zip(ids).enumerate() {
-        start.apply(wave, wg, w as u32, items);
+        start.apply(wave, wg, w as u32, items, sgprs);
         start_vgprs(wave, vgprs, &ids[..id_regs]);
     }
     let lds = &mut worker.lds;
@@ -775,7 +782,7 @@ mod tests {
         let mut ids = ItemIds::default();
         // Group (9, 0) has 80 items in 2 waves; wave 1 holds items 64-79.
         let table = ids.get(2, [10, 8, 1], 2);
-        start.apply(&mut w, [9, 0, 0], 1, 80);
+        start.apply(&mut w, [9, 0, 0], 1, 80, NUM_SREG_SLOTS);
         start_vgprs(&mut w, d.kd.vgpr_count() as usize, &table[1][..2]);
         assert_eq!(&w.sgpr[0..4], &scratch_rsrc(0x9_0000_0000));
         assert_eq!(&w.sgpr[4..8], &[0x4444_0000, 0, 0x3333_0000, 0x1111_2222]);
@@ -902,6 +909,75 @@ mod tests {
                     .collect();
                 assert_eq!(dw[8], item as u32 + 1, "{name}: item {item}'s record");
                 assert_eq!(&dw[..8], &[0; 8], "{name}: item {item} found");
+            }
+        }
+    }
+
+    /// A GCN 1.2 kernel (s[0:1] = the record buffer, s2 = workgroup id X, 8 VGPRs,
+    /// workgroups of 128 items) that reads s20 and v7 only through M0-relative moves
+    /// (`s_movrels_b32` with M0 = 10, `v_movrels_b32` with M0 = 6), stores what it found
+    /// and its global id + 1 (a record of 16 bytes per item), then writes both the same
+    /// way: no operand field names them.
+    const MOVREL_PROBE: &str = "
+        s_mov_b32 m0, 10
+        s_movrels_b32 s10, s10
+        s_mov_b32 m0, 6
+        v_movrels_b32 v1, v1
+        s_lshl_b32 s15, s2, 7
+        v_add_u32 v3, vcc, s15, v0
+        v_add_u32 v5, vcc, 1, v3
+        v_lshlrev_b32 v3, 4, v3
+        v_mov_b32 v4, s1
+        v_add_u32 v3, vcc, s0, v3
+        v_addc_u32 v4, vcc, v4, 0, vcc
+        v_mov_b32 v2, s10
+        flat_store_dword v[3:4], v2
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v1
+        v_add_u32 v3, vcc, 4, v3
+        v_addc_u32 v4, vcc, 0, v4, vcc
+        flat_store_dword v[3:4], v5
+        v_mov_b32 v2, 0x77
+        v_movreld_b32 v1, v2
+        s_mov_b32 m0, 10
+        s_mov_b32 s11, 0x55
+        s_movreld_b32 s10, s11
+        s_endpgm
+    ";
+
+    #[test]
+    fn registers_reached_through_m0_start_cleared() {
+        // Three workgroups of two waves on one host worker: every wave must read s20 and
+        // v7 as 0 (the ABI's start), although the waves before it on the same registers
+        // left 0x55 and 0x77 there and no operand field names either. On every engine.
+        let code = crate::assemble(wavejit_isa::Arch::Gcn(Gen::Gfx8), MOVREL_PROBE).unwrap();
+        let prog = Program::new(wavejit_isa::Arch::Gcn(Gen::Gfx8), &code);
+        let mut b = [0u8; 64];
+        b[48..52].copy_from_slice(&1u32.to_le_bytes());
+        b[52..56].copy_from_slice(&(2u32 << 1 | 1 << 7).to_le_bytes());
+        b[56..58].copy_from_slice(&(1u16 << 3).to_le_bytes());
+        let kd = KernelDescriptor::parse(&b).unwrap();
+        assert_eq!((kd.vgpr_count(), kd.user_sgpr_count()), (8, 2));
+        let out = 0x1_0000_0000u64;
+        let mut d = dispatch(kd, [384, 1, 1], [128, 1, 1]);
+        (d.gen, d.entry, d.kernarg, d.scratch) = (Gen::Gfx8, 0, out, None);
+        d.max_insts_per_wave = 1000;
+        for &(name, e) in crate::engine::Engine::ALL {
+            let mut mem = Memory::new();
+            mem.map(out, 384 * 16).unwrap();
+            let engine = crate::engine::for_engine(e);
+            let st = run(&d, &prog, &mem, engine.as_ref(), 1, None).unwrap();
+            assert_eq!((st.workgroups, st.waves), (3, 6), "{name}");
+            let mut rec = vec![0u8; 384 * 16];
+            mem.read(out, &mut rec).unwrap();
+            for (item, r) in rec.chunks(16).enumerate() {
+                let dw: Vec<u32> = r
+                    .chunks(4)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect();
+                assert_eq!(dw[2], item as u32 + 1, "{name}: item {item}'s record");
+                assert_eq!(&dw[..2], &[0, 0], "{name}: item {item} found s20, v7");
             }
         }
     }

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use crate::arch::Arch;
 use crate::error::DecodeError;
 pub use crate::flow::Flow;
+pub use crate::reguse::RegUse;
 use crate::{gcn, vp1};
 
 /// One decoded instruction of either ISA.
@@ -44,6 +45,9 @@ pub struct Program {
     pub code: Vec<u8>,
     pub slots: Vec<Slot>,
     pub blocks: Vec<Block>,
+    /// The registers the program's instructions name (every register for VP1 and for
+    /// code that addresses registers at run time).
+    pub regs: RegUse,
     /// `slot_at[pc / 4]` = index of the slot starting at that pc (`u32::MAX` if none).
     slot_at: Vec<u32>,
 }
@@ -87,11 +91,22 @@ impl Program {
             slot_at[(s.pc / 4) as usize] = i as u32;
         }
         let blocks = split_blocks(&slots, code.len() as u32);
+        let regs = match arch {
+            Arch::Gcn(g) => RegUse::of_gcn(
+                g,
+                slots.iter().filter_map(|s| match &s.inst {
+                    Ok(Inst::Gcn(i)) => Some(i),
+                    _ => None,
+                }),
+            ),
+            Arch::Vp1 => RegUse::ALL,
+        };
         Program {
             arch,
             code: code.to_vec(),
             slots,
             blocks,
+            regs,
             slot_at,
         }
     }

@@ -10,6 +10,7 @@ pub mod flow;
 pub mod gcn;
 pub mod ir;
 pub mod progen;
+pub mod reguse;
 pub mod state;
 pub mod vp1;
 

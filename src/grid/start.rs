@@ -191,9 +191,11 @@ impl WaveStart {
         }
     }
 
-    /// Set every scalar register and field of `wave` to the start of wave `w` of
-    /// workgroup `wg`, which has `items` work-items. VGPRs are not touched.
-    pub(super) fn apply(&self, wave: &mut Wave, wg: Dim3, w: u32, items: u32) {
+    /// Set the scalar fields of `wave` and its SGPR slots below `sgprs` to the start of
+    /// wave `w` of workgroup `wg`, which has `items` work-items. VGPRs are not touched,
+    /// nor slots at or above `sgprs` (but for the system SGPRs): a kernel that never names
+    /// them never reads them (`RegUse::sgpr_end`).
+    pub(super) fn apply(&self, wave: &mut Wave, wg: Dim3, w: u32, items: u32, sgprs: usize) {
         // Exhaustive on purpose: a new field in `Wave` must be given its start here too.
         let Wave {
             vgpr: _,
@@ -208,7 +210,8 @@ impl WaveStart {
             gen,
             exports,
         } = wave;
-        *sgpr = self.sgpr;
+        let n = sgprs.min(NUM_SREG_SLOTS);
+        sgpr[..n].copy_from_slice(&self.sgpr[..n]);
         for (at, &id) in self.wg_id.iter().zip(&wg) {
             if let Some(at) = *at {
                 sgpr[at] = id;
@@ -234,10 +237,11 @@ impl WaveStart {
     }
 }
 
-/// Set the VGPRs a kernel with `vgprs` VGPRs has to their start: the work-item id
-/// registers (`ids`, one row per enabled id register, zero past the group's items) copied,
-/// the others zero. VGPRs at or above `vgprs` are not cleared (a kernel has only the
-/// registers its descriptor asks for; on the GPU the others belong to other waves).
+/// Set VGPRs 0 to `vgprs` to their start: the work-item id registers (`ids`, one row per
+/// enabled id register, zero past the group's items) copied, the others zero. VGPRs at or
+/// above `vgprs` are not cleared: the caller passes the kernel's VGPR count (on the GPU
+/// the others belong to other waves), or less when the kernel never names the rest
+/// (`RegUse::vgpr_end`).
 pub(super) fn start_vgprs(wave: &mut Wave, vgprs: usize, ids: &[[u32; LANES]]) {
     for (r, v) in wave.vgpr.iter_mut().take(vgprs.min(NUM_VGPRS)).enumerate() {
         match ids.get(r) {
