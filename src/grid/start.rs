@@ -243,12 +243,11 @@ impl WaveStart {
 /// the others belong to other waves), or less when the kernel never names the rest
 /// (`RegUse::vgpr_end`).
 pub(super) fn start_vgprs(wave: &mut Wave, vgprs: usize, ids: &[[u32; LANES]]) {
-    for (r, v) in wave.vgpr.iter_mut().take(vgprs.min(NUM_VGPRS)).enumerate() {
-        match ids.get(r) {
-            Some(id) => *v = *id,
-            None => *v = [0; LANES],
-        }
-    }
+    let regs = &mut wave.vgpr[..vgprs.min(NUM_VGPRS)];
+    let (id_regs, rest) = regs.split_at_mut(ids.len().min(regs.len()));
+    id_regs.copy_from_slice(&ids[..id_regs.len()]);
+    // One fill of the rest (a memset) rather than a 256-byte store per register.
+    rest.fill([0; LANES]);
 }
 
 /// The work-item id VGPRs of every wave of a workgroup of one size: the same for every
