@@ -100,36 +100,28 @@ impl Cx<'_, '_> {
             let map = dpp::src_lanes(d.ctrl);
             let wide = ins.first().is_some_and(|t| t.bits() == 64);
             let src0 = ops.first().copied();
-            // Every lane in one counted pass: whether its source lane is valid (in range
-            // and in EXEC) and, if so, the value there (0 otherwise, which is also what a
-            // lane reads with BOUND_CTRL). Rows of lanes that do not run are never used.
-            // SRC0 as a register row (pair) or a uniform value (`operands::lane_value`).
-            let (lo, hi, base): (&[u32; LANES], &[u32; LANES], u64) = match src0 {
-                Some(Operand::Vgpr(n)) => (
-                    &w.vgpr[n as usize],
-                    if wide {
-                        &w.vgpr[(n as usize + 1) & 255]
-                    } else {
-                        &ZERO_ROW
-                    },
-                    0,
-                ),
-                Some(Operand::Uniform(x)) => (&ZERO_ROW, &ZERO_ROW, x),
-                None => (&ZERO_ROW, &ZERO_ROW, 0),
-            };
-            let mut valid = 0u64;
-            for (lane, &src) in map.iter().enumerate() {
-                let src = src as usize;
-                let ok = src < LANES && exec >> (src & (LANES - 1)) & 1 != 0;
-                valid |= (ok as u64) << lane;
-                let on = 0u32.wrapping_sub(ok as u32);
-                let s = src & (LANES - 1);
-                rows[0][lane] = (lo[s] | base as u32) & on;
-                rows[1][lane] = (hi[s] | (base >> 32) as u32) & on;
+            let (mut run, mut keep) = (0u64, 0u64);
+            let mut m = exec;
+            while m != 0 {
+                let lane = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let src = map[lane] as usize;
+                if enabled >> lane & 1 == 0 {
+                    keep |= 1 << lane;
+                } else if src < LANES && exec >> src & 1 != 0 {
+                    run |= 1 << lane;
+                    if let Some(o) = src0 {
+                        let x =
+                            operands::lane_value(w, o, if wide { Ty::B64 } else { Ty::B32 }, src);
+                        rows[0][lane] = x as u32;
+                        rows[1][lane] = (x >> 32) as u32;
+                    }
+                } else if d.bound_ctrl {
+                    run |= 1 << lane;
+                } else {
+                    keep |= 1 << lane;
+                }
             }
-            let reads = if d.bound_ctrl { u64::MAX } else { valid };
-            let run = exec & enabled & reads;
-            let keep = exec & !run;
             from_rows[0] = src0.is_some();
             return Ok((from_rows, run, keep));
         }
@@ -341,7 +333,12 @@ impl Cx<'_, '_> {
             // plain forms are one branch-free pass over the lanes (the lane's bit of `run`
             // widened to a mask selects, with no branch to mispredict under a divergent
             // EXEC).
-            let on = lane_masks(run);
+            // Widened only where a write keeps some lanes.
+            let on = if run == u64::MAX {
+                [u32::MAX; LANES]
+            } else {
+                lane_masks(run)
+            };
             let pick = |lane: usize, new: u32, old: u32| {
                 let on = on[lane & (LANES - 1)];
                 (new & on) | (old & !on)
