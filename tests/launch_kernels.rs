@@ -168,6 +168,42 @@ fn dpp_wave_scan() {
     }
 }
 
+/// `ds_swizzle_b32` swizzles the VGPR LLVM encodes in ADDR; the expected lanes come from the
+/// manual's patterns, computed here per lane.
+#[test]
+fn swizzle_reads_its_address_operand() {
+    let grid = 256u32;
+    let mut r = rng();
+    let input: Vec<u32> = (0..grid).map(|_| r.random()).collect();
+    let mut want = Vec::new();
+    for i in 0..grid as usize {
+        let (wave, lane) = (i & !63, i & 63);
+        let quad = (lane & !3) | (3 - (lane & 3));
+        let half = lane & 0x30;
+        want.extend([
+            input[wave + (lane ^ 1)],
+            input[wave + quad],
+            input[wave + half],
+        ]);
+    }
+    for (cpu, code) in builds("swizzle.cl", &CPUS, &[]) {
+        for engine in engines() {
+            let mut dev = device(engine);
+            let bi = dev.alloc_slice(&input).unwrap();
+            let bo = dev.alloc_zeroed(12 * grid as u64).unwrap();
+            dev.launch(
+                &code,
+                "swizzle",
+                [grid, 1, 1],
+                [64, 1, 1],
+                &[Arg::Buffer(bi), Arg::Buffer(bo)],
+            )
+            .unwrap_or_else(|e| panic!("{cpu} {engine}: {e}"));
+            assert_eq!(read_u32(&dev, bo), want, "{cpu} {engine}");
+        }
+    }
+}
+
 #[test]
 fn byte_and_short_arithmetic() {
     let n = 300u32;

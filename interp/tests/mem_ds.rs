@@ -259,8 +259,11 @@ fn wrxchg2_returns_both() {
 fn swizzle_and_permute() {
     let mut m = Machine::new(Gen::Gfx8);
     m.set_v(1, |l| 100 + l as u32);
+    // The source is the VGPR in ADDR (v1 here, as LLVM encodes `ds_swizzle_b32 v2, v1`);
+    // DATA0 names v0, whose values would show through if it were read instead.
+    m.set_v(0, |l| 900 + l as u32);
     // Quad mode: lane k of each quad reads lane OFFSET[2k+1:2k]: 0b00_01_10_11 reverses.
-    m.ok(ds(Op::DsSwizzleB32, 2, 0, 1, 0, 0b0001_1011, 0x80));
+    m.ok(ds(Op::DsSwizzleB32, 2, 1, 0, 0, 0b0001_1011, 0x80));
     assert_eq!(
         &m.wave.vgpr[2][..8],
         &[103, 102, 101, 100, 107, 106, 105, 104]
@@ -270,8 +273,8 @@ fn swizzle_and_permute() {
     m.ok(ds(
         Op::DsSwizzleB32,
         2,
-        0,
         1,
+        0,
         0,
         off as u8,
         (off >> 8) as u8,
@@ -279,12 +282,12 @@ fn swizzle_and_permute() {
     assert_eq!(&m.wave.vgpr[2][30..34], &[131, 130, 133, 132]);
     // and 0x10 (keeps bit 4), or 0: lanes 0-15 read lane 0, 16-31 read lane 16; the upper
     // 32 lanes likewise from 32 and 48.
-    m.ok(ds(Op::DsSwizzleB32, 2, 0, 1, 0, 0x10, 0));
+    m.ok(ds(Op::DsSwizzleB32, 2, 1, 0, 0, 0x10, 0));
     assert_eq!(m.lanes(2, [15, 17, 40, 63]), [100, 116, 132, 148]);
     // An inactive source lane reads 0.
     m.wave.exec = !1;
     m.set_v(2, |_| 7);
-    m.ok(ds(Op::DsSwizzleB32, 2, 0, 1, 0, 0x00, 0));
+    m.ok(ds(Op::DsSwizzleB32, 2, 1, 0, 0, 0x00, 0));
     assert_eq!(
         (m.wave.vgpr[2][0], m.wave.vgpr[2][5]),
         (7, 0),

@@ -14,6 +14,10 @@
 //! - `ds_swizzle_b32` and `ds_permute/bpermute_b32` read 0 from a source lane whose EXEC
 //!   bit is 0, as DPP does (ERRATA.md, VOP_DPP 1). For permute, when several lanes write
 //!   one destination lane the highest-numbered wins (GCN3 manual).
+//! - `ds_swizzle_b32` swizzles the VGPR in ADDR (its only VGPR operand), not DATA0: the
+//!   manuals say only "swizzle(vgpr_data)", and LLVM, whose code runs on the hardware,
+//!   encodes `__builtin_amdgcn_ds_swizzle`'s source there (`ds_swizzle_b32 v2, v2` is
+//!   `D87A041F 02000002`: ADDR = v2, DATA0 = v0; `isa/tables/gcn.tsv` gives it `vdst,addr`).
 //! - GDS, the float atomics (`ds_*_f32/f64`, `ds_add_f32`), the `src2` forms,
 //!   `ds_condxchg32`, `ds_wrap`, `ds_append`/`ds_consume`, `ds_ordered_count` and the GWS
 //!   operations are `Unsupported`.
@@ -537,7 +541,7 @@ pub fn exec(ctx: &mut Ctx<'_>, inst: &Inst) -> Result<(), ExecErrorKind> {
             }
         }
         Kind::Swizzle => {
-            let src = w.vgpr[f.data0 as usize];
+            let src = w.vgpr[f.addr as usize];
             let mut out = [0u32; LANES];
             for (lane, o) in out.iter_mut().enumerate() {
                 let from = swizzle_source(offset as u16, lane);
