@@ -876,13 +876,15 @@ mod tests {
         s_endpgm
     ";
 
-    #[test]
-    fn workgroups_do_not_see_each_others_state() {
-        // Three workgroups of two waves each on one host worker, which reuses its wave
-        // registers and LDS: every wave must find v1, v7 (the last of the kernel's 8
-        // VGPRs), its LDS dword, SCC, VCC, M0 (0 on GCN 1.2) and s20 (past the user and
-        // system SGPRs) zero, whatever the waves before it left there. On every engine.
-        let code = crate::assemble(wavejit_isa::Arch::Gcn(Gen::Gfx8), LEAK_PROBE).unwrap();
+    /// Runs a probe kernel (GCN 1.2; s[0:1] = the record buffer, s2 = workgroup id X,
+    /// 8 VGPRs) as three workgroups of 128 items on one host worker, on every engine, and
+    /// returns each engine's records: `record` bytes per item, as dwords.
+    fn probe_records(
+        src: &str,
+        record: usize,
+        lds_bytes: u32,
+    ) -> Vec<(&'static str, Vec<Vec<u32>>)> {
+        let code = crate::assemble(wavejit_isa::Arch::Gcn(Gen::Gfx8), src).unwrap();
         let prog = Program::new(wavejit_isa::Arch::Gcn(Gen::Gfx8), &code);
         let mut b = [0u8; 64];
         b[48..52].copy_from_slice(&1u32.to_le_bytes());
@@ -892,21 +894,38 @@ mod tests {
         assert_eq!((kd.vgpr_count(), kd.user_sgpr_count()), (8, 2));
         let out = 0x1_0000_0000u64;
         let mut d = dispatch(kd, [384, 1, 1], [128, 1, 1]);
-        (d.gen, d.entry, d.kernarg, d.lds_bytes, d.scratch) = (Gen::Gfx8, 0, out, 512, None);
+        (d.gen, d.entry, d.kernarg, d.lds_bytes, d.scratch) = (Gen::Gfx8, 0, out, lds_bytes, None);
         d.max_insts_per_wave = 1000;
+        let mut all = Vec::new();
         for &(name, e) in crate::engine::Engine::ALL {
             let mut mem = Memory::new();
-            mem.map(out, 384 * 64).unwrap();
+            mem.map(out, 384 * record as u64).unwrap();
             let engine = crate::engine::for_engine(e);
             let st = run(&d, &prog, &mem, engine.as_ref(), 1, None).unwrap();
             assert_eq!((st.workgroups, st.waves), (3, 6), "{name}");
-            let mut rec = vec![0u8; 384 * 64];
+            let mut rec = vec![0u8; 384 * record];
             mem.read(out, &mut rec).unwrap();
-            for (item, r) in rec.chunks(64).enumerate() {
-                let dw: Vec<u32> = r
-                    .chunks(4)
-                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                    .collect();
+            let items = rec
+                .chunks(record)
+                .map(|r| {
+                    r.chunks(4)
+                        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                        .collect()
+                })
+                .collect();
+            all.push((name, items));
+        }
+        all
+    }
+
+    #[test]
+    fn workgroups_do_not_see_each_others_state() {
+        // Three workgroups of two waves each on one host worker, which reuses its wave
+        // registers and LDS: every wave must find v1, v7 (the last of the kernel's 8
+        // VGPRs), its LDS dword, SCC, VCC, M0 (0 on GCN 1.2) and s20 (past the user and
+        // system SGPRs) zero, whatever the waves before it left there. On every engine.
+        for (name, items) in probe_records(LEAK_PROBE, 64, 512) {
+            for (item, dw) in items.iter().enumerate() {
                 assert_eq!(dw[8], item as u32 + 1, "{name}: item {item}'s record");
                 assert_eq!(&dw[..8], &[0; 8], "{name}: item {item} found");
             }
@@ -951,31 +970,8 @@ mod tests {
         // Three workgroups of two waves on one host worker: every wave must read s20 and
         // v7 as 0 (the ABI's start), although the waves before it on the same registers
         // left 0x55 and 0x77 there and no operand field names either. On every engine.
-        let code = crate::assemble(wavejit_isa::Arch::Gcn(Gen::Gfx8), MOVREL_PROBE).unwrap();
-        let prog = Program::new(wavejit_isa::Arch::Gcn(Gen::Gfx8), &code);
-        let mut b = [0u8; 64];
-        b[48..52].copy_from_slice(&1u32.to_le_bytes());
-        b[52..56].copy_from_slice(&(2u32 << 1 | 1 << 7).to_le_bytes());
-        b[56..58].copy_from_slice(&(1u16 << 3).to_le_bytes());
-        let kd = KernelDescriptor::parse(&b).unwrap();
-        assert_eq!((kd.vgpr_count(), kd.user_sgpr_count()), (8, 2));
-        let out = 0x1_0000_0000u64;
-        let mut d = dispatch(kd, [384, 1, 1], [128, 1, 1]);
-        (d.gen, d.entry, d.kernarg, d.scratch) = (Gen::Gfx8, 0, out, None);
-        d.max_insts_per_wave = 1000;
-        for &(name, e) in crate::engine::Engine::ALL {
-            let mut mem = Memory::new();
-            mem.map(out, 384 * 16).unwrap();
-            let engine = crate::engine::for_engine(e);
-            let st = run(&d, &prog, &mem, engine.as_ref(), 1, None).unwrap();
-            assert_eq!((st.workgroups, st.waves), (3, 6), "{name}");
-            let mut rec = vec![0u8; 384 * 16];
-            mem.read(out, &mut rec).unwrap();
-            for (item, r) in rec.chunks(16).enumerate() {
-                let dw: Vec<u32> = r
-                    .chunks(4)
-                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                    .collect();
+        for (name, items) in probe_records(MOVREL_PROBE, 16, 0) {
+            for (item, dw) in items.iter().enumerate() {
                 assert_eq!(dw[2], item as u32 + 1, "{name}: item {item}'s record");
                 assert_eq!(&dw[..2], &[0, 0], "{name}: item {item} found s20, v7");
             }
