@@ -73,6 +73,47 @@ fn vcc_of(w: &Wave, s: usize) -> u64 {
     w.sgpr[s] as u64 | (w.sgpr[s + 1] as u64) << 32
 }
 
+/// Checks the pair v[r:r+1] of `out` lane by lane against `f` over `ops`: an active lane
+/// holds `f`'s value, an inactive lane `inactive(lane)`, and the SGPR pair `vcc` the
+/// carries of the active lanes only.
+fn check_pair(
+    out: &Wave,
+    ops: &[(u64, u64)],
+    exec: u64,
+    (r, vcc): (usize, usize),
+    f: fn(u64, u64) -> (u64, bool),
+    inactive: impl Fn(usize) -> u64,
+    what: &str,
+) {
+    let mut carries = 0u64;
+    for (l, &(a, b)) in ops.iter().enumerate() {
+        let got = get64(out, r, l);
+        if exec >> l & 1 == 0 {
+            assert_eq!(
+                got,
+                inactive(l),
+                "{what} v[{r}:{}] lane {l} inactive",
+                r + 1
+            );
+            continue;
+        }
+        let (want, carry) = f(a, b);
+        assert_eq!(
+            got,
+            want,
+            "{what} v[{r}:{}] lane {l}: {a:#x}, {b:#x}",
+            r + 1
+        );
+        carries |= (carry as u64) << l;
+    }
+    assert_eq!(
+        vcc_of(out, vcc),
+        carries,
+        "{what} carries of v[{r}:{}]",
+        r + 1
+    );
+}
+
 /// Each result's 64 lanes: (register pair, expected value per lane, VCC copy's SGPR).
 type Want = (usize, fn(u64, u64) -> (u64, bool), usize);
 
@@ -95,39 +136,14 @@ fn run(insts: &[Inst], exec: u64, wants: &[Want], what: &str) {
     for (name, jit) in &jits {
         let out = check(jit, &prog, &w, &format!("{what} {name}"));
         for &(r, f, vcc) in wants {
-            let mut carries = 0u64;
-            for (l, &(a, b)) in ops.iter().enumerate() {
-                let b = if r == 14 {
-                    w.sgpr[30] as u64 | (w.sgpr[31] as u64) << 32
-                } else {
-                    b
-                };
-                let got = get64(&out.wave, r, l);
-                if exec >> l & 1 == 0 {
-                    let marker = get64(&w, r, l);
-                    assert_eq!(
-                        got,
-                        marker,
-                        "{what} {name} v[{r}:{}] lane {l} inactive",
-                        r + 1
-                    );
-                    continue;
-                }
-                let (want, carry) = f(a, b);
-                assert_eq!(
-                    got,
-                    want,
-                    "{what} {name} v[{r}:{}] lane {l}: {a:#x}, {b:#x}",
-                    r + 1
-                );
-                carries |= (carry as u64) << l;
-            }
-            assert_eq!(
-                vcc_of(&out.wave, vcc),
-                carries,
-                "{what} {name} carries of v[{r}:{}]",
-                r + 1
-            );
+            let s_pair = w.sgpr[30] as u64 | (w.sgpr[31] as u64) << 32;
+            let lanes: Vec<(u64, u64)> = ops
+                .iter()
+                .map(|&(a, b)| (a, if r == 14 { s_pair } else { b }))
+                .collect();
+            let marker = |l| get64(&w, r, l);
+            let what = format!("{what} {name}");
+            check_pair(&out.wave, &lanes, exec, (r, vcc), f, marker, &what);
         }
         // V_CNDMASK read the add's carries as lanes.
         for (l, &(a, b)) in ops.iter().enumerate() {
@@ -362,28 +378,7 @@ fn narrow_operands_by_hand() {
             let what = format!("{name} EXEC {exec:#x}");
             let out = check(jit, &prog, &w, &what);
             for &(r, sg, f) in &wants {
-                let mut carries = 0u64;
-                for (l, &(a, b)) in ops.iter().enumerate() {
-                    let got = get64(&out.wave, r, l);
-                    if exec >> l & 1 == 0 {
-                        assert_eq!(got, 0, "{what} v[{r}:{}] lane {l} inactive", r + 1);
-                        continue;
-                    }
-                    let (want, carry) = f(a, b);
-                    assert_eq!(
-                        got,
-                        want,
-                        "{what} v[{r}:{}] lane {l}: {a:#x}, {b:#x}",
-                        r + 1
-                    );
-                    carries |= (carry as u64) << l;
-                }
-                assert_eq!(
-                    vcc_of(&out.wave, sg),
-                    carries,
-                    "{what} carries of v[{r}:{}]",
-                    r + 1
-                );
+                check_pair(&out.wave, &ops, exec, (r, sg), f, |_| 0, &what);
             }
             assert_inline(jit, &prog, &w, &what);
         }
