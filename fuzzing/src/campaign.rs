@@ -103,6 +103,7 @@ pub struct Config {
     /// program, then `states - 1` more (`extra_gcn_state`, `extra_vp1_state`). The
     /// engine under test compiles a program once and runs it from each: every lowering
     /// meets more inputs for the cost of one compile, which is most of a program's time.
+    /// A GCN program on the JIT's optimising tier alone runs from more (`states_of`).
     pub states: u32,
 }
 
@@ -397,6 +398,18 @@ pub fn extra_vp1_state(
     st
 }
 
+/// The initial states GCN program `index` of a campaign runs from: `Config::states`, and
+/// `OPT_STATES` times as many for a program of a `jit` campaign that runs on the
+/// optimising tier alone (`engine::opt_tier_program`).
+pub fn states_of(cfg: &Config, index: u64) -> u32 {
+    let n = cfg.states.max(1);
+    if cfg.against == Against::Jit && crate::engine::opt_tier_program(index) {
+        n.saturating_mul(crate::engine::OPT_STATES)
+    } else {
+        n
+    }
+}
+
 /// GCN program `index` of the campaign from its initial state `k` (0: `gcn_case_from`'s).
 fn gcn_case_state(cfg: &Config, gen: Gen, index: u64, k: u32) -> GcnCase {
     let (mut case, _) = gcn_case_from(pool_for(cfg, gen), cfg.seed, index, cfg.len);
@@ -424,7 +437,7 @@ fn one_gcn(cfg: &Config, gen: Gen, index: u64, b: &dyn WaveEngine) -> One {
         return one;
     };
     let mut a = a;
-    for k in 0..cfg.states.max(1) {
+    for k in 0..states_of(cfg, index) {
         let extra;
         let state = if k == 0 {
             &case.state

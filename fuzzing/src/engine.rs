@@ -15,7 +15,21 @@ use wavejit_isa::state::{Lds, Memory, Wave};
 const FLUSH_EVERY: u64 = 256;
 
 /// One program in this many runs on the optimising tier alone (`Recycled::jit_tiers`).
-pub const OPT_EVERY: u64 = 8;
+///
+/// Such a program costs about 4.6 quick-tier programs of 8 states each (user time of
+/// `wavejit fuzz --arch gfx8 --programs 200`, every program on the optimising tier:
+/// 14.8 ms a program against 3.2): the optimising tier emits each of a unit's 16 lane
+/// chunks, runs Cranelift's e-graph pass and the backtracking register allocator, about
+/// 26 M instructions (callgrind) of `regalloc2::ion` per unit against 0.6 M for the quick
+/// tier's single-pass allocator. One program in 8 was two fifths of a campaign's time.
+pub const OPT_EVERY: u64 = 32;
+
+/// A program on the optimising tier alone runs from this many times `Config::states`
+/// initial states (`campaign::states_of`): its compile is the expensive part, each further
+/// state costs what it costs on the quick tier, so the optimising tier meets as many
+/// initial states per program of the campaign as it did at one program in 8, from a
+/// quarter as many programs.
+pub const OPT_STATES: u32 = 4;
 
 /// Whether program `index` of a `jit` campaign runs on the optimising tier alone.
 pub fn opt_tier_program(index: u64) -> bool {
@@ -43,8 +57,8 @@ impl Recycled {
     /// The JIT's two tiers: programs on the default JIT (the quick tier first, the
     /// optimised one only for code that gets hot), and every `OPT_EVERY`-th program
     /// (`opt_tier_program`) on the optimising tier alone, so that both tiers' lowerings are
-    /// fuzzed on every kind of program and not only on hot loops. (An optimised compile
-    /// costs about 3 quick ones: one program in 8 adds about a quarter to a campaign.)
+    /// fuzzed on every kind of program and not only on hot loops (`OPT_EVERY` says what
+    /// such a program costs).
     pub fn jit_tiers() -> Recycled {
         Recycled {
             engine: Box::new(Jit::eager()),

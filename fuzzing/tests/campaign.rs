@@ -46,10 +46,16 @@ fn check(arch: Arch) {
     for (seed, len) in [(1, 24), (2, 12), (3, 40)] {
         let s = campaign(arch, seed, PROGRAMS, len);
         assert_eq!(s.programs, PROGRAMS);
-        assert_eq!(
-            s.runs,
-            PROGRAMS * fuzz::campaign::default_states(arch) as u64
-        );
+        // Every program from each of its states; on GCN, one program in `OPT_EVERY` (the
+        // last of each group: indices 31, 63, …) on the optimising tier alone, from
+        // `OPT_STATES` times as many.
+        let states = fuzz::campaign::default_states(arch) as u64;
+        let opt = match arch {
+            Arch::Gcn(_) => (PROGRAMS + 1) / fuzz::engine::OPT_EVERY,
+            Arch::Vp1 => 0,
+        };
+        let extra = opt * states * (fuzz::engine::OPT_STATES as u64 - 1);
+        assert_eq!(s.runs, PROGRAMS * states + extra);
         assert_eq!(
             s.mismatches, 0,
             "{arch} seed {seed}: mismatching programs {:?}",
@@ -162,6 +168,13 @@ fn further_states_are_new_data_under_the_first_states_mode_and_exec() {
     cfg.states = 3;
     let s = fuzz::run(&cfg).expect("runs");
     assert_eq!((s.programs, s.runs), (10, 30));
+    // Against the JIT, programs 31 and 63 of 64 run on the optimising tier alone, from
+    // four times as many states: 62 × 2 + 2 × 8 runs.
+    cfg.programs = Some(64);
+    cfg.states = 2;
+    cfg.against = Against::Jit;
+    let s = fuzz::run(&cfg).expect("runs");
+    assert_eq!((s.programs, s.runs, s.mismatches), (64, 140, 0));
 }
 
 #[test]
