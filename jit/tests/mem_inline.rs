@@ -716,6 +716,106 @@ fn one_pass_address_test_by_hand() {
     }
 }
 
+/// The checks' horizontal reductions (maximum, minimum, OR of a chunk's four lanes) find
+/// the one failing lane wherever it sits in its chunk: lanes 1, 2 and 3 of chunk 0 and
+/// lanes at positions 2, 3 and 1 of chunks 5, 9 and 15, in bounds everywhere else. DS
+/// dword reads alone (windows) and fused, a dword row write and a `ds_read_b64` (the
+/// per-instruction check): one lane at byte 512, the LDS's end, or off its alignment;
+/// FLAT dword loads: one lane just below region A or at its end. Every tier, the
+/// interpreter's error with that pc, lane and address.
+#[test]
+fn lane_reductions_by_hand() {
+    let gen = Gen::Gfx8;
+    let tiers = || {
+        [
+            (jit(), "quick"),
+            (opt_jit(), "optimised"),
+            (unfused_jit(), "unfused"),
+        ]
+    };
+    let lanes = [1u32, 2, 3, 22, 39, 61];
+    // Rows of 16 lanes, 64 bytes apart: bytes 0-252, every dword aligned.
+    let row = |l: u32| 4 * (l % 16) + 64 * (l / 16);
+    let progs = [
+        (
+            program(gen, &[ds(Op::DsReadB32, 10, 0, [0, 0], [0, 0]), endpgm()]),
+            4,
+            "read",
+        ),
+        (
+            program(
+                gen,
+                &[
+                    ds(Op::DsReadB32, 11, 0, [0, 0], [0, 0]),
+                    vop2(Op::VAddU32, 12, v(11), 11),
+                    endpgm(),
+                ],
+            ),
+            4,
+            "fused read",
+        ),
+        (
+            program(gen, &[ds(Op::DsWriteB32, 0, 0, [1, 0], [0, 0]), endpgm()]),
+            4,
+            "row write",
+        ),
+        (
+            program(gen, &[ds(Op::DsReadB64, 10, 0, [0, 0], [0, 0]), endpgm()]),
+            8,
+            "read_b64",
+        ),
+    ];
+    for (prog, size, kind) in &progs {
+        // The b64 read's lanes 8 bytes apart: bytes 0-504, its last at 504 + 8 = 512.
+        let base = |l: u32| if *size == 8 { 8 * l } else { row(l) };
+        for &lane in &lanes {
+            for (bad, misaligned) in [(512u32, false), (base(lane) + *size / 2, true)] {
+                let mut w = Wave::new(gen);
+                for l in 0..64u32 {
+                    w.vgpr[0][l as usize] = base(l);
+                    w.vgpr[1][l as usize] = 1000 + l;
+                }
+                w.vgpr[0][lane as usize] = bad;
+                for (j, tier) in tiers() {
+                    let what = format!("{kind}, lane {lane} at {bad}, {tier}");
+                    let out = check_with(&j, prog, &w, &lds(), &memory(), 1000, &what);
+                    let e = out.result.expect_err(&what);
+                    assert_eq!(e.pc, 0, "{what}: {e:?}");
+                    let ok = match &e.kind {
+                        ExecErrorKind::OutOfBounds { lane: l, addr, .. } => {
+                            !misaligned && *l == Some(lane as u8) && *addr == bad as u64
+                        }
+                        ExecErrorKind::BadOperand(m) => {
+                            misaligned
+                                && m.contains(&format!("(lane {lane})"))
+                                && m.contains("aligned")
+                        }
+                        _ => false,
+                    };
+                    assert!(ok, "{what}: {e:?}");
+                }
+            }
+        }
+    }
+    // FLAT: lane l at A + 4 l (high half 0), one lane at A - 4 (below every region) or
+    // at A + 1024 (region A's end).
+    let load = program(gen, &[flat(Op::FlatLoadDword, 10, 0, 0), endpgm()]);
+    for &lane in &lanes {
+        for bad in [A - 4, A + A_LEN as u64] {
+            let mut w = Wave::new(gen);
+            for l in 0..64u32 {
+                w.vgpr[0][l as usize] = A as u32 + 4 * l;
+            }
+            w.vgpr[0][lane as usize] = bad as u32;
+            for (j, tier) in tiers() {
+                let what = format!("flat, lane {lane} at {bad:#x}, {tier}");
+                let out = check_with(&j, &load, &w, &lds(), &memory(), 1000, &what);
+                assert_global_fault(out, 0, bad, lane as u8, &what);
+            }
+        }
+    }
+}
+
 /// A segment whose vector instructions write EXEC after its fused reads (`v_cmpx`): the
 /// reads under the full EXEC before it, the move after it under the new EXEC (lanes
 /// 0-31), in both copies (a row and chunks reversed) and both tiers; values from LDS

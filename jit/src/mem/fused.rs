@@ -15,6 +15,8 @@
 //! loads.
 
 use cranelift_codegen::ir::types::{I32X4, I8X16};
+use std::cell::RefCell;
+
 use cranelift_codegen::ir::{InstBuilder, Value};
 
 use super::access::{gather, host_flags, load_lane, settle, At};
@@ -33,6 +35,10 @@ pub struct Fused {
     pub uniform: Value,
     /// Per address register, the shuffle control of its windows.
     ctrls: Vec<(u8, Value)>,
+    /// The window path's lane 0 host addresses made so far: (chunk, register, address).
+    /// The segment writes no address register of its reads, so chunk `c`'s address
+    /// serves every run of reads in the chunk, not only the run that made it.
+    lane0: RefCell<Vec<(usize, u8, Value)>>,
 }
 
 /// Whether `p` has the shape of a read emitted inside a segment: a DS dword read (one- or
@@ -88,6 +94,7 @@ pub fn prepare(cx: &mut Cx, reads: &[(DsPlan, At)], at: At) -> Fused {
         lbase,
         uniform,
         ctrls,
+        lane0: RefCell::new(Vec::new()),
     }
 }
 
@@ -121,18 +128,9 @@ pub fn chunk(cx: &mut Cx, f: &Fused, run: &[DsPlan], windows: bool, c: usize) {
 /// host address plus its offset, shuffled by the register's control (`ctrls`: per read).
 fn window_values(cx: &mut Cx, f: &Fused, run: &[DsPlan], ctrls: &[Value], c: usize) -> Vec<Value> {
     let hf = host_flags();
-    let mut ptrs: Vec<(u8, Value)> = Vec::new();
     let mut out = Vec::new();
     for (p, &ctrl) in run.iter().zip(ctrls) {
-        let r = p.f.addr;
-        let ptr = match ptrs.iter().find(|q| q.0 == r) {
-            Some(q) => q.1,
-            None => {
-                let q = lane0_ptr(cx, f.lbase, r, c);
-                ptrs.push((r, q));
-                q
-            }
-        };
+        let ptr = window_ptr(cx, f, p.f.addr, c);
         for &o in &p.offsets() {
             let v = cx.b.ins().load(I8X16, hf, ptr, o as i32);
             let v = cx.b.ins().x86_pshufb(v, ctrl);
@@ -140,6 +138,27 @@ fn window_values(cx: &mut Cx, f: &Fused, run: &[DsPlan], ctrls: &[Value], c: usi
         }
     }
     out
+}
+
+/// Chunk `c` of register `r`'s lane 0 as a host address in the LDS, made once per chunk
+/// of the unrolled window path. Chunks emitted as one loop body for all chunks (the quick
+/// tier, `Cx::vbase`) make it in each run: a value of one loop's body does not reach the
+/// next loop.
+fn window_ptr(cx: &mut Cx, f: &Fused, r: u8, c: usize) -> Value {
+    if cx.vbase.is_some() {
+        return lane0_ptr(cx, f.lbase, r, c);
+    }
+    let known = f
+        .lane0
+        .borrow()
+        .iter()
+        .find(|q| q.0 == c && q.1 == r)
+        .map(|q| q.2);
+    known.unwrap_or_else(|| {
+        let q = lane0_ptr(cx, f.lbase, r, c);
+        f.lane0.borrow_mut().push((c, r, q));
+        q
+    })
 }
 
 /// The lane-by-lane path of `chunk`: four lane loads per dword.

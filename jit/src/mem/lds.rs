@@ -18,8 +18,8 @@ use wavejit_isa::gcn::DsFields;
 use wavejit_isa::gcn::{Fields, Inst, Op};
 
 use super::access::{
-    any_active, gather, lane0, lane_ptrs, load_fence, load_lane, reduce, reduce_or, settle,
-    side_exit_if, sink_ptr, store_lane, vreg_stored, At,
+    any_active, gather, lane0, lane_ptrs, load_fence, load_lane, reduce, settle, side_exit_if,
+    sink_ptr, store_lane, vreg_stored, At,
 };
 use crate::block::{mflags, Cx, CHUNKS};
 use crate::ctx::{OFF_LDS_BASE, OFF_LDS_LEN, OFF_LDS_ZEROS};
@@ -268,9 +268,7 @@ pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
     let len = cx.b.ins().load(types::I64, mflags(), cx.jctx, OFF_LDS_LEN);
     let mut bad = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
     if let Some(o) = or {
-        let o = reduce_or(cx, o);
-        let mis = cx.b.ins().band_imm_u(o, (align - 1) as i64);
-        let mis = cx.b.ins().icmp_imm_s(IntCC::NotEqual, mis, 0);
+        let mis = misaligned(cx, o, align);
         bad = cx.b.ins().bor(bad, mis);
     }
     let fail = match any_active(cx) {
@@ -278,6 +276,14 @@ pub fn check(cx: &mut Cx, p: &DsPlan, at: At) {
         Some(any) => cx.b.ins().band(bad, any),
     };
     side_exit_if(cx, fail, at);
+}
+
+/// Whether any lane of `or` (the OR of addresses) has a bit below `align` (a power of
+/// two) set, as an `i8` truth value: one vector test (`ptest`) of `or` and `align - 1`.
+fn misaligned(cx: &mut Cx, or: Value, align: u32) -> Value {
+    let low = cx.splat32(align - 1);
+    let bits = cx.b.ins().band(or, low);
+    cx.b.ins().vany_true(bits)
 }
 
 /// Whether `p` may share its address register's check with the other DS accesses of
@@ -457,9 +463,7 @@ pub(super) fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts
     let top64 = cx.b.ins().uextend(types::I64, top);
     let end = cx.b.ins().iadd_imm_s(top64, (reach + 4) as i64);
     let past = cx.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
-    let o = reduce_or(cx, or);
-    let mis = cx.b.ins().band_imm_u(o, 3);
-    let mis = cx.b.ins().icmp_imm_s(IntCC::NotEqual, mis, 0);
+    let mis = misaligned(cx, or, 4);
     let bad = cx.b.ins().bor(past, mis);
     side_exit_if(cx, bad, at);
     let dm = reduce(cx, d0, true);
