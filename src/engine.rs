@@ -16,6 +16,9 @@ use wavejit_isa::state::{Lds, Memory, Wave};
 
 use crate::Error;
 
+mod runner;
+pub use runner::{schedule, GroupStop, GroupWaves, WaveError, WaveRunner};
+
 /// Where the JIT engines keep compiled units between processes (`for_engine_cached`).
 pub use wavejit_jit::DiskCache;
 
@@ -197,14 +200,6 @@ pub trait WaveEngine: Send + Sync {
     }
 }
 
-/// Runs waves of one program over one LDS and memory, one after another (the waves of a
-/// workgroup, each to its barrier or end): made by [`WaveEngine::with_runner`], so that
-/// what an engine sets up per run is set up once for all of them.
-pub trait WaveRunner {
-    /// `run_bound` of `wave` with at most `budget` instructions.
-    fn run(&mut self, wave: &mut Wave, budget: u64) -> Result<(Step, u64), WaveError>;
-}
-
 /// The default runner: each wave through the engine's `run_bound`.
 struct BoundRunner<'a, E: ?Sized> {
     engine: &'a E,
@@ -219,15 +214,24 @@ impl<E: WaveEngine + ?Sized> WaveRunner for BoundRunner<'_, E> {
         self.engine
             .run_bound(self.b, self.prog, wave, self.lds, self.mem, budget)
     }
+
+    fn clear_lds(&mut self) {
+        self.lds.bytes.fill(0);
+    }
 }
 
-/// The JIT's runner: one `wavejit_jit::WaveSession` for all the waves.
+/// The JIT's runner: one `wavejit_jit::WaveSession` for all the waves of a host worker.
 struct SessionRunner<'a>(wavejit_jit::WaveSession<'a>);
 
 impl WaveRunner for SessionRunner<'_> {
+    #[inline]
     fn run(&mut self, wave: &mut Wave, budget: u64) -> Result<(Step, u64), WaveError> {
         let (step, stats) = self.0.run(wave, budget)?;
         Ok((step, stats.insts))
+    }
+
+    fn clear_lds(&mut self) {
+        self.0.clear_lds();
     }
 }
 
@@ -235,16 +239,6 @@ impl WaveRunner for SessionRunner<'_> {
 /// empty for engines that look nothing up).
 #[derive(Default)]
 pub struct Bound(Option<Box<dyn std::any::Any + Send + Sync>>);
-
-/// How a wave's run failed.
-#[derive(Debug, thiserror::Error)]
-pub enum WaveError {
-    #[error(transparent)]
-    Exec(#[from] ExecError),
-    /// The `diff` engine saw the interpreter and the JIT disagree.
-    #[error("the interpreter and the JIT disagree: {0}")]
-    Mismatch(wavejit_jit::Mismatch),
-}
 
 /// The reference interpreter.
 #[derive(Clone, Copy, Debug, Default)]

@@ -24,30 +24,30 @@
 //!   expects. FLAT scratch (GCN 1.1/1.2 private aperture) gets its init SGPRs but works only
 //!   as far as the engine's FLAT model maps the private aperture.
 //!
-//! Workgroups run in parallel on a rayon pool (one worker: on the calling thread, in
-//! order); the waves of one workgroup run in turn on
-//! one thread: each runs to its `s_barrier` or `s_endpgm`, then those at the barrier are
-//! released together. Every wave has an instruction budget, so a kernel that never reaches
-//! its barrier or end is an error, not a hang.
+//! Workgroups run in parallel on the threads of a rayon pool (one worker: on the calling
+//! thread, in order), each thread taking the next workgroup when it is done with one
+//! (`worker.rs`); the waves of one workgroup run in turn on one thread: each runs to its
+//! `s_barrier` or `s_endpgm`, then those at the barrier are released together
+//! (`engine::schedule`). Every wave has an instruction budget, so a kernel that never
+//! reaches its barrier or end is an error, not a hang. What a dispatch is and how it
+//! fails: `dispatch.rs`.
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use rayon::prelude::*;
 use wavejit_interp::profile::Profile;
-use wavejit_interp::{ExecError, ExecErrorKind, Step};
 use wavejit_isa::ir::Program;
-use wavejit_isa::state::{Lds, Memory, Wave, LANES, NUM_SREG_SLOTS};
-use wavejit_isa::Gen;
+use wavejit_isa::state::Memory;
 
-use crate::engine::{Bound, WaveEngine, WaveError, WaveRunner};
-use crate::load::kd::KernelDescriptor;
+use crate::engine::WaveEngine;
 
+mod dispatch;
 mod start;
+mod worker;
+pub use dispatch::{Dim3, Dispatch, GridError, GridStats, Limits, Scratch};
 pub use start::scratch_rsrc;
-use start::{start_vgprs, write_item_ids, Entry, ItemIds, Pointers, WaveStart};
+use worker::Shared;
 
 /// High 32 bits of the flat address of LDS (the shared aperture) that wavejit reports to
 /// kernels through `hidden_shared_base` and the queue. Nothing is mapped there in global
@@ -59,228 +59,6 @@ pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
 pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
 /// Default per-wave instruction budget.
 pub const DEFAULT_MAX_INSTS: u64 = 100_000_000;
-
-/// Work-items per dimension.
-pub type Dim3 = [u32; 3];
-
-/// Where the dispatch-wide structures are in global memory, and what the waves get.
-#[derive(Clone, Debug)]
-pub struct Dispatch {
-    pub gen: Gen,
-    pub kd: KernelDescriptor,
-    /// Byte offset of the first instruction in the program.
-    pub entry: u32,
-    /// The address the program's pc 0 is loaded at (`Wave::code_base`).
-    pub code_base: u64,
-    /// Total work-items per dimension (HSA grid size), each ≥ 1.
-    pub grid: Dim3,
-    /// Workgroup size per dimension, each ≥ 1, product ≤ 1024.
-    pub block: Dim3,
-    pub kernarg: u64,
-    pub dispatch_packet: u64,
-    pub queue: u64,
-    pub dispatch_id: u64,
-    /// LDS bytes per workgroup: fixed + dynamic.
-    pub lds_bytes: u32,
-    pub scratch: Option<Scratch>,
-    pub max_insts_per_wave: u64,
-    /// Bounds on the whole dispatch (instructions, wall time, cancellation).
-    pub limits: Limits,
-}
-
-/// Scratch memory: one region per host worker ("slot"), each big enough for one
-/// workgroup's waves.
-#[derive(Clone, Debug)]
-pub struct Scratch {
-    /// Bytes per lane (a multiple of 4).
-    pub per_lane: u32,
-    /// Base address of each slot's region.
-    pub slots: Vec<u64>,
-}
-
-impl Scratch {
-    /// Bytes of one wave's scratch: 64 lanes, swizzled by dword.
-    pub fn per_wave(&self) -> u64 {
-        self.per_lane as u64 * LANES as u64
-    }
-}
-
-/// Which wave failed, and how.
-#[derive(Debug, thiserror::Error)]
-pub enum GridError {
-    #[error("workgroup ({}, {}, {}) wave {wave}: {err}", wg[0], wg[1], wg[2])]
-    Exec { wg: Dim3, wave: u32, err: ExecError },
-    #[error("workgroup ({}, {}, {}) wave {wave}: the interpreter and the JIT disagree: {mismatch}", wg[0], wg[1], wg[2])]
-    Mismatch {
-        wg: Dim3,
-        wave: u32,
-        mismatch: Box<wavejit_jit::Mismatch>,
-    },
-    #[error("workgroup ({}, {}, {}) wave {wave}: did not reach s_endpgm or s_barrier within {budget} instructions (pc 0x{pc:x}); raise the budget if the kernel is just long", wg[0], wg[1], wg[2])]
-    Budget {
-        wg: Dim3,
-        wave: u32,
-        budget: u64,
-        pc: u32,
-    },
-    #[error("{0}")]
-    Config(String),
-    #[error("the dispatch ran {insts} wave-instructions, past its budget of {budget}, after {workgroups} workgroups; raise the budget if the kernel is just long")]
-    DispatchBudget {
-        budget: u64,
-        insts: u64,
-        workgroups: u64,
-    },
-    #[error("the dispatch ran out of time after {workgroups} workgroups")]
-    Timeout { workgroups: u64 },
-    #[error("the dispatch was cancelled after {workgroups} workgroups")]
-    Cancelled { workgroups: u64 },
-}
-
-/// Bounds on a whole dispatch, checked before each workgroup starts (a workgroup that has
-/// started runs to its end, bounded by the per-wave budget).
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Most wave-instructions of the dispatch.
-    pub max_insts: Option<u64>,
-    /// Latest time a workgroup may start.
-    pub deadline: Option<std::time::Instant>,
-    /// Set (e.g. by a Ctrl-C handler or another thread) to stop the dispatch.
-    pub cancel: Option<std::sync::Arc<AtomicBool>>,
-}
-
-/// Counters of a finished grid.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GridStats {
-    pub workgroups: u64,
-    pub waves: u64,
-    pub insts: u64,
-    /// Barriers released (each time every wave of a workgroup that had not ended met at
-    /// `s_barrier`).
-    pub barriers: u64,
-    /// Waves released from those barriers (the waves that waited at them, summed).
-    pub barrier_waves: u64,
-}
-
-impl Limits {
-    /// Whether the dispatch may start another workgroup, after `insts` instructions and
-    /// `workgroups` finished workgroups.
-    pub fn check(&self, insts: u64, workgroups: u64) -> Result<(), GridError> {
-        if self
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            return Err(GridError::Cancelled { workgroups });
-        }
-        if let Some(budget) = self.max_insts.filter(|&b| insts > b) {
-            return Err(GridError::DispatchBudget {
-                budget,
-                insts,
-                workgroups,
-            });
-        }
-        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
-            return Err(GridError::Timeout { workgroups });
-        }
-        Ok(())
-    }
-}
-
-impl Dispatch {
-    /// Workgroups per dimension: ceil(grid / block).
-    pub fn groups(&self) -> Dim3 {
-        [0, 1, 2].map(|d| self.grid[d].div_ceil(self.block[d].max(1)))
-    }
-
-    /// Workgroups in the grid, if at most 2^48 (more could not finish anyway).
-    pub fn total_groups(&self) -> Option<u64> {
-        self.groups()
-            .iter()
-            .try_fold(1u64, |acc, &g| acc.checked_mul(g as u64))
-            .filter(|&t| t <= 1 << 48)
-    }
-
-    /// The size of workgroup `wg` (the last one in a dimension may be partial).
-    pub fn group_size(&self, wg: Dim3) -> Dim3 {
-        [0, 1, 2].map(|d| {
-            let start = wg[d] as u64 * self.block[d] as u64;
-            (self.grid[d] as u64)
-                .saturating_sub(start)
-                .min(self.block[d] as u64) as u32
-        })
-    }
-
-    /// Waves in a full workgroup.
-    pub fn waves_per_group(&self) -> u64 {
-        let items: u64 = self.block.iter().map(|&b| b as u64).product();
-        items.div_ceil(LANES as u64)
-    }
-
-    fn check(&self) -> Result<(), GridError> {
-        let bad = |m: String| Err(GridError::Config(m));
-        if self.grid.contains(&0) || self.block.contains(&0) {
-            return bad(format!(
-                "grid {:?} and block {:?} must be at least 1 in every dimension",
-                self.grid, self.block
-            ));
-        }
-        if self.total_groups().is_none() {
-            return bad(format!(
-                "a grid of {:?} work-items in workgroups of {:?} has more than 2^48 workgroups",
-                self.grid, self.block
-            ));
-        }
-        let items = self.block.iter().map(|&b| b as u64).product::<u64>();
-        if items > 1024 {
-            return bad(format!(
-                "a workgroup of {items} work-items is more than the 1024 GCN allows"
-            ));
-        }
-        if self.block.iter().any(|&b| b > u16::MAX as u32) {
-            return bad("a workgroup dimension does not fit the dispatch packet's 16 bits".into());
-        }
-        if self.lds_bytes as usize > Lds::MAX {
-            return bad(format!(
-                "{} bytes of LDS per workgroup is more than the 64 KiB GCN has",
-                self.lds_bytes
-            ));
-        }
-        if self.kd.private_segment() && self.scratch.is_none() {
-            return bad("the kernel uses scratch but no scratch was set up".into());
-        }
-        Ok(())
-    }
-
-    /// The start of this dispatch's waves whose scratch region is at `scratch_base`.
-    fn wave_start(&self, scratch_base: u64) -> WaveStart {
-        let ptrs = Pointers {
-            dispatch_packet: self.dispatch_packet,
-            queue: self.queue,
-            kernarg: self.kernarg,
-            dispatch_id: self.dispatch_id,
-        };
-        let entry = Entry {
-            pc: self.entry,
-            code_base: self.code_base,
-        };
-        let per_lane = self.scratch.as_ref().map_or(0, |s| s.per_lane);
-        WaveStart::new(&self.kd, self.gen, &ptrs, entry, per_lane, scratch_base)
-    }
-
-    /// Set `wave` to the state the hardware starts wave `w` of workgroup `wg` with: every
-    /// scalar register and field, and the work-item id VGPRs (lanes past the group's
-    /// items, and the other VGPRs, are left as they are). `scratch_base` is the base of
-    /// this worker's scratch region (0 if none).
-    pub fn init_wave(&self, wave: &mut Wave, wg: Dim3, w: u32, scratch_base: u64) {
-        let size = self.group_size(wg);
-        let items = size[0] * size[1] * size[2];
-        self.wave_start(scratch_base)
-            .apply(wave, wg, w, items, NUM_SREG_SLOTS);
-        let ids = self.kd.workitem_id_vgprs() as usize;
-        write_item_ids(&mut wave.vgpr, size, w, ids);
-    }
-}
 
 /// Run every workgroup of `d` on `threads` host threads with `exec`. `progress` is called
 /// with the number of workgroups finished so far (from worker threads).
@@ -322,13 +100,8 @@ fn run_inner(
     sink: Option<&Mutex<Profile>>,
 ) -> Result<GridStats, GridError> {
     d.check()?;
-    let groups = d.groups();
     let total = d.total_groups().unwrap_or(0);
-    let slots: Vec<u64> = d
-        .scratch
-        .as_ref()
-        .map(|s| s.slots.clone())
-        .unwrap_or_default();
+    let slots: &[u64] = d.scratch.as_ref().map_or(&[], |s| &s.slots);
     let threads = threads
         .max(1)
         .min(exec.max_threads().unwrap_or(usize::MAX))
@@ -339,302 +112,38 @@ fn run_inner(
             slots.len()
         )));
     }
-    let free = Mutex::new(slots);
-    // The engine's lookups of `prog`, once for every wave of the dispatch.
-    let bound = exec.bind(prog);
-    let insts = AtomicU64::new(0);
-    let waves = AtomicU64::new(0);
-    let barriers = AtomicU64::new(0);
-    let barrier_waves = AtomicU64::new(0);
-    let done = AtomicU64::new(0);
-    let failed = AtomicBool::new(false);
-    let gx = groups[0] as u64;
-    let gxy = gx * groups[1] as u64;
-    let one = |worker: &mut Worker, i: u64| -> Result<(), GridError> {
-        if failed.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        if let Err(e) = d
-            .limits
-            .check(insts.load(Ordering::Relaxed), done.load(Ordering::Relaxed))
-        {
-            failed.store(true, Ordering::Relaxed);
-            return Err(e);
-        }
-        let wg = [
-            (i % gx) as u32,
-            ((i / gx) % groups[1] as u64) as u32,
-            (i / gxy) as u32,
-        ];
-        let slot = match d.scratch {
-            Some(_) => free
-                .lock()
-                .map_err(|_| GridError::Config("scratch pool poisoned".into()))?
-                .pop(),
-            None => None,
-        };
-        let r = run_group(d, prog, &bound, mem, exec, worker, wg, slot.unwrap_or(0));
-        if let Some(s) = slot {
-            if let Ok(mut f) = free.lock() {
-                f.push(s);
-            }
-        }
-        match r {
-            Ok(g) => {
-                insts.fetch_add(g.insts, Ordering::Relaxed);
-                waves.fetch_add(g.waves, Ordering::Relaxed);
-                barriers.fetch_add(g.barriers, Ordering::Relaxed);
-                barrier_waves.fetch_add(g.barrier_waves, Ordering::Relaxed);
-                let k = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if let Some(p) = progress {
-                    p(k);
-                }
-                Ok(())
-            }
-            Err(e) => {
-                failed.store(true, Ordering::Relaxed);
-                Err(e)
-            }
-        }
+    // Worker k keeps slot `len - 1 - k` for the whole dispatch (none: base 0).
+    let scratch_base = |k: usize| {
+        slots
+            .len()
+            .checked_sub(k + 1)
+            .and_then(|i| slots.get(i))
+            .copied()
+            .unwrap_or(0)
     };
-    let worker = || Worker {
-        waves: Vec::new(),
-        ids: ItemIds::default(),
-        start: None,
-        used: Vec::new(),
-        ended: Vec::new(),
-        lds: Lds::new(0),
-        prof: sink.map(|_| Profile::for_program(prog)),
-        sink,
-    };
+    let shared = Shared::new(d, prog, mem, exec, total, progress, sink);
     if threads == 1 {
         // One worker: the calling thread, in order (no pool to start and join per
         // launch; the engine's per-thread state outlives the launch).
-        let mut w = worker();
-        (0..total).try_for_each(|i| one(&mut w, i))?;
+        shared.work(scratch_base(0));
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .map_err(|e| GridError::Config(format!("cannot start {threads} threads: {e}")))?;
-        pool.install(|| (0..total).into_par_iter().try_for_each_init(worker, one))?;
+        pool.broadcast(|b| shared.work(scratch_base(b.index())));
     }
-    Ok(GridStats {
-        workgroups: done.load(Ordering::Relaxed),
-        waves: waves.load(Ordering::Relaxed),
-        insts: insts.load(Ordering::Relaxed),
-        barriers: barriers.load(Ordering::Relaxed),
-        barrier_waves: barrier_waves.load(Ordering::Relaxed),
-    })
-}
-
-/// What a host worker keeps between workgroups: wave register files (64 KiB of VGPRs
-/// each, so reused rather than allocated per workgroup) and an LDS buffer.
-struct Worker<'a> {
-    waves: Vec<Box<Wave>>,
-    ids: ItemIds,
-    /// The scalar start of this worker's waves, for the scratch region it was made for.
-    start: Option<WaveStart>,
-    /// Per wave of the current workgroup: instructions run, and whether it ended (kept
-    /// between workgroups: two allocations per workgroup cost about a tenth of a short
-    /// kernel's dispatch).
-    used: Vec<u64>,
-    ended: Vec<bool>,
-    lds: Lds,
-    /// This thread's profile counters, added to `sink` when the worker is done.
-    prof: Option<Profile>,
-    sink: Option<&'a Mutex<Profile>>,
-}
-
-impl Drop for Worker<'_> {
-    fn drop(&mut self) {
-        if let (Some(p), Some(sink)) = (&self.prof, self.sink) {
-            let mut all = sink.lock().unwrap_or_else(|e| e.into_inner());
-            all.merge(p);
-        }
-    }
-}
-
-/// What one workgroup did.
-struct GroupStats {
-    insts: u64,
-    waves: u64,
-    barriers: u64,
-    barrier_waves: u64,
-}
-
-/// Run one workgroup to completion; returns (instructions, waves).
-#[allow(clippy::too_many_arguments)]
-fn run_group(
-    d: &Dispatch,
-    prog: &Program,
-    bound: &Bound,
-    mem: &Memory,
-    exec: &dyn WaveEngine,
-    worker: &mut Worker,
-    wg: Dim3,
-    scratch_base: u64,
-) -> Result<GroupStats, GridError> {
-    let size = d.group_size(wg);
-    let n = (size[0] * size[1] * size[2]).div_ceil(LANES as u32);
-    let lds_len = d.lds_bytes as usize;
-    if worker.lds.bytes.len() == lds_len {
-        worker.lds.bytes.fill(0);
-    } else {
-        worker.lds = Lds::new(lds_len);
-    }
-    // Registers the program never names are never read or written: they keep the zero
-    // of `Wave::new` through the launch (the waves are this launch's), so only the named
-    // ones are set.
-    let vgprs = (d.kd.vgpr_count() as usize).min(prog.regs.vgpr_end());
-    let sgprs = prog.regs.sgpr_end();
-    while worker.waves.len() < n as usize {
-        worker.waves.push(Wave::new(d.gen));
-    }
-    let start = match &mut worker.start {
-        Some(s) if s.scratch_base == scratch_base => s,
-        s => s.insert(d.wave_start(scratch_base)),
-    };
-    let waves = &mut worker.waves[..n as usize];
-    let ids = worker
-        .ids
-        .get(d.kd.workitem_id_vgprs() as usize, size, n as usize);
-    // VGPR 0 always holds X; Y and Z as the descriptor asks.
-    let id_regs = (d.kd.workitem_id_vgprs() as usize).clamp(1, 3);
-    let items = size[0] * size[1] * size[2];
-    for (w, (wave, ids)) in waves.iter_mut().zip(ids).enumerate() {
-        start.apply(wave, wg, w as u32, items, sgprs);
-        start_vgprs(wave, vgprs, &ids[..id_regs]);
-    }
-    let lds = &mut worker.lds;
-    let (used, ended) = (&mut worker.used, &mut worker.ended);
-    used.clear();
-    used.resize(n as usize, 0);
-    ended.clear();
-    ended.resize(n as usize, false);
-    let budget = d.max_insts_per_wave;
-    let mut sched = |run: &mut dyn WaveRunner| schedule(waves, used, ended, budget, wg, run);
-    let (barriers, barrier_waves) = match worker.prof.as_mut() {
-        Some(prof) => sched(&mut ProfRunner {
-            exec,
-            prog,
-            lds,
-            mem,
-            prof,
-        })?,
-        None => {
-            let mut r = None;
-            exec.with_runner(bound, prog, lds, mem, &mut |run| r = Some(sched(run)));
-            r.unwrap_or_else(|| {
-                Err(GridError::Config(format!(
-                    "the {} engine ran no waves",
-                    exec.name()
-                )))
-            })?
-        }
-    };
-    Ok(GroupStats {
-        insts: worker.used.iter().sum(),
-        waves: n as u64,
-        barriers,
-        barrier_waves,
-    })
-}
-
-/// Runs each wave counting profile events (`WaveEngine::run_profiled`).
-struct ProfRunner<'a> {
-    exec: &'a dyn WaveEngine,
-    prog: &'a Program,
-    lds: &'a mut Lds,
-    mem: &'a Memory,
-    prof: &'a mut Profile,
-}
-
-impl WaveRunner for ProfRunner<'_> {
-    fn run(&mut self, wave: &mut Wave, budget: u64) -> Result<(Step, u64), WaveError> {
-        self.exec
-            .run_profiled(self.prog, wave, self.lds, self.mem, budget, self.prof)
-    }
-}
-
-/// Run the `waves` of workgroup `wg` with `run`, each to its barrier or end in turn, until
-/// all have ended; `used` and `ended` (one per wave, 0 and false) count each wave's
-/// instructions against `budget`. Returns the barriers released and the waves released
-/// from them.
-fn schedule(
-    waves: &mut [Box<Wave>],
-    used: &mut [u64],
-    ended: &mut [bool],
-    budget: u64,
-    wg: Dim3,
-    run: &mut dyn WaveRunner,
-) -> Result<(u64, u64), GridError> {
-    let (mut barriers, mut barrier_waves) = (0u64, 0u64);
-    loop {
-        for (w, wave) in waves.iter_mut().enumerate() {
-            if ended[w] {
-                continue;
-            }
-            let left = budget.saturating_sub(used[w]);
-            match run.run(wave, left) {
-                Ok((step, k)) => {
-                    // At least the s_barrier itself ran: the budget always shrinks, so a
-                    // group whose waves keep meeting at barriers still ends.
-                    used[w] += k.max(1);
-                    match step {
-                        Step::End => ended[w] = true,
-                        Step::Barrier => {}
-                        Step::Continue => {
-                            return Err(GridError::Budget {
-                                wg,
-                                wave: w as u32,
-                                budget,
-                                pc: wave.pc,
-                            })
-                        }
-                    }
-                }
-                Err(WaveError::Exec(ExecError {
-                    pc,
-                    kind: ExecErrorKind::InstLimit(_),
-                })) => {
-                    return Err(GridError::Budget {
-                        wg,
-                        wave: w as u32,
-                        budget,
-                        pc,
-                    })
-                }
-                Err(WaveError::Exec(err)) => {
-                    return Err(GridError::Exec {
-                        wg,
-                        wave: w as u32,
-                        err,
-                    })
-                }
-                Err(WaveError::Mismatch(mismatch)) => {
-                    return Err(GridError::Mismatch {
-                        wg,
-                        wave: w as u32,
-                        mismatch: Box::new(mismatch),
-                    })
-                }
-            }
-        }
-        // Every wave is at the barrier or done: release the barrier (waves that ended no
-        // longer count, as on the hardware).
-        if ended.iter().all(|&e| e) {
-            return Ok((barriers, barrier_waves));
-        }
-        barriers += 1;
-        barrier_waves += ended.iter().filter(|&&e| !e).count() as u64;
-    }
+    shared.finish()
 }
 
 #[cfg(test)]
 mod tests {
+    use super::start::{start_vgprs, ItemIds};
     use super::*;
     use crate::engine::Interp;
+    use crate::load::kd::KernelDescriptor;
+    use wavejit_isa::state::{Wave, LANES, NUM_SREG_SLOTS};
+    use wavejit_isa::Gen;
 
     fn kd(rsrc2: u32, props: u16) -> KernelDescriptor {
         let mut b = [0u8; 64];

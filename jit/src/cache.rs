@@ -120,6 +120,7 @@ impl ProgCode {
         }))
     }
 
+    #[inline]
     pub fn slot(&self, pc: u32) -> Option<&EntrySlot> {
         if !pc.is_multiple_of(4) {
             return None;
@@ -151,6 +152,7 @@ impl ProgCode {
     /// take the masked variant here: waves of a grid whose first waves were partial would
     /// run masked code for good (the caller falls back to it only when no full variant
     /// can be had, `lookup_any`).
+    #[inline]
     pub fn lookup(&self, pc: u32, mode: u32, exec_all: bool) -> Option<usize> {
         let s = self.slot(pc)?;
         if s.mode.load(Ordering::Acquire) != mode {

@@ -162,29 +162,64 @@ impl Jit {
         prog: &Program,
         max_insts: u64,
     ) -> Result<(Step, JitRunStats), ExecError> {
-        let start_budget = max_insts.min(i64::MAX as u64) as i64;
-        jc.budget = start_budget;
-        jc.err = None;
-        jc.helper_steps = 0;
-        let mut stats = JitRunStats::default();
-        let finish = |jc: &JitCtx, mut stats: JitRunStats| {
-            stats.insts = (start_budget - jc.budget) as u64;
-            stats.helper_steps = jc.helper_steps;
-            stats
+        let start_budget = start(jc, max_insts);
+        let run = Run {
+            code,
+            tramp,
+            mem,
+            prog,
+            max_insts,
+            start_budget,
         };
+        self.run_from(&run, jc, wave, JitRunStats::default(), None)
+    }
+
+    /// The dispatcher's loop of `run` (its context `jc` set up by `start`), with `stats`
+    /// so far; `entered`: compiled code was entered already and returned this exit.
+    fn run_from(
+        &self,
+        run: &Run,
+        jc: &mut JitCtx,
+        wave: &mut Wave,
+        mut stats: JitRunStats,
+        mut entered: Option<Entered>,
+    ) -> Result<(Step, JitRunStats), ExecError> {
+        let &Run {
+            code,
+            tramp,
+            mem,
+            prog,
+            max_insts,
+            start_budget,
+        } = run;
+        let finish = |jc: &JitCtx, stats: JitRunStats| finish(jc, start_budget, stats);
         loop {
-            let pc = wave.pc;
-            let func = match tramp {
-                Some(_) => self.find_or_compile(code, prog, pc, wave.mode, wave.exec == u64::MAX),
-                None => None,
+            let entry = match entered.take() {
+                Some(e) => Some(e),
+                None => {
+                    let pc = wave.pc;
+                    let func = match tramp {
+                        Some(_) => {
+                            self.find_or_compile(code, prog, pc, wave.mode, wave.exec == u64::MAX)
+                        }
+                        None => None,
+                    };
+                    match (func, tramp) {
+                        (Some(f), Some(t)) => {
+                            let before = jc.budget;
+                            stats.entries += 1;
+                            // SAFETY: `f` is a block compiled for this program by this
+                            // engine, whose module lives as long as `self`; `wave` and
+                            // `jc` are live and exclusive.
+                            let exit = unsafe { t(f, &mut *wave, &mut *jc) };
+                            Some(Entered { exit, pc, before })
+                        }
+                        _ => None,
+                    }
+                }
             };
-            if let (Some(f), Some(t)) = (func, tramp) {
-                let before = jc.budget;
-                stats.entries += 1;
-                // SAFETY: `f` is a block compiled for this program by this engine, whose
-                // module lives as long as `self`; `wave` and `jc` are live and exclusive.
-                let r = unsafe { t(f, &mut *wave, &mut *jc) };
-                match r {
+            if let Some(Entered { exit, pc, before }) = entry {
+                match exit {
                     EXIT_NEXT => {
                         if jc.budget != before || wave.pc != pc {
                             continue;
@@ -192,7 +227,7 @@ impl Jit {
                         // Not enough budget for the whole block: step it below.
                     }
                     EXIT_HOT_FULL | EXIT_HOT_MASKED => {
-                        self.tier_up(code, prog, hot_spec(wave, r));
+                        self.tier_up(code, prog, hot_spec(wave, exit));
                         continue;
                     }
                     EXIT_END => return Ok((Step::End, finish(jc, stats))),
@@ -228,7 +263,7 @@ impl Jit {
                     self.threaded_built[0].fetch_add(1, Ordering::Relaxed);
                     self.threaded_built[1].fetch_add(b.len() as u64, Ordering::Relaxed);
                 };
-                if let Some(b) = code.threaded_block(prog, pc, built) {
+                if let Some(b) = code.threaded_block(prog, wave.pc, built) {
                     // SAFETY: as below.
                     let lds = unsafe { &mut *jc.lds };
                     let mut ic = Ctx {
@@ -270,7 +305,10 @@ impl Jit {
     }
 
     /// The compiled code for `pc` in this state, compiling it when the tier policy says
-    /// so. `None`: interpret.
+    /// so. `None`: interpret. Inline: the lookup of code compiled already is most of
+    /// what the dispatcher does per wave of a streaming kernel, and a call around it
+    /// would cost as much again.
+    #[inline]
     fn find_or_compile(
         &self,
         code: &ProgCode,
@@ -285,6 +323,20 @@ impl Jit {
         if let Some(f) = code.lookup(pc, mode, exec_all) {
             return Some(f);
         }
+        self.count_or_compile(code, prog, pc, mode, exec_all)
+    }
+
+    /// `find_or_compile` where no code for this state is compiled yet: count the entry,
+    /// and compile at the tier threshold.
+    #[inline(never)]
+    fn count_or_compile(
+        &self,
+        code: &ProgCode,
+        prog: &Program,
+        pc: u32,
+        mode: u32,
+        exec_all: bool,
+    ) -> Option<usize> {
         let slot = code.slot(pc)?;
         let f = if slot.never.load(Ordering::Relaxed) != 0
             || slot.hits.fetch_add(1, Ordering::Relaxed).saturating_add(1)
@@ -483,21 +535,106 @@ impl Jit {
 
 impl WaveSession<'_> {
     /// Run `wave` as `Jit::run_bound` does, with at most `max_insts` instructions.
+    ///
+    /// Inline, with the dispatcher's first step written out: a wave whose compiled code
+    /// runs from its start to its end or barrier in one entry (a streaming kernel's every
+    /// wave) costs a lookup and a call here, without the dispatcher's loop around them.
+    #[inline]
     pub fn run(
         &mut self,
         wave: &mut Wave,
         max_insts: u64,
     ) -> Result<(Step, JitRunStats), ExecError> {
-        self.jit.run_in(
-            self.code,
-            &mut self.jc,
-            self.tramp,
-            wave,
-            self.mem,
-            self.prog,
+        let run = Run {
+            code: self.code,
+            tramp: self.tramp,
+            mem: self.mem,
+            prog: self.prog,
             max_insts,
-        )
+            start_budget: start(&mut self.jc, max_insts),
+        };
+        let pc = wave.pc;
+        let func = match self.tramp {
+            Some(t) if self.jit.config.tier_threshold != NEVER_COMPILE => self
+                .code
+                .lookup(pc, wave.mode, wave.exec == u64::MAX)
+                .map(|f| (f, t)),
+            _ => None,
+        };
+        let Some((f, t)) = func else {
+            return self
+                .jit
+                .run_from(&run, &mut self.jc, wave, JitRunStats::default(), None);
+        };
+        let before = self.jc.budget;
+        // SAFETY: as in `run_from`: `f` is this engine's code for this program, `wave`
+        // and the session's context are live and exclusive.
+        let exit = unsafe { t(f, &mut *wave, &mut self.jc) };
+        let stats = JitRunStats {
+            entries: 1,
+            ..JitRunStats::default()
+        };
+        let step = match exit {
+            EXIT_END => Step::End,
+            EXIT_BARRIER => Step::Barrier,
+            _ => {
+                let entered = Entered { exit, pc, before };
+                return self
+                    .jit
+                    .run_from(&run, &mut self.jc, wave, stats, Some(entered));
+            }
+        };
+        Ok((step, finish(&self.jc, run.start_budget, stats)))
     }
+
+    /// Zero the LDS the session's waves run over (its size stays).
+    pub fn clear_lds(&mut self) {
+        // SAFETY: `jc.lds` is the LDS this session borrows exclusively for its lifetime
+        // (`_lds`); no compiled code runs during this call, and nothing is resized, so
+        // the context's `lds_base` and `lds_len` stay valid.
+        unsafe { (*self.jc.lds).bytes.fill(0) };
+    }
+}
+
+/// What one run of the dispatcher works with besides its context and wave.
+struct Run<'a> {
+    code: &'a ProgCode,
+    tramp: Option<Trampoline>,
+    mem: &'a Memory,
+    prog: &'a Program,
+    max_insts: u64,
+    /// `jc.budget` at the start (`start`).
+    start_budget: i64,
+}
+
+/// An entry into compiled code at `pc` with `before` instructions of budget left, and the
+/// exit code it returned.
+struct Entered {
+    exit: u32,
+    pc: u32,
+    before: i64,
+}
+
+/// Set `jc` up for a run of at most `max_insts` instructions; returns its budget.
+#[inline]
+fn start(jc: &mut JitCtx, max_insts: u64) -> i64 {
+    let budget = max_insts.min(i64::MAX as u64) as i64;
+    jc.budget = budget;
+    // Usually empty already (the dispatcher takes the error of every `EXIT_ERROR`).
+    if jc.err.is_some() {
+        jc.err = None;
+    }
+    jc.helper_steps = 0;
+    budget
+}
+
+/// `stats` with the instructions a run that started with `start_budget` ran and the
+/// helper steps of `jc`.
+#[inline]
+fn finish(jc: &JitCtx, start_budget: i64, mut stats: JitRunStats) -> JitRunStats {
+    stats.insts = (start_budget - jc.budget) as u64;
+    stats.helper_steps = jc.helper_steps;
+    stats
 }
 
 /// What one dispatcher step did (the diff engine walks a run this way).

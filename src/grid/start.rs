@@ -106,8 +106,6 @@ const LANE_IDS: [u32; LANES] = {
 /// (walking the descriptor's enabled SGPRs per wave cost about as much as the rest of a
 /// streaming kernel's wave start).
 pub(super) struct WaveStart {
-    /// The scratch region the user SGPRs point at.
-    pub(super) scratch_base: u64,
     /// s0-s127 as every wave starts: the user SGPRs in place, zero elsewhere.
     sgpr: [u32; NUM_SREG_SLOTS],
     /// The SGPR of the workgroup id X, Y, Z, of the workgroup info and of the private
@@ -177,7 +175,6 @@ impl WaveStart {
         let info = sys(kd.workgroup_info());
         let wave_offset = sys(kd.private_segment());
         WaveStart {
-            scratch_base,
             sgpr,
             wg_id,
             info,
@@ -195,6 +192,7 @@ impl WaveStart {
     /// wave `w` of workgroup `wg`, which has `items` work-items. VGPRs are not touched,
     /// nor slots at or above `sgprs` (but for the system SGPRs): a kernel that never names
     /// them never reads them (`RegUse::sgpr_end`).
+    #[inline]
     pub(super) fn apply(&self, wave: &mut Wave, wg: Dim3, w: u32, items: u32, sgprs: usize) {
         // Exhaustive on purpose: a new field in `Wave` must be given its start here too.
         let Wave {
