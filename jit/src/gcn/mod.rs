@@ -12,6 +12,7 @@ pub mod bits;
 pub mod bytes;
 pub mod class;
 pub mod compare;
+pub mod denorm;
 pub mod dpp;
 pub mod dpp_emit;
 pub mod dynamic;
@@ -690,6 +691,14 @@ fn emit_segment(cx: &mut Cx, seg: &[(SegItem, u32)], loops: bool) {
     if seg.is_empty() {
         return;
     }
+    if let [(SegItem::V(p), _)] = seg {
+        // The optimised tier only: the quick tier compiles for compile time.
+        if !loops {
+            if let Some((u, b, c)) = denorm::shape(cx, p) {
+                return emit_denormal_free(cx, seg, u, b, c);
+            }
+        }
+    }
     // The DS reads' checks first: the first read is the segment's first instruction
     // (`read_may_join`), so their side exit runs it.
     let reads: Vec<(crate::mem::lds::DsPlan, crate::mem::At)> = seg
@@ -729,6 +738,38 @@ fn emit_segment(cx: &mut Cx, seg: &[(SegItem, u32)], loops: bool) {
         cx.b.seal_block(block);
         emit_copy(cx, seg, loops, Some((&fused, windows)));
         clean(cx, (windows || keeps_exec).then_some(exec));
+        cx.b.ins().jump(join, &[]);
+    }
+    cx.b.switch_to_block(join);
+    cx.b.seal_block(join);
+}
+
+/// Emit the f32 multiply-add `seg` (`denorm::shape`: `u × b + c`) twice: without its
+/// denormal flushes where the wave-wide test proves them the identity, else as usual.
+/// Like the DS reads' two copies, each starts and ends with nothing cached but EXEC.
+fn emit_denormal_free(cx: &mut Cx, seg: &[(SegItem, u32)], u: vplan::VSrc, b: u8, c: u8) {
+    cx.flush();
+    cx.invalidate(true);
+    cx.forget_values();
+    let Some(ok) = denorm::test(cx, u, b, c) else {
+        return emit_copy(cx, seg, false, None);
+    };
+    let exec = cx.exec_cached();
+    let [fast, slow, join] = [(); 3].map(|_| cx.b.create_block());
+    cx.b.set_cold_block(slow);
+    cx.b.ins().brif(ok, fast, &[], slow, &[]);
+    for (block, free) in [(fast, true), (slow, false)] {
+        cx.b.switch_to_block(block);
+        cx.b.seal_block(block);
+        if free {
+            denorm::kept(cx, |cx| emit_copy(cx, seg, false, None));
+        } else {
+            emit_copy(cx, seg, false, None);
+        }
+        cx.flush();
+        cx.invalidate(false);
+        cx.forget_values();
+        cx.restore_exec(exec);
         cx.b.ins().jump(join, &[]);
     }
     cx.b.switch_to_block(join);
