@@ -23,10 +23,12 @@ pub struct GcnState {
     pub mem: Vec<(u64, Vec<u8>)>,
 }
 
+/// Random LDS or memory contents, `values::word`'s mix (`values::fill`).
 fn fill_words(rng: &mut impl Rng, bytes: &mut [u8]) {
-    for c in bytes.chunks_mut(4) {
-        let w = values::word(rng).to_le_bytes();
-        c.copy_from_slice(&w[..c.len()]);
+    let mut words = vec![0u32; bytes.len().div_ceil(4)];
+    values::fill(rng, &mut words);
+    for (c, w) in bytes.chunks_mut(4).zip(&words) {
+        c.copy_from_slice(&w.to_le_bytes()[..c.len()]);
     }
 }
 

@@ -1,7 +1,8 @@
 //! Bit patterns that break executors: float specials of every width (NaN with payloads,
 //! signalling NaNs, ±inf, denormals, -0.0, ±1.0, the largest finite values), integer
 //! edges (0x80000000, 0x7fffffff, −1), and plain random bits. Values are drawn per lane,
-//! per register or for literals; the mix is biased towards the specials.
+//! per register or for literals, and memory images in bulk (`fill`); the mix is biased
+//! towards the specials.
 
 use rand::Rng;
 
@@ -123,9 +124,20 @@ fn pick<T: Copy>(rng: &mut impl Rng, xs: &[T]) -> T {
     xs[rng.random_range(0..xs.len())]
 }
 
+/// Of 100 `word`s, how many are plain random bits (the rest are special-biased kinds).
+const RANDOM_IN_100: u32 = 22;
+
 /// One 32-bit value, biased to the specials.
 pub fn word(rng: &mut impl Rng) -> u32 {
     match rng.random_range(0..100) {
+        k @ 0..78 => special(rng, k),
+        _ => rng.random(),
+    }
+}
+
+/// A value of `word`'s special-biased kind `k` (0-77, `100 - RANDOM_IN_100` kinds).
+fn special(rng: &mut impl Rng, k: u32) -> u32 {
+    match k {
         0..=29 => pick(rng, F32),
         30..=37 => {
             let lo = pick(rng, F16) as u32;
@@ -150,13 +162,44 @@ pub fn word(rng: &mut impl Rng) -> u32 {
         }
         46..=63 => pick(rng, INT),
         64..=73 => rng.random_range(0..=80u32).wrapping_sub(16),
-        74..=77 => {
+        _ => {
             // A float near a special: a few ulps away.
             pick(rng, F32)
                 .wrapping_add(rng.random_range(0..4u32))
                 .wrapping_sub(2)
         }
-        _ => rng.random(),
+    }
+}
+
+/// Distinct special-biased values `fill` draws per call.
+pub const FILL_SPECIALS: usize = 256;
+
+/// Fill `out` (a memory image: thousands of words) with `word`'s mix at a fraction of its
+/// cost: each word is plain random bits with `word`'s probability (about 22 in 100), else
+/// one of `FILL_SPECIALS` values of `word`'s special-biased kinds drawn for this call.
+/// `word`'s unpredictable branches and its two to four draws from `rng` (ChaCha) were
+/// most of a fuzzing state's generation time (perf); here each word costs one step of a
+/// splitmix64 sequence seeded from `rng`, and a select.
+pub fn fill(rng: &mut impl Rng, out: &mut [u32]) {
+    let specials: [u32; FILL_SPECIALS] = std::array::from_fn(|_| {
+        let k = rng.random_range(0..100 - RANDOM_IN_100);
+        special(rng, k)
+    });
+    let mut state: u64 = rng.random();
+    for w in out {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut r = state;
+        r = (r ^ (r >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        r = (r ^ (r >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        r ^= r >> 31;
+        // Bits 0-31: the random word; 32-39: which special; 40-55: the choice, scaled to 0-99.
+        let special = specials[(r >> 32) as usize % FILL_SPECIALS];
+        let percent = (((r >> 40) as u32 & 0xFFFF) * 100) >> 16;
+        *w = if percent < RANDOM_IN_100 {
+            r as u32
+        } else {
+            special
+        };
     }
 }
 
@@ -194,5 +237,34 @@ pub fn literal(rng: &mut impl Rng) -> u32 {
         0..=5 => word(rng),
         6..=7 => (pick(rng, F64) >> 32) as u32,
         _ => rng.random_range(65..100_000u32),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_has_words_mix_and_fresh_random_bits() {
+        let mut rng = crate::progen::rng(5, 0);
+        let mut out = vec![0u32; 64 * 1024];
+        fill(&mut rng, &mut out);
+        let n = out.len() as f64;
+        // `word` draws an f32 special in 30 of 100 (and a near one in 4): the filled words
+        // are at least that often members of `F32`, and at most 30 + 18 + 10 + 8 + 8 in 100
+        // (the kinds that can land on one).
+        let f32s = out.iter().filter(|x| F32.contains(x)).count() as f64;
+        assert!((0.28..0.60).contains(&(f32s / n)), "{f32s} of {n}");
+        // About 22 in 100 are fresh random bits: nearly all distinct, where the specials
+        // repeat (at most FILL_SPECIALS of them).
+        let mut d = out.clone();
+        d.sort_unstable();
+        d.dedup();
+        let distinct = d.len() as f64 / n;
+        assert!((0.20..0.24).contains(&distinct), "{distinct}");
+        // The same stream gives the same words.
+        let mut again = vec![0u32; out.len()];
+        fill(&mut crate::progen::rng(5, 0), &mut again);
+        assert_eq!(out, again);
     }
 }
