@@ -21,7 +21,7 @@ const FLUSH_EVERY: u64 = 256;
 /// 14.8 ms a program against 3.2): the optimising tier emits each of a unit's 16 lane
 /// chunks, runs Cranelift's e-graph pass and the backtracking register allocator, about
 /// 26 M instructions (callgrind) of `regalloc2::ion` per unit against 0.6 M for the quick
-/// tier's single-pass allocator. One program in 8 was two fifths of a campaign's time.
+/// tier's single-pass allocator: at one program in 8 they took two fifths of a campaign's time.
 pub const OPT_EVERY: u64 = 32;
 
 /// A program on the optimising tier alone runs from this many times `Config::states`
