@@ -10,9 +10,12 @@
 mod common;
 
 use common::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Inst, Op};
 use wavejit_isa::state::Wave;
+use wavejit_jit::{Jit, JitConfig};
 
 /// MODE values: f32 inputs and outputs flushed (0xC0), inputs kept (0xD0), outputs kept
 /// (0xE0), both kept (0xF0); f64/f16 denormals kept in all.
@@ -96,7 +99,6 @@ fn run(insts: &[Inst], u: u32, dst: usize, exec: u64, extra: &[(usize, u32)], wh
         for (l, &(b, c)) in ops.iter().enumerate() {
             w.vgpr[0][l] = b;
             w.vgpr[1][l] = c;
-            w.vgpr[2][l] = 0xdead_0000 | l as u32;
         }
         for &(l, x) in extra {
             w.vgpr[0][l] = x;
@@ -179,4 +181,156 @@ fn constant_multiplicands_by_formula() {
         let mac = [vop2(Op::VMacF32, 1, s(k), 0), endpgm()];
         run(&mac, u, 1, u64::MAX, &[], "v_mac_f32 constant");
     }
+}
+
+/// A random f32 near the bounds: exponent fields 0-2 (zero and denormals), 22-26 (the lane
+/// bound), 125-129 (|u| = 1), any, or the top (infinities, NaNs); mantissas at their ends
+/// or random; either sign.
+fn near_bound(rng: &mut StdRng) -> u32 {
+    let e: u32 = match rng.random_range(0..5) {
+        0 => rng.random_range(0..3),
+        1 => rng.random_range(22..27),
+        2 => rng.random_range(125..130),
+        3 => rng.random_range(0..256),
+        _ => 255,
+    };
+    let m: u32 = match rng.random_range(0..4) {
+        0 => 0,
+        1 => 1,
+        2 => 0x7f_ffff,
+        _ => rng.random_range(0..0x80_0000),
+    };
+    (rng.random::<u32>() & 0x8000_0000) | e << 23 | m
+}
+
+/// A lane value the wave-wide test lets through: ±0, an exponent field of 24 or more.
+fn passing(rng: &mut StdRng) -> u32 {
+    loop {
+        let x = near_bound(rng);
+        if x & 0x7fff_ffff == 0 || x >> 23 & 0xff >= 24 {
+            return x;
+        }
+    }
+}
+
+/// Random waves around the bounds against the interpreter, in every f32 rounding mode and
+/// denormal setting, with NEG/ABS on `v_mad_f32`'s sources. A wave has only lanes the test
+/// passes (the copy without flushes runs), or those and one to three edge lanes (an
+/// exponent field of 23, or a denormal: the test must fail), or lanes near the bounds at
+/// random; half the addends cancel the product to within a few units, so that sums land
+/// near 2^-126, denormal for an edge lane.
+#[test]
+fn random_operands_near_the_bounds_match_the_interpreter() {
+    let mut rng = StdRng::seed_from_u64(0x5eed_de70);
+    let jit = up(Jit::new(JitConfig {
+        hot_threshold: 0,
+        ..JitConfig::default()
+    }));
+    for round in 0..240 {
+        let mac = round % 2 == 0;
+        let (abs, neg) = (rng.random_range(0..8u8), rng.random_range(0..8u8));
+        let prog = program(
+            Gen::Gfx8,
+            &[
+                if mac {
+                    vop2(Op::VMacF32, 1, s(2), 0)
+                } else {
+                    vop3m(Op::VMadF32, 2, 0, [s(2), v(0), v(1)], abs, neg, false, 0)
+                },
+                endpgm(),
+            ],
+        );
+        let mut w = Wave::new(Gen::Gfx8);
+        let kind = round / 2 % 3;
+        // Edge waves (kind 1) mostly flush outputs and round to nearest, where an edge
+        // lane's cancelling sum is denormal and flushed.
+        let (den, rnd) = match kind {
+            1 if rng.random_range(0..4) != 0 => (rng.random_range(0..2u32), 0),
+            _ => (rng.random_range(0..4u32), rng.random_range(0..4u32)),
+        };
+        w.mode = 0xC0 | den << 4 | rnd;
+        w.exec = if rng.random() { u64::MAX } else { rng.random() };
+        w.sgpr[2] = if kind == 1 {
+            // 1 <= |u| < 2: an edge lane's product can stay below 2^-103, where its
+            // units are 2^-127 and a cancelling sum is denormal; 1/2 <= |u| < 1 (one wave
+            // in four, failing the uniform test) does that with lanes that pass.
+            let e = if rng.random_range(0..4) == 0 {
+                126
+            } else {
+                127
+            };
+            (rng.random::<u32>() & 0x8000_0000) | e << 23 | rng.random_range(0..0x80_0000)
+        } else if rng.random_range(0..4) == 0 {
+            near_bound(&mut rng)
+        } else {
+            // ±0 or |u| >= 1: the uniform test passes.
+            loop {
+                let x = near_bound(&mut rng);
+                if x & 0x7fff_ffff == 0 || x >> 23 & 0xff >= 127 {
+                    break x;
+                }
+            }
+        };
+        let u_small = kind == 1 && w.sgpr[2] >> 23 & 0xff == 126;
+        let edges: Vec<usize> = (0..rng.random_range(1..4))
+            .map(|_| rng.random_range(0..64))
+            .collect();
+        for l in 0..64 {
+            w.vgpr[2][l] = 0xdead_0000 | l as u32;
+            if u_small && rng.random() {
+                // b near 2^-103 / |u| (an exponent field of 24) and c = ∓2^-103: lanes
+                // the test passes whose product is within a unit (2^-127) of -c, so that
+                // the sum is 0 or ±2^-127, denormal.
+                let q = f32::from_bits(pow2(-103)) / f32::from_bits(w.sgpr[2] & 0x7fff_ffff);
+                let b = q
+                    .to_bits()
+                    .wrapping_add(rng.random_range(0..3))
+                    .wrapping_sub(1)
+                    | rng.random::<u32>() & 0x8000_0000;
+                let p = (f32::from_bits(w.sgpr[2]) * f32::from_bits(b)).to_bits();
+                w.vgpr[0][l] = b;
+                w.vgpr[1][l] = pow2(-103) | !p & 0x8000_0000;
+                continue;
+            }
+            let b = match kind {
+                0 => passing(&mut rng),
+                1 if edges.contains(&l) => {
+                    let e = if rng.random() { 23 } else { 0 };
+                    (rng.random::<u32>() & 0x8000_0000) | e << 23 | rng.random_range(1..0x80_0000)
+                }
+                1 => passing(&mut rng),
+                _ => near_bound(&mut rng),
+            };
+            let p = (f32::from_bits(w.sgpr[2]) * f32::from_bits(b)).to_bits();
+            // An addend that cancels the product to within a few units (for the lanes that
+            // must pass, only one that passes: near a zero or NaN product it need not).
+            let near = (p ^ 0x8000_0000)
+                .wrapping_add(rng.random_range(0..5))
+                .wrapping_sub(2);
+            let c = if kind == 1 && edges.contains(&l) {
+                // One unit of the product off its negation: a sum of ±1 unit.
+                if rng.random() {
+                    (p ^ 0x8000_0000).wrapping_add(1)
+                } else {
+                    (p ^ 0x8000_0000).wrapping_sub(1)
+                }
+            } else if rng.random()
+                && (kind == 2 || near & 0x7fff_ffff == 0 || near >> 23 & 0xff >= 24)
+            {
+                near
+            } else if kind == 2 {
+                near_bound(&mut rng)
+            } else {
+                passing(&mut rng)
+            };
+            w.vgpr[0][l] = b;
+            w.vgpr[1][l] = c;
+        }
+        let what = format!(
+            "round {round} mac {mac} abs {abs} neg {neg} MODE {:#x} u {:#x}",
+            w.mode, w.sgpr[2]
+        );
+        check(&jit, &prog, &w, &what);
+    }
+    assert_compiled(&[("chunk-major", jit)]);
 }
