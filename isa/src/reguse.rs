@@ -196,8 +196,8 @@ impl RegUse {
             }
             Fields::Ds(f) => {
                 // Every field names at least its register, whether or not the text form
-                // has the operand: `ds_swizzle_b32` is written with its source in ADDR,
-                // and the interpreter reads it from DATA0.
+                // has the operand (`ds_swizzle_b32`'s source is in ADDR, DATA0 unused):
+                // more than an instruction reads, never less.
                 self.vgprs(f.vdst, width(Field::Vdst).max(1));
                 self.vgprs(f.addr, width(Field::Addr).max(1));
                 self.vgprs(f.data0, width(Field::Data0).max(1));

@@ -42,7 +42,7 @@ pub fn shape(cx: &Cx, p: &VPlan) -> Option<(VSrc, u8, u8)> {
     let Sem::Float(Fmt::F32, FOp::Mad, Vop2Form::Plain | Vop2Form::Mac) = p.sem else {
         return None;
     };
-    let (fi, fo) = (cx.mode & 0x10 == 0, cx.mode & 0x20 == 0);
+    let (fi, fo) = cx.fp_flags(Fmt::F32);
     if !(fi || fo)
         || p.omod != 0
         || p.clamp
