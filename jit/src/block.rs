@@ -855,10 +855,11 @@ impl<'a> Cx<'a> {
     /// address. EXEC is read once as an `i64` (unless known to be all ones), from which
     /// the body takes its chunk's 4 bits (`loop_exec`). `pairs` are the other mask pairs
     /// the body reads or writes lane by lane: `loop_lanes` holds their chunk's lanes of
-    /// the values before the loop; those in `written` (a subset, none of them EXEC) are
-    /// accumulated chunk by chunk in loop-carried `i64`s (`take_loop_bits`) and become
-    /// scalars after the loop. `body` must not depend on `c` other than through the
-    /// register cache.
+    /// the values before the loop. The pairs in `written` (those of `pairs` the body
+    /// writes, and EXEC if its last instruction writes it: every instruction of the body
+    /// reads EXEC before the loop) are accumulated chunk by chunk in loop-carried `i64`s
+    /// (`take_loop_bits`) and become scalars after the loop. `body` must not depend on `c`
+    /// other than through the register cache.
     pub fn chunk_loop(
         &mut self,
         as_loop: bool,
@@ -895,7 +896,7 @@ impl<'a> Cx<'a> {
         self.b.switch_to_block(lp);
         self.vbase = Some(self.b.ins().iadd(self.wave, off));
         // Chunk k's lanes are bits 4k..4k+3 of a mask; `off` is 16k.
-        let sh = (exec.is_some() || !pairs.is_empty()).then(|| {
+        let sh = (exec.is_some() || !pairs.is_empty() || !written.is_empty()).then(|| {
             let sh = self.b.ins().ushr_imm_u(off, 2);
             if self.ptr == types::I64 {
                 sh

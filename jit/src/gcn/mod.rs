@@ -811,11 +811,20 @@ fn emit_copy(
         return;
     }
     // The quick tier: maximal runs of instructions a loop body can emit, as loops; the
-    // others unrolled. (Runs one after the other are the segment's program order.)
+    // others unrolled. (Runs one after the other are the segment's program order.) A loop
+    // run ends with its first instruction that writes EXEC: the body reads EXEC's lanes
+    // from its value before the loop, which is the EXEC of every instruction up to that
+    // one; the loop accumulates the new EXEC like any written pair and sets it after the
+    // loop, where the instructions after it read it.
     let mut i = 0;
     while i < seg.len() {
         let l = seg[i].0.loop_ok();
-        let n = seg[i..].iter().take_while(|s| s.0.loop_ok() == l).count();
+        let mut n = seg[i..].iter().take_while(|s| s.0.loop_ok() == l).count();
+        if l {
+            if let Some(k) = seg[i..i + n].iter().position(|s| s.0.writes_exec()) {
+                n = k + 1;
+            }
+        }
         emit_run(cx, &seg[i..i + n], &unis[i..i + n], reads, l);
         i += n;
     }
@@ -896,8 +905,10 @@ fn emit_run(
                 continue;
             };
             let (r, w) = lane_pairs(p);
+            // The body reads EXEC's lanes from its own value before the loop
+            // (`Cx::lanes`), so EXEC is only accumulated (`written`).
             for &m in r.iter().chain(&w) {
-                if !pairs.contains(&m) {
+                if m != EXEC_LO && !pairs.contains(&m) {
                     pairs.push(m);
                 }
             }
@@ -913,22 +924,21 @@ fn emit_run(
 
 /// Whether a loop body emitted as chunk 0 computes every chunk of `p` (its registers
 /// read and written at the chunk's address, lane masks read from the chunk's bits and
-/// written into loop-carried accumulators, VINTRP parameters of the chunk's quad): `p`
-/// does not write EXEC (`v_cmpx`, or EXEC as a compare's or carry's destination: the body
-/// reads EXEC's lanes from its value before the loop), gather across lanes (DPP) or
-/// depend on lane numbers (`v_mbcnt`).
+/// written into loop-carried accumulators, EXEC too, VINTRP parameters of the chunk's
+/// quad): `p` does not gather across lanes (DPP) or depend on lane numbers (`v_mbcnt`).
+/// An instruction that writes EXEC (`v_cmpx`, or EXEC as a compare's or carry's
+/// destination) ends its loop (`emit_copy`).
 fn loop_ok(p: &vplan::VPlan) -> bool {
     !p.cross_lane
         && p.dpp.is_none()
-        && !p.to_exec
-        && p.sdst != Some(EXEC_LO)
         && !matches!(
             p.sem,
             sem::Sem::Int(vocab::IOp::MbcntLo | vocab::IOp::MbcntHi)
         )
 }
 
-/// The mask pairs (first slots) `p` reads and writes lane by lane, EXEC aside.
+/// The mask pairs (first slots) `p` reads lane by lane, EXEC aside, and those it writes
+/// lane by lane (EXEC among them for an instruction that writes it).
 fn lane_pairs(p: &vplan::VPlan) -> (Vec<u8>, Vec<u8>) {
     let io = p.io();
     let mut reads: Vec<u8> = io
