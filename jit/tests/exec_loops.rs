@@ -13,8 +13,8 @@ use wavejit_jit::gcn::Spec;
 use wavejit_jit::{Jit, JitConfig};
 
 fn asm(gen: Gen, src: &str) -> Program {
-    let a = wavejit_isa::gcn::asm::assemble(gen, src)
-        .unwrap_or_else(|e| panic!("assemble {src}: {e}"));
+    let a =
+        wavejit_isa::gcn::asm::assemble(gen, src).unwrap_or_else(|e| panic!("assemble {src}: {e}"));
     Program::new(Arch::Gcn(gen), &a.bytes)
 }
 
