@@ -224,10 +224,10 @@ impl<E: WaveEngine + ?Sized> WaveRunner for BoundRunner<'_, E> {
 struct SessionRunner<'a>(wavejit_jit::WaveSession<'a>);
 
 impl WaveRunner for SessionRunner<'_> {
-    #[inline]
+    /// Inlined into this runner's `run_group` (the schedule's per-wave call).
+    #[inline(always)]
     fn run(&mut self, wave: &mut Wave, budget: u64) -> Result<(Step, u64), WaveError> {
-        let (step, stats) = self.0.run(wave, budget)?;
-        Ok((step, stats.insts))
+        Ok(self.0.run(wave, budget)?)
     }
 
     fn clear_lds(&mut self) {

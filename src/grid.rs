@@ -142,7 +142,7 @@ mod tests {
     use super::*;
     use crate::engine::Interp;
     use crate::load::kd::KernelDescriptor;
-    use wavejit_isa::state::{Wave, LANES, NUM_SREG_SLOTS};
+    use wavejit_isa::state::{Wave, LANES};
     use wavejit_isa::Gen;
 
     fn kd(rsrc2: u32, props: u16) -> KernelDescriptor {
@@ -287,11 +287,12 @@ mod tests {
         }
         w.sgpr = [7; wavejit_isa::state::NUM_SREG_SLOTS];
         (w.exec, w.vcc, w.m0, w.scc, w.mode, w.pc, w.code_base) = (5, 6, 7, 1, 9, 0x80, 3);
-        let start = d.wave_start(0x9_0000_0000);
+        let mut start = d.wave_start(0x9_0000_0000);
         let mut ids = ItemIds::default();
         // Group (9, 0) has 80 items in 2 waves; wave 1 holds items 64-79.
         let table = ids.get(2, [10, 8, 1], 2);
-        start.apply(&mut w, [9, 0, 0], 1, 80, NUM_SREG_SLOTS);
+        start.group([9, 0, 0], 80);
+        start.apply(&mut w, 1);
         start_vgprs(&mut w, d.kd.vgpr_count() as usize, &table[1][..2]);
         assert_eq!(&w.sgpr[0..4], &scratch_rsrc(0x9_0000_0000));
         assert_eq!(&w.sgpr[4..8], &[0x4444_0000, 0, 0x3333_0000, 0x1111_2222]);
@@ -485,6 +486,128 @@ mod tests {
                 assert_eq!(&dw[..2], &[0, 0], "{name}: item {item} found s20, v7");
             }
         }
+    }
+
+    /// A GCN 1.2 kernel of 12 VGPRs (s[0:1] = the record buffer, s2-s4 = workgroup id X,
+    /// Y, Z, s5 = the workgroup info, v0-v2 = work-item id X, Y, Z) over a 12 x 6 x 5
+    /// grid in workgroups of 5 x 4 x 4: each item stores, at its global linear id, a
+    /// record of 8 dwords: its work-item ids, its workgroup ids, the info and EXEC's low
+    /// half.
+    const ID_PROBE: &str = "
+        s_mul_i32 s6, s2, 5
+        v_add_u32 v3, vcc, s6, v0
+        s_mul_i32 s7, s3, 4
+        v_add_u32 v4, vcc, s7, v1
+        s_mul_i32 s8, s4, 4
+        v_add_u32 v5, vcc, s8, v2
+        v_mad_u32_u24 v6, v5, 6, v4
+        v_mad_u32_u24 v6, v6, 12, v3
+        v_lshlrev_b32 v6, 5, v6
+        v_mov_b32 v7, s1
+        v_add_u32 v6, vcc, s0, v6
+        v_addc_u32 v7, vcc, v7, 0, vcc
+        v_mov_b32 v8, v0
+        v_mov_b32 v9, v1
+        v_mov_b32 v10, v2
+        v_mov_b32 v11, s2
+        flat_store_dwordx4 v[6:7], v[8:11]
+        v_add_u32 v6, vcc, 16, v6
+        v_addc_u32 v7, vcc, 0, v7, vcc
+        v_mov_b32 v8, s3
+        v_mov_b32 v9, s4
+        v_mov_b32 v10, s5
+        v_mov_b32 v11, exec_lo
+        flat_store_dwordx4 v[6:7], v[8:11]
+        s_endpgm
+    ";
+
+    #[test]
+    fn every_item_of_partial_3d_groups_starts_with_its_ids() {
+        // Groups of 80 items (two waves, the second of 16 lanes); the grid's last group
+        // in each dimension is partial (2 of 5, 2 of 4, 1 of 4), down to groups of one
+        // partial wave. Expected values by formula from the item's global position. On
+        // every engine, on one host worker (workgroups in order) and on three.
+        let code = crate::assemble(wavejit_isa::Arch::Gcn(Gen::Gfx8), ID_PROBE).unwrap();
+        let prog = Program::new(wavejit_isa::Arch::Gcn(Gen::Gfx8), &code);
+        let mut b = [0u8; 64];
+        b[48..52].copy_from_slice(&2u32.to_le_bytes());
+        let rsrc2: u32 = 2 << 1 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10 | 2 << 11;
+        b[52..56].copy_from_slice(&rsrc2.to_le_bytes());
+        b[56..58].copy_from_slice(&(1u16 << 3).to_le_bytes());
+        let kd = KernelDescriptor::parse(&b).unwrap();
+        assert_eq!((kd.vgpr_count(), kd.user_sgpr_count()), (12, 2));
+        let (grid, block) = ([12u32, 6, 5], [5u32, 4, 4]);
+        let out = 0x1_0000_0000u64;
+        let mut d = dispatch(kd, grid, block);
+        (d.gen, d.entry, d.kernarg, d.scratch) = (Gen::Gfx8, 0, out, None);
+        d.max_insts_per_wave = 1000;
+        let items = (grid[0] * grid[1] * grid[2]) as usize;
+        let mut want = Vec::with_capacity(items);
+        for z in 0..grid[2] {
+            for y in 0..grid[1] {
+                for x in 0..grid[0] {
+                    let g = [x / block[0], y / block[1], z / block[2]];
+                    let l = [x % block[0], y % block[1], z % block[2]];
+                    let size = [0, 1, 2].map(|i| block[i].min(grid[i] - g[i] * block[i]));
+                    let n = size[0] * size[1] * size[2];
+                    let f = (l[2] * size[1] + l[1]) * size[0] + l[0];
+                    let (wave, waves) = (f / 64, n.div_ceil(64));
+                    let info = waves | u32::from(wave == 0) << 31;
+                    let lanes = (n - wave * 64).min(64);
+                    let exec_lo = if lanes >= 32 {
+                        u32::MAX
+                    } else {
+                        (1 << lanes) - 1
+                    };
+                    want.push([l[0], l[1], l[2], g[0], g[1], g[2], info, exec_lo]);
+                }
+            }
+        }
+        for &(name, e) in crate::engine::Engine::ALL {
+            for threads in [1, 3] {
+                let mut mem = Memory::new();
+                mem.map(out, items as u64 * 32).unwrap();
+                let engine = crate::engine::for_engine(e);
+                let st = run(&d, &prog, &mem, engine.as_ref(), threads, None).unwrap();
+                assert_eq!(
+                    (st.workgroups, st.waves),
+                    (12, 14),
+                    "{name}: 2 groups of 2 waves, 10 of 1"
+                );
+                let mut rec = vec![0u8; items * 32];
+                mem.read(out, &mut rec).unwrap();
+                for (i, (r, want)) in rec.chunks(32).zip(&want).enumerate() {
+                    let got: Vec<u32> = r
+                        .chunks(4)
+                        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                        .collect();
+                    assert_eq!(&got[..], want, "{name} on {threads} workers: item {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sgpr_slots_set_in_eights_and_every_system_sgpr() {
+        // User SGPRs s0-s7 and workgroup id X, Y, info and wave offset in s8-s11; a
+        // kernel naming only s0-s2: the slots set are s0-s15 (12 rounded up to 8s), the
+        // rest keep what the last run left.
+        let rsrc2 = 1 | 8 << 1 | 1 << 7 | 1 << 8 | 1 << 10 | 1 << 11;
+        let d = dispatch(kd(rsrc2, 0b1011), [100, 8, 1], [10, 8, 1]);
+        let mut start = d.wave_start(0x9_0000_0000).setting(3);
+        let mut w = Wave::new(Gen::Gfx7);
+        w.sgpr = [7; wavejit_isa::state::NUM_SREG_SLOTS];
+        start.group([9, 0, 0], 80);
+        start.apply(&mut w, 1);
+        assert_eq!(&w.sgpr[8..12], &[9, 0, 2, 8 * 64]);
+        assert_eq!(&w.sgpr[12..16], &[0; 4]);
+        assert!(w.sgpr[16..].iter().all(|&s| s == 7), "{:?}", &w.sgpr[16..]);
+        // The next group's first wave has the flag again, with its own ids; a group of
+        // one wave says so.
+        start.group([3, 1, 0], 10);
+        start.apply(&mut w, 0);
+        assert_eq!(&w.sgpr[8..12], &[3, 1, 1 | 1 << 31, 0]);
+        assert_eq!(w.exec, (1 << 10) - 1);
     }
 
     #[test]

@@ -502,6 +502,9 @@ pub struct WaveSession<'a> {
     mem: &'a Memory,
     jc: JitCtx,
     tramp: Option<Trampoline>,
+    /// `tramp` when the engine compiles at all (not `NEVER_COMPILE`): what `run`'s direct
+    /// entry goes through.
+    direct: Option<Trampoline>,
     /// `jc` points at the LDS: the session holds its borrow.
     _lds: PhantomData<&'a mut Lds>,
 }
@@ -521,70 +524,93 @@ impl Jit {
             return None;
         }
         let code = self.bound_code(h, prog)?;
+        let tramp = self.live_trampoline();
         Some(WaveSession {
             jit: self,
             code,
             prog,
             mem,
             jc: context(lds, mem, prog, code),
-            tramp: self.live_trampoline(),
+            tramp,
+            direct: tramp.filter(|_| self.config.tier_threshold != NEVER_COMPILE),
             _lds: PhantomData,
         })
     }
 }
 
 impl WaveSession<'_> {
-    /// Run `wave` as `Jit::run_bound` does, with at most `max_insts` instructions.
+    /// Run `wave` as `Jit::run_bound` does, with at most `max_insts` instructions;
+    /// returns where it stopped and the instructions it ran.
     ///
-    /// Inline, with the dispatcher's first step written out: a wave whose compiled code
-    /// runs from its start to its end or barrier in one entry (a streaming kernel's every
-    /// wave) costs a lookup and a call here, without the dispatcher's loop around them.
-    #[inline]
-    pub fn run(
+    /// Inline and small, with the dispatcher's first step written out: a wave whose
+    /// compiled code runs from its start to its end or barrier in one entry (a streaming
+    /// kernel's every wave, a barrier kernel's every switch) costs a lookup and a call
+    /// here, without the dispatcher's loop or its statistics; everything else goes
+    /// through `run_rest`, out of line, so that this inlines into the caller's schedule.
+    #[inline(always)]
+    pub fn run(&mut self, wave: &mut Wave, max_insts: u64) -> Result<(Step, u64), ExecError> {
+        // Only the budget is set here (`start` less its error and helper resets): the
+        // session's context holds no error between runs, since the dispatcher takes the
+        // error of every `EXIT_ERROR`, and the helper count is not reported.
+        let start_budget = max_insts.min(i64::MAX as u64) as i64;
+        self.jc.budget = start_budget;
+        let pc = wave.pc;
+        let func = match self.direct {
+            Some(t) => self
+                .code
+                .lookup(pc, wave.mode, wave.exec == u64::MAX)
+                .map(|f| (f, t)),
+            None => None,
+        };
+        let Some((f, t)) = func else {
+            return self.run_rest(wave, max_insts, start_budget, None);
+        };
+        let before = self.jc.budget;
+        // SAFETY: as in `run_from`: `f` is this engine's code for this program, `wave`
+        // and the session's context are live and exclusive.
+        let exit = unsafe { t(f, &mut *wave, &mut self.jc) };
+        let step = match exit {
+            EXIT_END => Step::End,
+            EXIT_BARRIER => Step::Barrier,
+            _ => {
+                let entered = Entered { exit, pc, before };
+                return self.run_rest(wave, max_insts, start_budget, Some(entered));
+            }
+        };
+        // The instructions as `finish` counts them.
+        Ok((step, (start_budget - self.jc.budget) as u64))
+    }
+
+    /// The dispatcher's loop for what `run` does not finish itself: a wave that starts
+    /// in code not compiled (yet), or whose first entry returned something other than
+    /// its end or a barrier (`entered`).
+    #[inline(never)]
+    fn run_rest(
         &mut self,
         wave: &mut Wave,
         max_insts: u64,
-    ) -> Result<(Step, JitRunStats), ExecError> {
+        start_budget: i64,
+        entered: Option<Entered>,
+    ) -> Result<(Step, u64), ExecError> {
+        if entered.is_none() {
+            // Nothing ran yet: the whole of `start`, should an error have been left.
+            start(&mut self.jc, max_insts);
+        }
         let run = Run {
             code: self.code,
             tramp: self.tramp,
             mem: self.mem,
             prog: self.prog,
             max_insts,
-            start_budget: start(&mut self.jc, max_insts),
+            start_budget,
         };
-        let pc = wave.pc;
-        let func = match self.tramp {
-            Some(t) if self.jit.config.tier_threshold != NEVER_COMPILE => self
-                .code
-                .lookup(pc, wave.mode, wave.exec == u64::MAX)
-                .map(|f| (f, t)),
-            _ => None,
-        };
-        let Some((f, t)) = func else {
-            return self
-                .jit
-                .run_from(&run, &mut self.jc, wave, JitRunStats::default(), None);
-        };
-        let before = self.jc.budget;
-        // SAFETY: as in `run_from`: `f` is this engine's code for this program, `wave`
-        // and the session's context are live and exclusive.
-        let exit = unsafe { t(f, &mut *wave, &mut self.jc) };
         let stats = JitRunStats {
-            entries: 1,
+            entries: entered.is_some() as u64,
             ..JitRunStats::default()
         };
-        let step = match exit {
-            EXIT_END => Step::End,
-            EXIT_BARRIER => Step::Barrier,
-            _ => {
-                let entered = Entered { exit, pc, before };
-                return self
-                    .jit
-                    .run_from(&run, &mut self.jc, wave, stats, Some(entered));
-            }
-        };
-        Ok((step, finish(&self.jc, run.start_budget, stats)))
+        self.jit
+            .run_from(&run, &mut self.jc, wave, stats, entered)
+            .map(|(step, stats)| (step, stats.insts))
     }
 
     /// Zero the LDS the session's waves run over (its size stays).

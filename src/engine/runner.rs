@@ -70,6 +70,9 @@ pub fn schedule<R: WaveRunner + ?Sized>(
     let budget = *budget;
     let (mut barriers, mut barrier_waves) = (0u64, 0u64);
     loop {
+        // The waves this pass left at a barrier: every wave not ended runs in every
+        // pass, so these are all the waves not ended after it.
+        let mut waiting = 0u64;
         for (w, wave) in waves.iter_mut().enumerate() {
             if ended[w] {
                 continue;
@@ -82,7 +85,7 @@ pub fn schedule<R: WaveRunner + ?Sized>(
                     used[w] += k.max(1);
                     match step {
                         Step::End => ended[w] = true,
-                        Step::Barrier => {}
+                        Step::Barrier => waiting += 1,
                         Step::Continue => return Err(GroupStop { wave: w, err: None }),
                     }
                 }
@@ -96,10 +99,10 @@ pub fn schedule<R: WaveRunner + ?Sized>(
         }
         // Every wave is at the barrier or done: release the barrier (waves that ended no
         // longer count, as on the hardware).
-        if ended.iter().all(|&e| e) {
+        if waiting == 0 {
             return Ok((barriers, barrier_waves));
         }
         barriers += 1;
-        barrier_waves += ended.iter().filter(|&&e| !e).count() as u64;
+        barrier_waves += waiting;
     }
 }

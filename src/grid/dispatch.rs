@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use wavejit_interp::ExecError;
-use wavejit_isa::state::{Lds, Wave, LANES, NUM_SREG_SLOTS};
+use wavejit_isa::state::{Lds, Wave, LANES};
 use wavejit_isa::Gen;
 
 use super::start::{write_item_ids, Entry, Pointers, WaveStart};
@@ -138,6 +138,9 @@ impl Limits {
     }
 }
 
+/// Work-items in a workgroup at most (`Dispatch::check`).
+pub(super) const MAX_GROUP_ITEMS: u64 = 1024;
+
 impl Dispatch {
     /// Workgroups per dimension: ceil(grid / block).
     pub fn groups(&self) -> Dim3 {
@@ -183,9 +186,9 @@ impl Dispatch {
             ));
         }
         let items = self.block.iter().map(|&b| b as u64).product::<u64>();
-        if items > 1024 {
+        if items > MAX_GROUP_ITEMS {
             return bad(format!(
-                "a workgroup of {items} work-items is more than the 1024 GCN allows"
+                "a workgroup of {items} work-items is more than the {MAX_GROUP_ITEMS} GCN allows"
             ));
         }
         if self.block.iter().any(|&b| b > u16::MAX as u32) {
@@ -226,8 +229,9 @@ impl Dispatch {
     pub fn init_wave(&self, wave: &mut Wave, wg: Dim3, w: u32, scratch_base: u64) {
         let size = self.group_size(wg);
         let items = size[0] * size[1] * size[2];
-        self.wave_start(scratch_base)
-            .apply(wave, wg, w, items, NUM_SREG_SLOTS);
+        let mut start = self.wave_start(scratch_base);
+        start.group(wg, items);
+        start.apply(wave, w);
         let ids = self.kd.workitem_id_vgprs() as usize;
         write_item_ids(&mut wave.vgpr, size, w, ids);
     }

@@ -1,8 +1,9 @@
 //! The state a wave starts with (the AMDHSA dispatch ABI as the module above describes
 //! it), split by how often it changes: [`WaveStart`] holds what is the same for every wave
-//! a host worker runs in one scratch region (the user SGPRs, MODE, pc, M0), [`ItemIds`] the
-//! work-item id VGPRs of every wave of one workgroup size; per wave only the system SGPRs
-//! (workgroup id, info, wave offset) and EXEC are worked out.
+//! a host worker runs in one scratch region (the user SGPRs, MODE, pc, M0) and, set once
+//! per workgroup, the workgroup's ids and info; [`ItemIds`] the work-item id VGPRs of
+//! every wave of one workgroup size; per wave only the first-wave flag, the wave offset
+//! and EXEC are worked out.
 
 use wavejit_isa::state::{Wave, LANES, NUM_SREG_SLOTS, NUM_VGPRS};
 use wavejit_isa::Gen;
@@ -106,8 +107,17 @@ const LANE_IDS: [u32; LANES] = {
 /// (walking the descriptor's enabled SGPRs per wave cost about as much as the rest of a
 /// streaming kernel's wave start).
 pub(super) struct WaveStart {
-    /// s0-s127 as every wave starts: the user SGPRs in place, zero elsewhere.
+    /// s0-s127 as every wave of the current workgroup (`group`) starts: the user SGPRs
+    /// and the workgroup's system SGPRs in place (the info with the first-wave flag),
+    /// zero elsewhere.
     sgpr: [u32; NUM_SREG_SLOTS],
+    /// How many of `sgpr` `apply` copies: a multiple of 8 (copied 8 at a time, without a
+    /// call), at least the slots the caller asked for and every system SGPR.
+    copy: usize,
+    /// One past the last system SGPR below s128 (0 if none).
+    sys_end: usize,
+    /// Work-items of the current workgroup.
+    items: u32,
     /// The SGPR of the workgroup id X, Y, Z, of the workgroup info and of the private
     /// segment wave offset, each when enabled and below s128 (the slots past it do not
     /// exist, so nothing is written).
@@ -174,8 +184,17 @@ impl WaveStart {
         let wg_id = [0, 1, 2].map(|d| sys(kd.workgroup_id(d)));
         let info = sys(kd.workgroup_info());
         let wave_offset = sys(kd.private_segment());
+        let sys_end = wg_id
+            .iter()
+            .chain([&info, &wave_offset])
+            .flatten()
+            .max()
+            .map_or(0, |&s| s + 1);
         WaveStart {
             sgpr,
+            copy: NUM_SREG_SLOTS,
+            sys_end,
+            items: 0,
             wg_id,
             info,
             wave_offset,
@@ -188,12 +207,37 @@ impl WaveStart {
         }
     }
 
-    /// Set the scalar fields of `wave` and its SGPR slots below `sgprs` to the start of
-    /// wave `w` of workgroup `wg`, which has `items` work-items. VGPRs are not touched,
-    /// nor slots at or above `sgprs` (but for the system SGPRs): a kernel that never names
-    /// them never reads them (`RegUse::sgpr_end`).
+    /// `self`, with `apply` setting only SGPR slots below `sgprs` (and the system SGPRs),
+    /// rounded up to a multiple of 8: a kernel never reads or writes slots it never
+    /// names (`RegUse::sgpr_end`), and the ones past them that are set get their start.
+    pub(super) fn setting(mut self, sgprs: usize) -> WaveStart {
+        self.copy = sgprs
+            .max(self.sys_end)
+            .next_multiple_of(8)
+            .min(NUM_SREG_SLOTS);
+        self
+    }
+
+    /// Make the waves `apply` starts those of workgroup `wg`, which has `items`
+    /// work-items.
     #[inline]
-    pub(super) fn apply(&self, wave: &mut Wave, wg: Dim3, w: u32, items: u32, sgprs: usize) {
+    pub(super) fn group(&mut self, wg: Dim3, items: u32) {
+        for (at, &id) in self.wg_id.iter().zip(&wg) {
+            if let Some(at) = *at {
+                self.sgpr[at] = id;
+            }
+        }
+        if let Some(at) = self.info {
+            let waves = items.div_ceil(LANES as u32);
+            self.sgpr[at] = (waves & 0x3f) | 1 << 31;
+        }
+        self.items = items;
+    }
+
+    /// Set the scalar fields of `wave` and its SGPR slots (as many as `setting` says) to
+    /// the start of wave `w` of the workgroup `group` set. VGPRs are not touched.
+    #[inline]
+    pub(super) fn apply(&self, wave: &mut Wave, w: u32) {
         // Exhaustive on purpose: a new field in `Wave` must be given its start here too.
         let Wave {
             vgpr: _,
@@ -208,21 +252,24 @@ impl WaveStart {
             gen,
             exports,
         } = wave;
-        let n = sgprs.min(NUM_SREG_SLOTS);
-        sgpr[..n].copy_from_slice(&self.sgpr[..n]);
-        for (at, &id) in self.wg_id.iter().zip(&wg) {
-            if let Some(at) = *at {
-                sgpr[at] = id;
-            }
+        let n = self.copy;
+        for (to, from) in sgpr[..n]
+            .chunks_exact_mut(8)
+            .zip(self.sgpr[..n].chunks_exact(8))
+        {
+            to.copy_from_slice(from);
         }
-        if let Some(at) = self.info {
-            let waves = items.div_ceil(LANES as u32);
-            sgpr[at] = (waves & 0x3f) | if w == 0 { 1 << 31 } else { 0 };
+        if let (Some(at), true) = (self.info, w > 0) {
+            // Bit 31: the group's first wave.
+            sgpr[at] &= !(1 << 31);
         }
         if let Some(at) = self.wave_offset {
             sgpr[at] = (w as u64 * self.wave_bytes) as u32;
         }
-        let n = items.saturating_sub(w * LANES as u32).min(LANES as u32);
+        let n = self
+            .items
+            .saturating_sub(w * LANES as u32)
+            .min(LANES as u32);
         *exec = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         *vcc = 0;
         *m0 = self.m0;

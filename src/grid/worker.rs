@@ -14,9 +14,12 @@ use wavejit_interp::{ExecError, ExecErrorKind, Step};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::{Lds, Memory, Wave, LANES};
 
-use super::dispatch::{Dim3, Dispatch, GridError, GridStats};
+use super::dispatch::{Dim3, Dispatch, GridError, GridStats, MAX_GROUP_ITEMS};
 use super::start::{start_vgprs, ItemIds, WaveStart};
 use crate::engine::{Bound, GroupStop, GroupWaves, WaveEngine, WaveError, WaveRunner};
+
+/// Waves in a workgroup at most.
+const MAX_WAVES: usize = MAX_GROUP_ITEMS as usize / LANES;
 
 /// What the workers of one dispatch share: its inputs, the next workgroup to start, the
 /// counters, and the first failure.
@@ -96,9 +99,10 @@ impl<'a> Shared<'a> {
             groups: Groups {
                 waves: Vec::new(),
                 ids: ItemIds::default(),
-                start: self.d.wave_start(scratch_base),
-                used: Vec::new(),
-                ended: Vec::new(),
+                start: self.d.wave_start(scratch_base).setting(self.sgprs),
+                used: [0; MAX_WAVES],
+                ended: [false; MAX_WAVES],
+                last: None,
             },
             lds: Lds::new(self.d.lds_bytes as usize),
             prof: self.sink.map(|_| Profile::for_program(self.prog)),
@@ -189,14 +193,16 @@ impl Drop for Worker<'_> {
 /// The waves of a worker's workgroups: register files (64 KiB of VGPRs each, so reused
 /// rather than allocated per workgroup), the work-item ids per group size, the scalar
 /// start, and per wave of the current workgroup the instructions it ran and whether it
-/// ended (kept between workgroups: two allocations per workgroup cost about a tenth of a
-/// short kernel's dispatch).
+/// ended (arrays of the most waves a workgroup has, cleared by a few stores rather than
+/// allocated or filled through calls per workgroup).
 struct Groups {
     waves: Vec<Box<Wave>>,
     ids: ItemIds,
     start: WaveStart,
-    used: Vec<u64>,
-    ended: Vec<bool>,
+    used: [u64; MAX_WAVES],
+    ended: [bool; MAX_WAVES],
+    /// The number and ids of the last workgroup this worker ran.
+    last: Option<(u64, Dim3)>,
 }
 
 /// What one workgroup did.
@@ -232,7 +238,8 @@ impl Groups {
                 if n > 0 {
                     run.clear_lds();
                 }
-                let g = self.run_group(sh, sh.group(i), run).map_err(|e| (i, e))?;
+                let wg = self.group_ids(sh, i);
+                let g = self.run_group(sh, wg, run).map_err(|e| (i, e))?;
                 sh.insts.fetch_add(g.insts, Ordering::Relaxed);
                 waves += g.waves;
                 barriers += g.barriers;
@@ -248,6 +255,18 @@ impl Groups {
         sh.barriers.fetch_add(barriers, Ordering::Relaxed);
         sh.barrier_waves.fetch_add(barrier_waves, Ordering::Relaxed);
         r
+    }
+
+    /// The ids of workgroup number `i` (`Shared::group`): counted on from the last
+    /// workgroup when it is the next one (as it is, but for the workers' interleaving:
+    /// three divisions per workgroup are a fair part of a short kernel's workgroup).
+    fn group_ids(&mut self, sh: &Shared, i: u64) -> Dim3 {
+        let wg = match self.last {
+            Some((j, wg)) if j.checked_add(1) == Some(i) => next_group(sh.groups, wg),
+            _ => sh.group(i),
+        };
+        self.last = Some((i, wg));
+        wg
     }
 
     /// Run workgroup `wg` to completion with `run`, whose LDS is the group's (zeroed).
@@ -268,15 +287,18 @@ impl Groups {
         let ids = self.ids.get(sh.id_vgprs, size, n);
         // VGPR 0 always holds X; Y and Z as the descriptor asks.
         let id_regs = sh.id_vgprs.clamp(1, 3);
+        self.start.group(wg, items);
         for (w, (wave, ids)) in waves.iter_mut().zip(ids).enumerate() {
-            self.start.apply(wave, wg, w as u32, items, sh.sgprs);
+            self.start.apply(wave, w as u32);
             start_vgprs(wave, sh.vgprs, &ids[..id_regs]);
         }
-        let (used, ended) = (&mut self.used, &mut self.ended);
-        used.clear();
-        used.resize(n, 0);
-        ended.clear();
-        ended.resize(n, false);
+        self.used = [0; MAX_WAVES];
+        self.ended = [false; MAX_WAVES];
+        let (Some(used), Some(ended)) = (self.used.get_mut(..n), self.ended.get_mut(..n)) else {
+            return Err(GridError::Config(format!(
+                "a workgroup of {n} waves is more than the {MAX_WAVES} a workgroup has"
+            )));
+        };
         let budget = d.max_insts_per_wave;
         let (barriers, barrier_waves) = run
             .run_group(&mut GroupWaves {
@@ -316,6 +338,18 @@ impl Groups {
             barriers,
             barrier_waves,
         })
+    }
+}
+
+/// The workgroup after `wg` in a grid of `groups` workgroups per dimension, X fastest
+/// (`wg` is not the last one).
+fn next_group(groups: Dim3, [x, y, z]: Dim3) -> Dim3 {
+    if x + 1 < groups[0] {
+        [x + 1, y, z]
+    } else if y + 1 < groups[1] {
+        [0, y + 1, z]
+    } else {
+        [0, 0, z + 1]
     }
 }
 
@@ -393,6 +427,23 @@ mod tests {
             limits: Limits::default(),
         };
         (d, prog)
+    }
+
+    #[test]
+    fn workgroups_counted_on_in_order() {
+        // Every workgroup of a 3 x 2 x 4 grid in X-fastest order, from nested loops.
+        let groups = [3, 2, 4];
+        let mut order = Vec::new();
+        for z in 0..4 {
+            for y in 0..2 {
+                for x in 0..3 {
+                    order.push([x, y, z]);
+                }
+            }
+        }
+        for pair in order.windows(2) {
+            assert_eq!(next_group(groups, pair[0]), pair[1], "after {:?}", pair[0]);
+        }
     }
 
     #[test]
