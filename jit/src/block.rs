@@ -157,7 +157,7 @@ pub struct Cx<'a> {
     pub ubits: HashMap<Value, u8>,
     /// What the DS accesses of one address register found once for the unit
     /// (`mem::lds::facts`), by their group.
-    pub lds_facts: HashMap<u32, [Value; 3]>,
+    pub lds_facts: HashMap<u32, [Value; 4]>,
     /// Profiling: whether each half-wave's active bases lie within the no-conflict span
     /// (`mem::lds::count_bank_conflicts`), by DS group, with the EXEC value it was found
     /// under.

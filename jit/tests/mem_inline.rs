@@ -580,6 +580,121 @@ fn fused_reads_by_hand() {
     }
 }
 
+/// Reads emitted for their registers' lane patterns (`mem::fused::Path::Patterned`, the
+/// optimised tier). `guess` takes v1's reads (offsets 4 bytes apart) for a broadcast and
+/// v2's (64 bytes apart) for a row. Values by hand when both registers have the guessed
+/// pattern (v1's last chunk at the LDS's last two dwords, where no 16-byte window fits,
+/// and v2's last row ending at the LDS's end), when the patterns are swapped or both
+/// registers hold rows (the window copy) and when v2's chunks are reversed (lane by
+/// lane), on every tier; reads past the
+/// LDS through either register: the interpreter's error, pc and lane.
+#[test]
+fn patterned_reads_by_hand() {
+    use wavejit_jit::mem::fused::{guess, Pattern};
+    assert_eq!(guess(&[0, 4]), Pattern::Broadcast);
+    assert_eq!(guess(&[8, 64, 12]), Pattern::Broadcast);
+    assert_eq!(guess(&[0, 64, 128]), Pattern::Row);
+    assert_eq!(guess(&[16, 0]), Pattern::Row);
+    assert_eq!(guess(&[8, 8]), Pattern::Row);
+    assert_eq!(guess(&[8]), Pattern::Row);
+    let gen = Gen::Gfx8;
+    let prog = program(
+        gen,
+        &[
+            ds(Op::DsRead2B32, 10, 1, [0, 0], [0, 1]),
+            ds(Op::DsRead2B32, 12, 2, [0, 0], [0, 16]),
+            sopp(Op::SWaitcnt, 0),
+            vop3(Op::VMulLoU32, 20, [v(10), v(12), Src(0)]),
+            vop3(Op::VMulLoU32, 21, [v(11), v(13), Src(0)]),
+            vop2(Op::VAddU32, 22, v(20), 21),
+            endpgm(),
+        ],
+    );
+    let dw = |addr: u32| 3 * (addr / 4);
+    let tiers = || {
+        [
+            (jit(), "quick"),
+            (opt_jit(), "optimised"),
+            (unfused_jit(), "unfused"),
+        ]
+    };
+    // v1: chunk c's lanes at 384 + 8c (chunk 15 at 504: dwords 504 and 508); v2: rows
+    // of 16 lanes at 384 + 4 (l % 16) (the furthest, lane 15's second read, ends at 512).
+    fn bcast(l: u32) -> u32 {
+        384 + 8 * (l / 4)
+    }
+    fn row(l: u32) -> u32 {
+        384 + 4 * (l % 16)
+    }
+    fn reversed(l: u32) -> u32 {
+        384 + 4 * (4 * (l % 16 / 4) + 3 - l % 4)
+    }
+    type Case = (fn(u32) -> u32, fn(u32) -> u32, &'static str);
+    let cases: [Case; 4] = [
+        (bcast, row, "as guessed"),
+        (|l| 4 * l, |l| 64 * (l / 16), "swapped"),
+        (|l| 4 * l, row, "both rows"),
+        (bcast, reversed, "v2 reversed"),
+    ];
+    assert_eq!(bcast(63), 504);
+    assert_eq!(
+        (0..4).map(reversed).collect::<Vec<_>>(),
+        [396, 392, 388, 384]
+    );
+    for (a1, a2, pattern) in cases {
+        let mut w = Wave::new(gen);
+        for l in 0..64u32 {
+            w.vgpr[1][l as usize] = a1(l);
+            w.vgpr[2][l as usize] = a2(l);
+        }
+        for (j, tier) in tiers() {
+            let what = format!("{pattern}, {tier}");
+            let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, &what);
+            assert!(out.result.is_ok(), "{what}: {:?}", out.result);
+            let o = &out.wave;
+            for l in 0..64u32 {
+                let (lu, x, y) = (l as usize, a1(l), a2(l));
+                let (p, q) = (
+                    dw(x).wrapping_mul(dw(y)),
+                    dw(x + 4).wrapping_mul(dw(y + 64)),
+                );
+                assert_eq!(o.vgpr[10][lu], dw(x), "{what}: v10, lane {l}");
+                assert_eq!(o.vgpr[11][lu], dw(x + 4), "{what}: v11, lane {l}");
+                assert_eq!(o.vgpr[12][lu], dw(y), "{what}: v12, lane {l}");
+                assert_eq!(o.vgpr[13][lu], dw(y + 64), "{what}: v13, lane {l}");
+                assert_eq!(o.vgpr[20][lu], p, "{what}: v20, lane {l}");
+                assert_eq!(o.vgpr[21][lu], q, "{what}: v21, lane {l}");
+                assert_eq!(o.vgpr[22][lu], p.wrapping_add(q), "{what}: v22, lane {l}");
+            }
+        }
+        assert_eq!(helper_steps(&prog, &w), 0, "{pattern}: all inline");
+    }
+    // v1's chunk 15 at 508 (its second dword at 512), or v2's lane 37 at 448 (its
+    // second read at 512): (v1, v2, pc, failing lane).
+    type Fault = (fn(u32) -> u32, fn(u32) -> u32, usize, u32);
+    let faults: [Fault; 2] = [
+        (|l| if l >= 60 { 508 } else { bcast(l) }, row, 0, 60),
+        (bcast, |l| if l == 37 { 448 } else { row(l) }, 1, 37),
+    ];
+    for (a1, a2, at, lane) in faults {
+        let mut w = Wave::new(gen);
+        for l in 0..64u32 {
+            w.vgpr[1][l as usize] = a1(l);
+            w.vgpr[2][l as usize] = a2(l);
+        }
+        for (j, tier) in tiers() {
+            let what = format!("lane {lane} of v{} past the end, {tier}", at + 1);
+            let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, &what);
+            let e = out.result.expect_err(&what);
+            assert_eq!(e.pc, prog.slots[at].pc, "{what}: {e:?}");
+            assert!(
+                matches!(e.kind, ExecErrorKind::OutOfBounds { lane: Some(l), addr: 512, .. } if l == lane as u8),
+                "{what}: {e:?}"
+            );
+        }
+    }
+}
+
 /// The one-pass test of a DS address register (`lds::facts`) at its edges, on every
 /// tier and with fusion off: rows whose last window ends at the LDS's last byte (values
 /// by hand), one chunk whose distances from its lane 0 differ from the other chunks'

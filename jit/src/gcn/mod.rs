@@ -54,6 +54,7 @@ use crate::cache::{
 };
 use crate::ctx::{self, wave_off};
 use crate::error::JitError;
+use crate::mem::fused::Path;
 use crate::slots::{EXEC_HI, EXEC_LO, VCC_LO};
 
 /// Whether `op` is lowered inline (some of its operand forms may still go to the
@@ -712,10 +713,12 @@ fn emit_segment(cx: &mut Cx, seg: &[(SegItem, u32)], loops: bool) {
         return emit_copy(cx, seg, loops, None);
     };
     let fused = crate::mem::fused::prepare(cx, &reads, at);
-    // Twice: the reads as windows when every address register allows, else lane by
-    // lane. Each copy starts with nothing cached but EXEC as before the segment, and
-    // ends with nothing cached but that EXEC (nothing, if the segment writes EXEC after
-    // its reads), so neither it nor the code after the join uses a value only the other
+    // Once per path (`fused::Path`): in the optimised tier, the reads for their
+    // registers' lane patterns when every address register has its pattern; the reads
+    // as windows when every address register allows; else lane by lane. Each copy
+    // starts with nothing cached but EXEC as before the segment, and ends with nothing
+    // cached but that EXEC (the last copy: nothing, if the segment writes EXEC after its
+    // reads), so neither it nor the code after the join uses a value only another
     // defined.
     let clean = |cx: &mut Cx, exec: Option<[Option<Value>; 2]>| {
         cx.flush();
@@ -732,12 +735,20 @@ fn emit_segment(cx: &mut Cx, seg: &[(SegItem, u32)], loops: bool) {
     let keeps_exec = seg.iter().all(|s| !s.0.writes_exec());
     let [fast, slow, join] = [(); 3].map(|_| cx.b.create_block());
     cx.b.set_cold_block(slow);
+    let mut paths = vec![(fast, Path::Windows), (slow, Path::Lanes)];
+    if !loops {
+        let [pat, rest] = [(); 2].map(|_| cx.b.create_block());
+        cx.b.ins().brif(fused.patterned, pat, &[], rest, &[]);
+        cx.b.switch_to_block(rest);
+        cx.b.seal_block(rest);
+        paths.insert(0, (pat, Path::Patterned));
+    }
     cx.b.ins().brif(fused.uniform, fast, &[], slow, &[]);
-    for (block, windows) in [(fast, true), (slow, false)] {
+    for (block, path) in paths {
         cx.b.switch_to_block(block);
         cx.b.seal_block(block);
-        emit_copy(cx, seg, loops, Some((&fused, windows)));
-        clean(cx, (windows || keeps_exec).then_some(exec));
+        emit_copy(cx, seg, loops, Some((&fused, path)));
+        clean(cx, (path != Path::Lanes || keeps_exec).then_some(exec));
         cx.b.ins().jump(join, &[]);
     }
     cx.b.switch_to_block(join);
@@ -777,12 +788,12 @@ fn emit_denormal_free(cx: &mut Cx, seg: &[(SegItem, u32)], u: vplan::VSrc, b: u8
 }
 
 /// Emit the lane-independent `seg` chunk by chunk (`reads`: its DS reads' checks and
-/// whether they take the window path).
+/// the path they take).
 fn emit_copy(
     cx: &mut Cx,
     seg: &[(SegItem, u32)],
     loops: bool,
-    reads: Option<(&crate::mem::fused::Fused, bool)>,
+    reads: Option<(&crate::mem::fused::Fused, Path)>,
 ) {
     let pcs: Vec<u32> = seg.iter().map(|s| s.1).collect();
     let plans: Vec<&vplan::VPlan> = seg
@@ -837,7 +848,7 @@ fn emit_run(
     cx: &mut Cx,
     seg: &[(SegItem, u32)],
     unis: &[Option<fetch::Unis>],
-    reads: Option<(&crate::mem::fused::Fused, bool)>,
+    reads: Option<(&crate::mem::fused::Fused, Path)>,
     as_loop: bool,
 ) {
     // Every VGPR write is stored right after its instruction in each chunk (see
@@ -883,8 +894,8 @@ fn emit_run(
                             _ => None,
                         })
                         .collect();
-                    if let Some((f, windows)) = reads {
-                        crate::mem::fused::chunk(cx, f, &run, windows, c);
+                    if let Some((f, path)) = reads {
+                        crate::mem::fused::chunk(cx, f, &run, path, c);
                     }
                     for j in i..i + n {
                         store(cx, j, c);

@@ -9,12 +9,15 @@
 //! only when the segment starts with a read, no earlier
 //! instruction of the segment writes the read's address register (so the wave holds
 //! the value each read uses when the check runs), EXEC is known all ones and no
-//! instruction of the segment writes it. The segment is then emitted twice
-//! (`gcn::emit_segment`): with every read a 16-byte load and a byte shuffle per dword at
-//! its register's lane 0 address, taken when the facts' `uniform` holds, and with lane
+//! instruction of the segment writes it. The segment is then emitted in up to three
+//! copies (`gcn::emit_segment`, `Path`): in the optimised tier, with each register's
+//! reads emitted for the lane pattern `guess` expects of it (a 16-byte load as the
+//! chunk's four lanes, or one dword loaded for all four), taken when every register
+//! has its pattern; with every read a 16-byte load and a byte shuffle per dword at its
+//! register's lane 0 address, taken when the facts' `uniform` holds; and with lane
 //! loads.
 
-use cranelift_codegen::ir::types::{I32X4, I8X16};
+use cranelift_codegen::ir::types::{I32, I32X4, I8X16};
 use std::cell::RefCell;
 
 use cranelift_codegen::ir::{InstBuilder, Value};
@@ -35,10 +38,16 @@ pub struct Fused {
     pub uniform: Value,
     /// Per address register, the shuffle control of its windows.
     ctrls: Vec<(u8, Value)>,
-    /// The window path's lane 0 host addresses made so far: (chunk, register, address).
-    /// The segment writes no address register of its reads, so chunk `c`'s address
-    /// serves every run of reads in the chunk, not only the run that made it.
-    lane0: RefCell<Vec<(usize, u8, Value)>>,
+    /// Per address register, the lane pattern the patterned path reads it with.
+    pats: Vec<(u8, Pattern)>,
+    /// Every address register has the lane pattern of `pats` (`lds::facts`' `rows` or
+    /// `bcast`); an `i8` truth value.
+    pub patterned: Value,
+    /// The lane 0 host addresses made so far: (path, chunk, register, address). The
+    /// segment writes no address register of its reads, so chunk `c`'s address serves
+    /// every run of reads in the chunk of its path's copy, not only the run that made
+    /// it (and no other copy: each is a block of its own).
+    lane0: RefCell<Vec<(Path, usize, u8, Value)>>,
 }
 
 /// Whether `p` has the shape of a read emitted inside a segment: a DS dword read (one- or
@@ -61,23 +70,29 @@ pub fn fusable(cx: &Cx, p: &DsPlan) -> bool {
 pub fn prepare(cx: &mut Cx, reads: &[(DsPlan, At)], at: At) -> Fused {
     settle(cx);
     let mut ctrls: Vec<(u8, Value)> = Vec::new();
+    let mut pats: Vec<(u8, Pattern)> = Vec::new();
     let mut uni = Vec::new();
+    let mut fit = Vec::new();
     for (p, _) in reads {
         let r = p.f.addr;
         if ctrls.iter().any(|c| c.0 == r) {
             continue;
         }
-        let reach = reads
-            .iter()
-            .filter(|q| q.0.f.addr == r)
-            .map(|q| q.0.reach)
-            .max()
-            .unwrap_or(0);
+        let of_r = || reads.iter().map(|q| &q.0).filter(|q| q.f.addr == r);
+        let reach = of_r().map(|q| q.reach).max().unwrap_or(0);
         let f = facts(cx, r, p.group, reach, at);
+        let offs: Vec<u64> = of_r().flat_map(|q| q.offsets()).collect();
+        let pat = guess(&offs);
         ctrls.push((r, f.ctrl));
+        pats.push((r, pat));
         uni.push(f.uniform);
+        fit.push(match pat {
+            Pattern::Row => f.rows,
+            Pattern::Broadcast => f.bcast,
+        });
     }
     let uniform = all(cx, uni.into_iter());
+    let patterned = all(cx, fit.into_iter());
     // Stored to the sink, so that Cranelift computes the controls here, once: it places
     // pure values at their first use, which would be each chunk. One store of them all:
     // a store to the sink followed by another with no load between is dead, and
@@ -94,23 +109,70 @@ pub fn prepare(cx: &mut Cx, reads: &[(DsPlan, At)], at: At) -> Fused {
         lbase,
         uniform,
         ctrls,
+        pats,
+        patterned,
         lane0: RefCell::new(Vec::new()),
     }
 }
 
-/// Chunk `c` of the consecutive reads `run` of a segment `prepare`d as `f`, on the window
-/// path (`windows`, taken when `Fused::uniform` holds) or lane by lane: every value read
-/// first, then written to the register cache in program order. No read of `run` has
+/// How a segment's reads are emitted: one copy of the segment per path (`Fused`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// Each register's reads for its lane pattern (`Fused::patterned`).
+    Patterned,
+    /// A 16-byte window and a byte shuffle per dword (`Fused::uniform`).
+    Windows,
+    /// Lane by lane.
+    Lanes,
+}
+
+/// The lanes of a chunk reading through one address register, as the patterned path
+/// reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// Consecutive dwords from lane 0's address: one 16-byte load.
+    Row,
+    /// Every lane at lane 0's address: one dword loaded for all four.
+    Broadcast,
+}
+
+/// The pattern expected of an address register from the byte offsets of its reads in a
+/// segment. Offsets less than 16 bytes apart walk along a row of the LDS that every
+/// lane reads whole (clang's `ds_read2_b32 v[a:b], r offset0:k offset1:k+1` of
+/// `As[ty][k]`): lanes of a chunk sharing one address. Otherwise (offsets a row apart,
+/// `Bs[k][tx]`, or one offset) lanes reading consecutive words. A wrong guess costs
+/// speed only: the path is taken when `lds::facts` finds the pattern.
+pub fn guess(offsets: &[u64]) -> Pattern {
+    let near = offsets.iter().enumerate().any(|(i, a)| {
+        offsets[i + 1..]
+            .iter()
+            .any(|b| a != b && a.abs_diff(*b) < 16)
+    });
+    if near {
+        Pattern::Broadcast
+    } else {
+        Pattern::Row
+    }
+}
+
+/// Chunk `c` of the consecutive reads `run` of a segment `prepare`d as `f`, on `path`:
+/// every value read first, then written to the register cache in program order. No read of `run` has
 /// its address in a register an earlier instruction of the segment writes (the planner's
 /// rule), so the addresses are the wave's values of this chunk.
-pub fn chunk(cx: &mut Cx, f: &Fused, run: &[DsPlan], windows: bool, c: usize) {
-    // Every read's register has its control (`prepare` saw the whole segment).
+pub fn chunk(cx: &mut Cx, f: &Fused, run: &[DsPlan], path: Path, c: usize) {
+    // Every read's register has its control and pattern (`prepare` saw the whole
+    // segment).
     let ctrls: Option<Vec<Value>> = run
         .iter()
         .map(|p| f.ctrls.iter().find(|q| q.0 == p.f.addr).map(|q| q.1))
         .collect();
-    let vals = match ctrls {
-        Some(ctrls) if windows => window_values(cx, f, run, &ctrls, c),
+    let pats: Option<Vec<Pattern>> = run
+        .iter()
+        .map(|p| f.pats.iter().find(|q| q.0 == p.f.addr).map(|q| q.1))
+        .collect();
+    let vals = match (path, ctrls, pats) {
+        (Path::Patterned, _, Some(pats)) => pattern_values(cx, f, run, &pats, c),
+        (Path::Windows, Some(ctrls), _) => window_values(cx, f, run, &ctrls, c),
         _ => lane_values(cx, f, run, c),
     };
     let mut k = 0;
@@ -130,7 +192,7 @@ fn window_values(cx: &mut Cx, f: &Fused, run: &[DsPlan], ctrls: &[Value], c: usi
     let hf = host_flags();
     let mut out = Vec::new();
     for (p, &ctrl) in run.iter().zip(ctrls) {
-        let ptr = window_ptr(cx, f, p.f.addr, c);
+        let ptr = window_ptr(cx, f, Path::Windows, p.f.addr, c);
         for &o in &p.offsets() {
             let v = cx.b.ins().load(I8X16, hf, ptr, o as i32);
             let v = cx.b.ins().x86_pshufb(v, ctrl);
@@ -140,11 +202,49 @@ fn window_values(cx: &mut Cx, f: &Fused, run: &[DsPlan], ctrls: &[Value], c: usi
     out
 }
 
+/// The patterned path of `chunk` (`pats`: per read, its register's pattern): per dword
+/// the 16 bytes at its register's lane 0 host address plus its offset (`Row`), or the
+/// dword there in all four lanes (`Broadcast`). Neither reads past the furthest lane's
+/// dword, which `lds::facts`' bounds test covers.
+///
+/// The loads may move (`readonly`, `can_move`): Cranelift then places each at its first
+/// use, where a broadcast is one `vbroadcastss` from memory, instead of keeping it where
+/// it is emitted, before the segment's register stores, with the value held (or
+/// spilled) until then. That is sound because nothing writes the LDS from the segment's
+/// start to its end (its instructions are DS reads and vector ALU work), every use of a
+/// value read is within this copy of the segment, and the address a load depends on is
+/// made in the copy, after the check.
+fn pattern_values(
+    cx: &mut Cx,
+    f: &Fused,
+    run: &[DsPlan],
+    pats: &[Pattern],
+    c: usize,
+) -> Vec<Value> {
+    let mut hf = host_flags();
+    hf.set_readonly();
+    hf.set_can_move();
+    let mut out = Vec::new();
+    for (p, &pat) in run.iter().zip(pats) {
+        let ptr = window_ptr(cx, f, Path::Patterned, p.f.addr, c);
+        for &o in &p.offsets() {
+            out.push(match pat {
+                Pattern::Row => cx.b.ins().load(I32X4, hf, ptr, o as i32),
+                Pattern::Broadcast => {
+                    let x = cx.b.ins().load(I32, hf, ptr, o as i32);
+                    cx.b.ins().splat(I32X4, x)
+                }
+            });
+        }
+    }
+    out
+}
+
 /// Chunk `c` of register `r`'s lane 0 as a host address in the LDS, made once per chunk
-/// of the unrolled window path. Chunks emitted as one loop body for all chunks (the quick
+/// of the unrolled copy of `path`. Chunks emitted as one loop body for all chunks (the quick
 /// tier, `Cx::vbase`) make it in each run: a value of one loop's body does not reach the
 /// next loop.
-fn window_ptr(cx: &mut Cx, f: &Fused, r: u8, c: usize) -> Value {
+fn window_ptr(cx: &mut Cx, f: &Fused, path: Path, r: u8, c: usize) -> Value {
     if cx.vbase.is_some() {
         return lane0_ptr(cx, f.lbase, r, c);
     }
@@ -152,11 +252,11 @@ fn window_ptr(cx: &mut Cx, f: &Fused, r: u8, c: usize) -> Value {
         .lane0
         .borrow()
         .iter()
-        .find(|q| q.0 == c && q.1 == r)
-        .map(|q| q.2);
+        .find(|q| q.0 == path && q.1 == c && q.2 == r)
+        .map(|q| q.3);
     known.unwrap_or_else(|| {
         let q = lane0_ptr(cx, f.lbase, r, c);
-        f.lane0.borrow_mut().push((c, r, q));
+        f.lane0.borrow_mut().push((path, c, r, q));
         q
     })
 }

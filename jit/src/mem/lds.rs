@@ -394,7 +394,9 @@ pub(super) struct Facts {
     /// That control (`i8x16`).
     pub(super) ctrl: Value,
     /// Every chunk's lanes are consecutive dwords.
-    rows: Value,
+    pub(super) rows: Value,
+    /// Every chunk's lanes share their lane 0's address.
+    pub(super) bcast: Value,
 }
 
 /// The `Facts` of register `r` for the accesses of `group` reaching `reach` bytes past
@@ -411,11 +413,12 @@ pub(super) struct Facts {
 /// second maximum. That holds only where no lane's address wraps past 2^32, which an
 /// address of at most 2^32 - 13 with distances of at most 12 rules out.
 pub(super) fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts {
-    if let Some(&[uniform, ctrl, rows]) = cx.lds_facts.get(&group) {
+    if let Some(&[uniform, ctrl, rows, bcast]) = cx.lds_facts.get(&group) {
         return Facts {
             uniform,
             ctrl,
             rows,
+            bcast,
         };
     }
     let row = cx.lanes32(ROW);
@@ -484,17 +487,20 @@ pub(super) fn facts(cx: &mut Cx, r: u8, group: u32, reach: u64, at: At) -> Facts
     let rx = cx.b.ins().bxor(d0, row);
     let is_row = none_of(cx, rx);
     let rows = cx.b.ins().band(same, is_row);
+    let at_lane0 = none_of(cx, d0);
+    let bcast = cx.b.ins().band(same, at_lane0);
     // Byte j of a lane's shuffle control is its distance plus j.
     let steps = cx.vconst(types::I8X16, u128::from_le_bytes(BYTE_STEPS));
     let ctrl = shuffle_bytes(cx, d0, &LOW_BYTES);
     let ctrl = cx.b.ins().iadd(ctrl, steps);
     if group != 0 {
-        cx.lds_facts.insert(group, [uniform, ctrl, rows]);
+        cx.lds_facts.insert(group, [uniform, ctrl, rows, bcast]);
     }
     Facts {
         uniform,
         ctrl,
         rows,
+        bcast,
     }
 }
 
