@@ -167,6 +167,9 @@ pub struct Cx<'a> {
     /// since: (the pair's first VGPR, [the test's `i8` result, lane 0's low and high
     /// halves]). The unit's planner forgets a pair an instruction may write.
     pub flat_contig: Vec<(u8, [Value; 3])>,
+    /// VGPRs tested at the unit's header (`mem::global::lane_linear`) and the result, an
+    /// `i8` truth value defined in the header.
+    pub lin_ok: Vec<(u8, Value)>,
     /// Shifts and masks by constants already emitted: (kind, value, amount) → result
     /// (one instruction per value, as Cranelift's optimiser — off — would merge them).
     imm_ops: HashMap<(u8, Value, u32), Value>,
@@ -269,6 +272,7 @@ impl<'a> Cx<'a> {
             lds_facts: HashMap::default(),
             lds_spans: HashMap::default(),
             flat_contig: Vec::new(),
+            lin_ok: Vec::new(),
             imm_ops: HashMap::default(),
             vbase: None,
             loop_exec: None,

@@ -22,6 +22,7 @@ pub mod float_ops;
 pub mod float_rules;
 pub mod half;
 pub mod int_ops;
+mod lanelin;
 pub mod lanes;
 pub mod mixed;
 pub mod opnd;
@@ -265,6 +266,46 @@ fn share_lds(items: &mut [Planned]) {
     crate::mem::lds::share(&mut plans, &writes);
 }
 
+/// Mark the unit's FLAT accesses whose addresses `lanelin` finds lane-linear; the VGPRs
+/// to test at the header.
+fn mark_linear(items: &mut [Planned], exec_all: bool) -> Vec<u8> {
+    use crate::mem::MPlan;
+    use lanelin::Effect;
+    let unit = items
+        .iter_mut()
+        .map(|p| {
+            let writes = vgpr_writes(&p.item);
+            match &mut p.item {
+                Item::V(vp) => Effect::Valu(vp),
+                Item::Nop => Effect::Nothing,
+                Item::M(MPlan::Flat(f)) => Effect::Flat(f, writes),
+                Item::M(MPlan::Ds(_)) => Effect::Other {
+                    vgprs: writes,
+                    exec: false,
+                    sgprs: false,
+                },
+                // Scalar loads write SGPRs only: EXEC if their destinations reach it.
+                Item::M(MPlan::Smem(sm)) => Effect::Other {
+                    vgprs: Some(Vec::new()),
+                    exec: sm.sdst as u32 + sm.dwords > EXEC_LO as u32,
+                    sgprs: true,
+                },
+                Item::S(sp) => Effect::Other {
+                    vgprs: Some(Vec::new()),
+                    exec: sp.writes_exec(),
+                    sgprs: true,
+                },
+                _ => Effect::Other {
+                    vgprs: writes,
+                    exec: true,
+                    sgprs: true,
+                },
+            }
+        })
+        .collect();
+    lanelin::mark(unit, exec_all)
+}
+
 /// What the instructions of the segment being built touch, together (see `joins`).
 type SegIo = vplan::LaneIo;
 
@@ -320,6 +361,7 @@ pub(crate) fn compile(
     };
     let mut items = plan_unit(prog, gen, spec.pc, spec.mode, max_len).ok_or(NoUnit::Pointless)?;
     share_lds(&mut items);
+    let linear = mark_linear(&mut items, spec.exec_all);
     if items.is_empty()
         || items
             .iter()
@@ -368,6 +410,11 @@ pub(crate) fn compile(
     if spec.exec_all {
         cx.assume_ones(EXEC_LO);
         cx.assume_ones(EXEC_HI);
+    }
+    // At the header, before any instruction: the tests stand for the VGPRs' values at it.
+    for r in linear {
+        let ok = crate::mem::global::lane_linear(&mut cx, r);
+        cx.lin_ok.push((r, ok));
     }
     // The quick tier loops over the chunks of the segments that allow it.
     let loops = hot.is_some() && cfg.chunk_loops;

@@ -154,6 +154,7 @@ pub fn plan(gen: Gen, inst: &Inst) -> Option<Planned> {
             addr: vaddr,
             atomic,
             bias: Some(bias),
+            lin: None,
         }));
     }
     if vaddr as u32 + idxen as u32 + offen as u32 > 256 {

@@ -140,6 +140,10 @@ pub struct FlatPlan {
     /// A wave-uniform 64-bit amount added to every lane's address (MUBUF ADDR64:
     /// `super::buffer`); `None` for FLAT.
     pub bias: Option<super::rsrc::Bias>,
+    /// The VGPR whose lanes at the unit's header, tested lane-linear
+    /// (`lane_linear`), make the address pair's lanes consecutive dwords once lane 63 is
+    /// lane 0's plus 252 (`gcn::lanelin`); `None`: not known.
+    pub lin: Option<u8>,
 }
 
 /// The host read-modify-write of a 32-bit vector memory atomic (FLAT or MUBUF), if it
@@ -214,6 +218,7 @@ pub fn plan(inst: &Inst) -> Option<FlatPlan> {
             addr,
             atomic: Some((a, glc.then_some(vdst))),
             bias: None,
+            lin: None,
         });
     }
     let (size, sext, store) = kind(inst.op)?;
@@ -230,6 +235,7 @@ pub fn plan(inst: &Inst) -> Option<FlatPlan> {
         addr,
         atomic: None,
         bias: None,
+        lin: None,
     })
 }
 
@@ -465,8 +471,30 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
         let decided = cx.b.create_block();
         let ok = cx.b.append_block_param(decided, types::I8);
         let no = cx.b.ins().iconst(types::I8, 0);
-        cx.b.ins()
-            .brif(pre, test, &[], decided, &[BlockArg::Value(no)]);
+        let linear = p
+            .lin
+            .and_then(|r| cx.lin_ok.iter().find(|(q, _)| *q == r).map(|&(_, v)| v));
+        match linear {
+            // The pair is lane-linear when its source VGPR was at the header (tested
+            // there) and lane 63 is lane 0's plus 252 (`gcn::lanelin` gives the argument):
+            // then contiguous without the chunks' test, which runs only if the header's
+            // test failed.
+            Some(lin) => {
+                let yes = cx.b.ins().iconst(types::I8, 1);
+                let both = cx.b.ins().band(pre, lin);
+                let other = cx.b.create_block();
+                cx.b.ins()
+                    .brif(both, decided, &[BlockArg::Value(yes)], other, &[]);
+                cx.b.switch_to_block(other);
+                cx.b.seal_block(other);
+                cx.b.ins()
+                    .brif(pre, test, &[], decided, &[BlockArg::Value(no)]);
+            }
+            None => {
+                cx.b.ins()
+                    .brif(pre, test, &[], decided, &[BlockArg::Value(no)]);
+            }
+        }
         cx.b.switch_to_block(test);
         cx.b.seal_block(test);
         let vlo = cx.b.ins().splat(types::I32X4, lo0);
@@ -720,6 +748,43 @@ pub fn emit_dwords(cx: &mut Cx, run: &[FlatPlan], at: At) {
     // The checks of the other paths made vector constants there (cached): forget them
     // (no splats were cached: these plans are not atomics).
     settle(cx);
+}
+
+/// Whether every lane of `v[reg]` is lane 0's plus the lane's number, modulo 2^32 (an
+/// `i8` truth value), from the wave's registers: the unit's header tests the VGPRs that
+/// `gcn::lanelin` found its FLAT addresses made from (`FlatPlan::lin`).
+pub fn lane_linear(cx: &mut Cx, reg: u8) -> Value {
+    let flags = mflags();
+    let off = crate::ctx::wave_off::vgpr_chunk(reg, 0);
+    let e0 = cx.b.ins().load(types::I32, flags, cx.wave, off);
+    let e0 = cx.b.ins().splat(types::I32X4, e0);
+    let step = cx.lanes32([0, 1, 2, 3]);
+    let four = cx.splat32(4);
+    let mut want = cx.b.ins().iadd(e0, step);
+    let mut acc: Option<Value> = None;
+    for c in 0..CHUNKS {
+        if c > 0 {
+            want = cx.b.ins().iadd(want, four);
+        }
+        let v = vreg_stored(cx, reg, c);
+        let e = cx.b.ins().icmp(IntCC::Equal, v, want);
+        let a = match acc {
+            None => e,
+            Some(x) => cx.b.ins().band(x, e),
+        };
+        // Anchored every four chunks, as the contiguity test (`emit_dwords`): the
+        // compares would otherwise be placed at the first use, far into the unit, with
+        // every load live until then.
+        if c % 4 == 3 {
+            let sink = sink_ptr(cx);
+            cx.b.ins().store(flags, a, sink, 0);
+        }
+        acc = Some(a);
+    }
+    match acc {
+        Some(a) => cx.b.ins().vall_true(a),
+        None => cx.b.ins().iconst(types::I8, 1),
+    }
 }
 
 /// Lane 0's address from its low and high halves: (high half << 32, the address).

@@ -18,7 +18,9 @@
 //!
 //! FLAT dword loads and stores under a full EXEC also test whether every lane's address
 //! is lane 0's plus 4 × lane (`global::emit_dwords`); then each group of four lanes is
-//! one 16-byte host access instead of four. The optimising tier adds three shapes: FLAT
+//! one 16-byte host access instead of four. Where the unit makes the address from a
+//! VGPR's value at its header as clang does, one test of that VGPR at the header stands
+//! in for the test of the address's 16 chunks (`crate::gcn::lanelin`). The optimising tier adds three shapes: FLAT
 //! dwords whose chunks are each consecutive (rows of a 2-D workgroup: a 16-byte access
 //! per chunk), DS dword reads whose chunks' lanes all lie at the same distances within
 //! 16 bytes of their lane 0 (`lds::emit_window_reads`: one 16-byte load and a byte
