@@ -12,14 +12,14 @@ use rayon::prelude::*;
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::progen::gcn::Pool;
 use wavejit_isa::progen::shape::{program, ShapeConfig};
-use wavejit_isa::progen::state::{gcn_state, GcnState};
+use wavejit_isa::progen::state::{gcn_state, gcn_state_into, GcnState};
 use wavejit_isa::progen::{self, vp1 as pvp1};
 use wavejit_isa::{Arch, Gen};
 use wavejit_jit::JitConfig;
 
 use super::case::{
-    gcn_program, run_gcn, run_vp1, Failure, GcnCase, GcnOutcome, Vp1Case, Vp1Interp, Vp1Jit,
-    Vp1Runner,
+    gcn_program, run_gcn, run_gcn_into, run_vp1, Failure, GcnCase, GcnOutcome, GcnScratch,
+    Vp1Case, Vp1Interp, Vp1Jit, Vp1Runner, MAX_INSTS,
 };
 use super::compare::{self, Diffs};
 use super::engine::{PlantedDpp, Recycled};
@@ -199,10 +199,33 @@ impl Summary {
     }
 }
 
-/// One worker's engines under test (the interpreter needs no state).
+/// One worker's engines under test (the interpreter needs no state) and its buffers.
 struct Workers {
     b: Recycled,
     v: Box<dyn Vp1Runner + Send>,
+    g: GcnWork,
+}
+
+/// One worker's buffers for GCN runs, reused from state to state and from program to
+/// program: the further initial states are drawn into `extra`, the interpreter runs into
+/// `a` and the engine under test into `b`. Allocating and zeroing them for every state
+/// (64 KiB of VGPRs and 64 KiB of LDS in each of the three) cost more than the runs.
+struct GcnWork {
+    scratch: GcnScratch,
+    extra: GcnState,
+    a: GcnOutcome,
+    b: GcnOutcome,
+}
+
+impl GcnWork {
+    fn new() -> GcnWork {
+        GcnWork {
+            scratch: GcnScratch::default(),
+            extra: GcnState::empty(Gen::Gfx8),
+            a: GcnOutcome::empty(),
+            b: GcnOutcome::empty(),
+        }
+    }
 }
 
 fn engine_vp1(against: Against) -> Box<dyn Vp1Runner + Send> {
@@ -317,6 +340,20 @@ pub fn gcn_case_from(
     index: u64,
     len: usize,
 ) -> (GcnCase, Option<(wavejit_isa::ir::Program, GcnOutcome)>) {
+    let mut out = GcnOutcome::empty();
+    let (case, p) = gcn_case_in(pool, seed, index, len, &mut GcnScratch::default(), &mut out);
+    (case, p.map(|p| (p, out)))
+}
+
+/// `gcn_case_from` with the interpreter's outcome in `out` (its buffers reused).
+fn gcn_case_in(
+    pool: &Pool,
+    seed: u64,
+    index: u64,
+    len: usize,
+    scratch: &mut GcnScratch,
+    out: &mut GcnOutcome,
+) -> (GcnCase, Option<wavejit_isa::ir::Program>) {
     let gen = pool.gen;
     let mut rng = progen::rng(seed, index);
     let prog = program(pool, &mut rng, &ShapeConfig { len, control: true });
@@ -327,7 +364,7 @@ pub fn gcn_case_from(
         let Ok(p) = gcn_program(&case) else {
             return (case, None);
         };
-        let out = run_gcn(&Interp, &p, &case.state);
+        run_gcn_into(&Interp, &p, &case.state, MAX_INSTS, scratch, out);
         let drop = match &out.result {
             Err(Failure::Exec(e)) => match e.kind {
                 ExecErrorKind::Unsupported { .. } => Some(e.pc),
@@ -346,14 +383,13 @@ pub fn gcn_case_from(
                 continue;
             }
         }
-        return (case, Some((p, out)));
+        return (case, Some(p));
     }
     let p = gcn_program(&case).ok();
-    let out = p.map(|p| {
-        let o = run_gcn(&Interp, &p, &case.state);
-        (p, o)
-    });
-    (case, out)
+    if let Some(p) = &p {
+        run_gcn_into(&Interp, p, &case.state, MAX_INSTS, scratch, out);
+    }
+    (case, p)
 }
 
 /// VP1 program `index` of the campaign.
@@ -377,10 +413,23 @@ fn state_seed(seed: u64, k: u32) -> u64 {
 /// ones, so states that keep both run the code compiled for the first one; the registers,
 /// LDS and memory they start from are new.
 pub fn extra_gcn_state(gen: Gen, seed: u64, index: u64, k: u32, first: &GcnState) -> GcnState {
-    let mut st = gcn_state(gen, &mut progen::rng(state_seed(seed, k), index));
+    let mut st = GcnState::empty(gen);
+    extra_gcn_state_into(gen, seed, index, k, first, &mut st);
+    st
+}
+
+/// `extra_gcn_state` into `st`, reusing its allocations.
+fn extra_gcn_state_into(
+    gen: Gen,
+    seed: u64,
+    index: u64,
+    k: u32,
+    first: &GcnState,
+    st: &mut GcnState,
+) {
+    gcn_state_into(gen, &mut progen::rng(state_seed(seed, k), index), st);
     st.wave.mode = first.wave.mode;
     st.wave.exec = first.wave.exec;
-    st
 }
 
 /// Initial state `k` (1 ≤ k < `Config::states`) of VP1 program `index`, of the variant
@@ -428,27 +477,31 @@ fn vp1_case_state(cfg: &Config, index: u64, k: u32) -> Vp1Case {
     case
 }
 
-fn one_gcn(cfg: &Config, gen: Gen, index: u64, b: &dyn WaveEngine) -> One {
+fn one_gcn(cfg: &Config, gen: Gen, index: u64, b: &dyn WaveEngine, w: &mut GcnWork) -> One {
     let mut one = One::default();
-    let (case, run) = gcn_case_from(pool_for(cfg, gen), cfg.seed, index, cfg.len);
-    let Some((p, a)) = run else {
+    let GcnWork {
+        scratch,
+        extra,
+        a,
+        b: bo,
+    } = w;
+    let (case, p) = gcn_case_in(pool_for(cfg, gen), cfg.seed, index, cfg.len, scratch, a);
+    let Some(p) = p else {
         // The generator made a program that does not encode: a bug of ours, reported.
         one.mismatch = Some((0, Diffs::default()));
         return one;
     };
-    let mut a = a;
     for k in 0..states_of(cfg, index) {
-        let extra;
         let state = if k == 0 {
             &case.state
         } else {
-            extra = extra_gcn_state(gen, cfg.seed, index, k, &case.state);
-            a = run_gcn(&Interp, &p, &extra);
-            &extra
+            extra_gcn_state_into(gen, cfg.seed, index, k, &case.state, extra);
+            run_gcn_into(&Interp, &p, extra, MAX_INSTS, scratch, a);
+            &*extra
         };
         tally(&a.result, &mut one);
-        let bo = run_gcn(b, &p, state);
-        let d = compare::gcn(&a, &bo);
+        run_gcn_into(b, &p, state, MAX_INSTS, scratch, bo);
+        let d = compare::gcn(a, bo);
         if !d.is_empty() {
             one.mismatch = Some((k, d));
             break;
@@ -522,6 +575,7 @@ pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
             Mutex::new(Workers {
                 b: engine_b(against),
                 v: engine_vp1(against),
+                g: GcnWork::new(),
             })
         })
         .collect();
@@ -547,8 +601,9 @@ pub fn run(cfg: &Config) -> Result<Summary, wavejit::Error> {
                         Ok(w) => w,
                         Err(p) => p.into_inner(),
                     };
+                    let w = &mut *w;
                     let one = match gen {
-                        Some(g) => one_gcn(cfg, g, i, w.b.for_program(i)),
+                        Some(g) => one_gcn(cfg, g, i, w.b.for_program(i), &mut w.g),
                         None => one_vp1(cfg, i, &mut *w.v),
                     };
                     (i, one)

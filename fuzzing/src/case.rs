@@ -100,46 +100,137 @@ pub fn run_gcn_with(
     state: &GcnState,
     max_insts: u64,
 ) -> GcnOutcome {
-    let mut wave = state.wave.clone();
+    let mut out = GcnOutcome::empty();
+    run_gcn_into(engine, prog, state, max_insts, &mut GcnScratch::default(), &mut out);
+    out
+}
+
+impl GcnOutcome {
+    /// An outcome to run into (`run_gcn_into`): its buffers are overwritten, then reused.
+    pub fn empty() -> GcnOutcome {
+        GcnOutcome {
+            wave: Wave::new(wavejit_isa::Gen::Gfx8),
+            lds: Vec::new(),
+            mem: Vec::new(),
+            result: Ok(0),
+        }
+    }
+}
+
+/// The global memory one worker's runs share: one `Memory` mapped as the last state's
+/// regions, rewritten with each state's bytes before each run. A state with other regions
+/// maps a new one. Reusing it spares each run a 64-bit map, a zeroed allocation and its
+/// page faults; every byte of every region is written before the run, so nothing of an
+/// earlier run can leak into the next.
+#[derive(Default)]
+pub struct GcnScratch {
+    mem: Option<(Vec<(u64, usize)>, Memory)>,
+}
+
+impl GcnScratch {
+    /// `Memory` holding exactly the regions and bytes of `regions`, or why it cannot.
+    fn memory(&mut self, regions: &[(u64, Vec<u8>)]) -> Result<&Memory, Failure> {
+        let same = matches!(&self.mem, Some((layout, _))
+            if layout.len() == regions.len()
+                && layout.iter().zip(regions).all(|(&(b, n), (base, bytes))| b == *base && n == bytes.len()));
+        if !same {
+            self.mem = None;
+            let mut mem = Memory::new();
+            for (base, bytes) in regions {
+                mem.map_bytes(*base, bytes).map_err(|f| {
+                    Failure::Panic(format!("cannot map the state's memory: {f}"))
+                })?;
+            }
+            let layout = regions.iter().map(|(b, m)| (*b, m.len())).collect();
+            return Ok(&self.mem.insert((layout, mem)).1);
+        }
+        match &self.mem {
+            Some((_, mem)) => {
+                for (base, bytes) in regions {
+                    mem.write(*base, bytes).map_err(|f| {
+                        Failure::Panic(format!("cannot write the state's memory: {f}"))
+                    })?;
+                }
+                Ok(mem)
+            }
+            None => Err(Failure::Panic("no memory mapped".into())),
+        }
+    }
+}
+
+/// Copy every field of `src` into `dst` in place: no allocation (the VGPR file is 64 KiB;
+/// `Box::clone` builds it on the stack and copies it again). The destructuring names
+/// every field, so a field added to `Wave` does not build until it is copied here.
+pub fn copy_wave(dst: &mut Wave, src: &Wave) {
+    let Wave {
+        vgpr,
+        sgpr,
+        exec,
+        vcc,
+        m0,
+        scc,
+        mode,
+        pc,
+        code_base,
+        gen,
+        exports,
+    } = src;
+    dst.vgpr.copy_from_slice(vgpr);
+    dst.sgpr = *sgpr;
+    dst.exec = *exec;
+    dst.vcc = *vcc;
+    dst.m0 = *m0;
+    dst.scc = *scc;
+    dst.mode = *mode;
+    dst.pc = *pc;
+    dst.code_base = *code_base;
+    dst.gen = *gen;
+    dst.exports.clone_from(exports);
+}
+
+/// `run_gcn_with` into `out`, whose buffers (and `scratch`'s memory) are reused: the
+/// state is copied into them whole (every register, every LDS and memory byte), the
+/// engine runs on the copies, and `out` holds the end state. A campaign's worker runs
+/// every state of every program this way.
+pub fn run_gcn_into(
+    engine: &dyn WaveEngine,
+    prog: &Program,
+    state: &GcnState,
+    max_insts: u64,
+    scratch: &mut GcnScratch,
+    out: &mut GcnOutcome,
+) {
+    copy_wave(&mut out.wave, &state.wave);
     let mut lds = Lds {
-        bytes: state.lds.clone(),
+        bytes: std::mem::take(&mut out.lds),
     };
-    let mut mem = Memory::new();
-    let mut setup = Ok(());
-    for (base, bytes) in &state.mem {
-        if let Err(f) = mem.map_bytes(*base, bytes) {
-            setup = Err(Failure::Panic(format!(
-                "cannot map the state's memory: {f}"
-            )));
-        }
+    lds.bytes.clone_from(&state.lds);
+    out.mem.resize_with(state.mem.len(), Default::default);
+    for ((base, bytes), (ob, o)) in state.mem.iter().zip(out.mem.iter_mut()) {
+        *ob = *base;
+        o.clear();
+        // A region the setup failed to map reads as zeros on both sides.
+        o.resize(bytes.len(), 0);
     }
-    let result = setup.and_then(|()| {
-        let r = catch_unwind(AssertUnwindSafe(|| {
-            run_to_end(engine, prog, &mut wave, &mut lds, &mem, max_insts).map(|s| s.insts)
-        }));
-        match r {
-            Ok(Ok(n)) => Ok(n),
-            Ok(Err(WaveError::Exec(e))) => Err(Failure::Exec(e)),
-            Ok(Err(WaveError::Mismatch(m))) => Err(Failure::Mismatch(m)),
-            Err(p) => Err(Failure::Panic(panic_message(p))),
+    out.result = match scratch.memory(&state.mem) {
+        Err(f) => Err(f),
+        Ok(mem) => {
+            let r = catch_unwind(AssertUnwindSafe(|| {
+                run_to_end(engine, prog, &mut out.wave, &mut lds, mem, max_insts)
+                    .map(|s| s.insts)
+            }));
+            for (base, o) in out.mem.iter_mut() {
+                let _ = mem.read(*base, o);
+            }
+            match r {
+                Ok(Ok(n)) => Ok(n),
+                Ok(Err(WaveError::Exec(e))) => Err(Failure::Exec(e)),
+                Ok(Err(WaveError::Mismatch(m))) => Err(Failure::Mismatch(m)),
+                Err(p) => Err(Failure::Panic(panic_message(p))),
+            }
         }
-    });
-    let mem_out = state
-        .mem
-        .iter()
-        .map(|(base, bytes)| {
-            let mut out = vec![0u8; bytes.len()];
-            // A region the setup failed to map reads as zeros on both sides.
-            let _ = mem.read(*base, &mut out);
-            (*base, out)
-        })
-        .collect();
-    GcnOutcome {
-        wave,
-        lds: lds.bytes,
-        mem: mem_out,
-        result,
-    }
+    };
+    out.lds = lds.bytes;
 }
 
 /// Something that runs VP1 scalar words.

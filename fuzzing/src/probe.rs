@@ -13,9 +13,12 @@ use wavejit_isa::progen::gcn::{synth, Cand, Pool};
 use wavejit_isa::progen::shape::{GcnProgram, Item};
 use wavejit_isa::progen::state::{gcn_state, GcnState};
 use wavejit_isa::progen::{self, vp1 as pvp1};
-use wavejit_isa::Gen;
+use wavejit_isa::ir::Program;
+use wavejit_isa::{Arch, Gen};
 
-use super::case::{gcn_program, run_gcn, run_vp1, Failure, GcnCase, Vp1Case, Vp1Interp};
+use super::case::{
+    run_gcn_into, run_vp1, Failure, GcnOutcome, GcnScratch, Vp1Case, Vp1Interp, MAX_INSTS,
+};
 use wavejit::engine::Interp;
 
 /// Attempts per candidate before it is declared unsupported.
@@ -25,7 +28,7 @@ fn refused(r: &Result<u64, Failure>) -> bool {
     matches!(r, Err(Failure::Exec(e)) if e.pc == 0 && matches!(e.kind, ExecErrorKind::Unsupported { .. }))
 }
 
-fn supported(gen: Gen, c: &Cand, state: &GcnState, salt: u64) -> bool {
+fn supported(gen: Gen, c: &Cand, state: &GcnState, salt: u64, work: &mut Work) -> bool {
     for k in 0..ATTEMPTS {
         let mut rng = progen::rng(0x9B0B_E000 ^ gen.index() as u64, salt * ATTEMPTS + k);
         let Some(inst) = synth(gen, c, &mut rng) else {
@@ -48,20 +51,21 @@ fn supported(gen: Gen, c: &Cand, state: &GcnState, salt: u64) -> bool {
                 target: None,
             },
         ];
-        let case = GcnCase {
-            prog: GcnProgram { gen, items },
-            state: state.clone(),
-        };
-        let Ok(prog) = gcn_program(&case) else {
+        let Ok(code) = (GcnProgram { gen, items }).encode() else {
             continue;
         };
-        let out = run_gcn(&Interp, &prog, &case.state);
+        let prog = Program::new(Arch::Gcn(gen), &code);
+        let (scratch, out) = work;
+        run_gcn_into(&Interp, &prog, state, MAX_INSTS, scratch, out);
         if !refused(&out.result) {
             return true;
         }
     }
     false
 }
+
+/// The buffers the probe's runs reuse.
+type Work = (GcnScratch, GcnOutcome);
 
 /// Pools made once per generation, for the life of the process.
 type Pools = OnceLock<Mutex<HashMap<Gen, &'static Pool>>>;
@@ -87,9 +91,10 @@ pub fn gcn_pool(gen: Gen) -> &'static Pool {
     once_per_gen(&POOLS, gen, || {
         let state = gcn_state(gen, &mut progen::rng(0x57A7E, gen.index() as u64));
         let mut salt = 0u64;
+        let mut work = (GcnScratch::default(), GcnOutcome::empty());
         Pool::new(gen, |c| {
             salt += 1;
-            supported(gen, c, &state, salt)
+            supported(gen, c, &state, salt, &mut work)
         })
     })
 }

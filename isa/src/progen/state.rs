@@ -32,9 +32,55 @@ fn fill_words(rng: &mut impl Rng, bytes: &mut [u8]) {
     }
 }
 
+impl GcnState {
+    /// A state to generate into (`gcn_state_into`): every register zero, no LDS, no memory.
+    pub fn empty(gen: Gen) -> GcnState {
+        GcnState {
+            wave: Wave::new(gen),
+            lds: Vec::new(),
+            mem: Vec::new(),
+        }
+    }
+}
+
 /// A random state for `gen`.
 pub fn gcn_state(gen: Gen, rng: &mut impl Rng) -> GcnState {
-    let mut w = Wave::new(gen);
+    let mut st = GcnState::empty(gen);
+    gcn_state_into(gen, rng, &mut st);
+    st
+}
+
+/// `gcn_state` into `st`, reusing its allocations (a campaign's worker draws each further
+/// state of each program into one buffer): the same state `gcn_state` returns for the
+/// same `rng`, whatever `st` held before.
+pub fn gcn_state_into(gen: Gen, rng: &mut impl Rng, st: &mut GcnState) {
+    // `Wave::new`'s state, in place (every field named: a new one does not build until
+    // it is reset here).
+    let Wave {
+        vgpr,
+        sgpr,
+        exec,
+        vcc,
+        m0,
+        scc,
+        mode,
+        pc,
+        code_base,
+        gen: wave_gen,
+        exports,
+    } = &mut *st.wave;
+    vgpr.as_flattened_mut().fill(0);
+    sgpr.fill(0);
+    *exec = u64::MAX;
+    *vcc = 0;
+    *m0 = 0;
+    *scc = 0;
+    *mode = crate::state::MODE_DEFAULT;
+    *pc = 0;
+    *code_base = 0;
+    *wave_gen = gen;
+    exports.clear();
+    let w = &mut *st.wave;
     // Random VGPRs: the pool only (nothing else is read except the reserved registers).
     let mut r = 0usize;
     while r < VPOOL as usize {
@@ -163,18 +209,22 @@ pub fn gcn_state(gen: Gen, rng: &mut impl Rng) -> GcnState {
     w.sgpr[S_BASE as usize] = base as u32;
     w.sgpr[S_BASE as usize + 1] = (base >> 32) as u32;
 
-    let mut lds = vec![0u8; LDS_SIZE];
+    let lds = &mut st.lds;
+    lds.clear();
+    lds.resize(LDS_SIZE, 0);
     fill_words(rng, &mut lds[..LDS_FILLED]);
-    let mut mem = vec![0u8; MEM_SIZE as usize];
-    fill_words(rng, &mut mem);
+    st.mem.truncate(1);
+    if st.mem.is_empty() {
+        st.mem.push((MEM_BASE, Vec::new()));
+    }
+    let (base, mem) = &mut st.mem[0];
+    *base = MEM_BASE;
+    mem.clear();
+    mem.resize(MEM_SIZE as usize, 0);
+    fill_words(rng, mem);
     // One state in three is a drawn pixel-shader wave: valid M0 and LDS parameters, I/J.
     if rng.random_bool(1.0 / 3.0) {
-        super::drawn::apply(gen, &mut w, &mut lds, LDS_FILLED, rng);
-    }
-    GcnState {
-        wave: w,
-        lds,
-        mem: vec![(MEM_BASE, mem)],
+        super::drawn::apply(gen, w, lds, LDS_FILLED, rng);
     }
 }
 
