@@ -18,8 +18,8 @@ use wavejit_isa::{Arch, Gen};
 use wavejit_jit::JitConfig;
 
 use super::case::{
-    gcn_program, run_gcn, run_gcn_into, run_vp1, Failure, GcnCase, GcnOutcome, GcnScratch,
-    Vp1Case, Vp1Interp, Vp1Jit, Vp1Runner, MAX_INSTS,
+    gcn_program, run_gcn, run_gcn_into, run_vp1, Failure, GcnCase, GcnOutcome, GcnScratch, Vp1Case,
+    Vp1Interp, Vp1Jit, Vp1Runner, MAX_INSTS,
 };
 use super::compare::{self, Diffs};
 use super::engine::{PlantedDpp, Recycled};

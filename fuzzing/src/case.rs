@@ -101,7 +101,14 @@ pub fn run_gcn_with(
     max_insts: u64,
 ) -> GcnOutcome {
     let mut out = GcnOutcome::empty();
-    run_gcn_into(engine, prog, state, max_insts, &mut GcnScratch::default(), &mut out);
+    run_gcn_into(
+        engine,
+        prog,
+        state,
+        max_insts,
+        &mut GcnScratch::default(),
+        &mut out,
+    );
     out
 }
 
@@ -119,7 +126,7 @@ impl GcnOutcome {
 
 /// The global memory one worker's runs share: one `Memory` mapped as the last state's
 /// regions, rewritten with each state's bytes before each run. A state with other regions
-/// maps a new one. Reusing it spares each run a 64-bit map, a zeroed allocation and its
+/// maps a new one. Reusing it spares each run a map, a zeroed allocation and its
 /// page faults; every byte of every region is written before the run, so nothing of an
 /// earlier run can leak into the next.
 #[derive(Default)]
@@ -137,9 +144,8 @@ impl GcnScratch {
             self.mem = None;
             let mut mem = Memory::new();
             for (base, bytes) in regions {
-                mem.map_bytes(*base, bytes).map_err(|f| {
-                    Failure::Panic(format!("cannot map the state's memory: {f}"))
-                })?;
+                mem.map_bytes(*base, bytes)
+                    .map_err(|f| Failure::Panic(format!("cannot map the state's memory: {f}")))?;
             }
             let layout = regions.iter().map(|(b, m)| (*b, m.len())).collect();
             return Ok(&self.mem.insert((layout, mem)).1);
@@ -216,8 +222,7 @@ pub fn run_gcn_into(
         Err(f) => Err(f),
         Ok(mem) => {
             let r = catch_unwind(AssertUnwindSafe(|| {
-                run_to_end(engine, prog, &mut out.wave, &mut lds, mem, max_insts)
-                    .map(|s| s.insts)
+                run_to_end(engine, prog, &mut out.wave, &mut lds, mem, max_insts).map(|s| s.insts)
             }));
             for (base, o) in out.mem.iter_mut() {
                 let _ = mem.read(*base, o);

@@ -9,11 +9,11 @@ use std::sync::{Mutex, OnceLock};
 
 use wavejit_interp::ExecErrorKind;
 use wavejit_isa::gcn::Op;
+use wavejit_isa::ir::Program;
 use wavejit_isa::progen::gcn::{synth, Cand, Pool};
 use wavejit_isa::progen::shape::{GcnProgram, Item};
 use wavejit_isa::progen::state::{gcn_state, GcnState};
 use wavejit_isa::progen::{self, vp1 as pvp1};
-use wavejit_isa::ir::Program;
 use wavejit_isa::{Arch, Gen};
 
 use super::case::{

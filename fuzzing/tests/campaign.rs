@@ -4,6 +4,7 @@
 //! detected and named by register and lane).
 
 use wavejit::engine::Interp;
+use wavejit::isa::state::LANES;
 use wavejit::isa::{Arch, Gen};
 use wavejit_fuzzing::campaign::{gcn_case, vp1_case};
 use wavejit_fuzzing::case::{gcn_program, run_gcn};
@@ -205,12 +206,20 @@ fn the_comparison_sees_one_flipped_bit_and_names_it() {
 }
 
 /// Whether a generated state is a drawn pixel-shader wave (`progen::drawn`): its four I/J
-/// registers hold barycentrics near the triangle in every lane (random registers almost
-/// never do).
+/// registers hold barycentrics near the triangle in every lane, of the size of a
+/// triangle's and varying from quad to quad. Random registers almost never do: a register
+/// of one value in every lane (a uniform one), or of tiny integers seen as floats (the
+/// lane-linear ones, denormals), can lie in the range and is not taken for one.
 fn drawn(w: &wavejit::isa::state::Wave) -> bool {
-    w.vgpr[..4]
-        .iter()
-        .all(|r| r.iter().all(|&x| (-0.6..1.6).contains(&f32::from_bits(x))))
+    w.vgpr[..4].iter().all(|r| {
+        let f = |x: u32| f32::from_bits(x);
+        let mut d = r.to_vec();
+        d.sort_unstable();
+        d.dedup();
+        r.iter().all(|&x| (-0.6..1.6).contains(&f(x)))
+            && d.len() >= 8
+            && r.iter().filter(|&&x| f(x).abs() >= 1e-3).count() >= LANES / 2
+    })
 }
 
 #[test]

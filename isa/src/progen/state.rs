@@ -15,21 +15,12 @@ use crate::arch::Gen;
 use crate::state::{Wave, LANES};
 
 /// Everything a generated GCN program runs on. `mem` lists the mapped regions and their
-/// bytes (a `Memory` is built from it for each run).
+/// bytes (a run's `Memory` is mapped and written from it).
 #[derive(Clone)]
 pub struct GcnState {
     pub wave: Box<Wave>,
     pub lds: Vec<u8>,
     pub mem: Vec<(u64, Vec<u8>)>,
-}
-
-/// Random LDS or memory contents, `values::word`'s mix (`values::fill`).
-fn fill_words(rng: &mut impl Rng, bytes: &mut [u8]) {
-    let mut words = vec![0u32; bytes.len().div_ceil(4)];
-    values::fill(rng, &mut words);
-    for (c, w) in bytes.chunks_mut(4).zip(&words) {
-        c.copy_from_slice(&w.to_le_bytes()[..c.len()]);
-    }
 }
 
 impl GcnState {
@@ -81,6 +72,9 @@ pub fn gcn_state_into(gen: Gen, rng: &mut impl Rng, st: &mut GcnState) {
     *wave_gen = gen;
     exports.clear();
     let w = &mut *st.wave;
+    // The per-lane values, LDS and memory come from one `values::Mix` (`values::word`'s
+    // mix, a splitmix64 step each); values per register or per state from `rng`.
+    let mut mix = values::Mix::new(rng);
     // Random VGPRs: the pool only (nothing else is read except the reserved registers).
     let mut r = 0usize;
     while r < VPOOL as usize {
@@ -90,9 +84,7 @@ pub fn gcn_state_into(gen: Gen, rng: &mut impl Rng, st: &mut GcnState) {
                 w.vgpr[r] = [x; LANES];
             }
             2..=6 => {
-                for l in 0..LANES {
-                    w.vgpr[r][l] = values::word(rng);
-                }
+                mix.fill(&mut w.vgpr[r]);
             }
             7 => {
                 let (m, a) = (rng.random_range(0..5u32), rng.random::<u32>() & 0xff);
@@ -103,7 +95,7 @@ pub fn gcn_state_into(gen: Gen, rng: &mut impl Rng, st: &mut GcnState) {
             _ if r + 1 < VPOOL as usize => {
                 let uniform = rng.random_bool(0.3).then(|| values::dword_pair(rng));
                 for l in 0..LANES {
-                    let d = uniform.unwrap_or_else(|| values::dword_pair(rng));
+                    let d = uniform.unwrap_or_else(|| mix.pair());
                     w.vgpr[r][l] = d as u32;
                     w.vgpr[r + 1][l] = (d >> 32) as u32;
                 }
@@ -212,7 +204,7 @@ pub fn gcn_state_into(gen: Gen, rng: &mut impl Rng, st: &mut GcnState) {
     let lds = &mut st.lds;
     lds.clear();
     lds.resize(LDS_SIZE, 0);
-    fill_words(rng, &mut lds[..LDS_FILLED]);
+    mix.fill_bytes(&mut lds[..LDS_FILLED]);
     st.mem.truncate(1);
     if st.mem.is_empty() {
         st.mem.push((MEM_BASE, Vec::new()));
@@ -221,7 +213,7 @@ pub fn gcn_state_into(gen: Gen, rng: &mut impl Rng, st: &mut GcnState) {
     *base = MEM_BASE;
     mem.clear();
     mem.resize(MEM_SIZE as usize, 0);
-    fill_words(rng, mem);
+    mix.fill_bytes(mem);
     // One state in three is a drawn pixel-shader wave: valid M0 and LDS parameters, I/J.
     if rng.random_bool(1.0 / 3.0) {
         super::drawn::apply(gen, w, lds, LDS_FILLED, rng);

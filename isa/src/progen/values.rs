@@ -174,33 +174,91 @@ fn special(rng: &mut impl Rng, k: u32) -> u32 {
 /// Distinct special-biased values `fill` draws per call.
 pub const FILL_SPECIALS: usize = 256;
 
-/// Fill `out` (a memory image: thousands of words) with `word`'s mix at a fraction of its
-/// cost: each word is plain random bits with `word`'s probability (about 22 in 100), else
-/// one of `FILL_SPECIALS` values of `word`'s special-biased kinds drawn for this call.
-/// `word`'s unpredictable branches and its two to four draws from `rng` (ChaCha) were
-/// most of a fuzzing state's generation time (perf); here each word costs one step of a
-/// splitmix64 sequence seeded from `rng`, and a select.
-pub fn fill(rng: &mut impl Rng, out: &mut [u32]) {
-    let specials: [u32; FILL_SPECIALS] = std::array::from_fn(|_| {
-        let k = rng.random_range(0..100 - RANDOM_IN_100);
-        special(rng, k)
-    });
-    let mut state: u64 = rng.random();
-    for w in out {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut r = state;
+/// `word`'s mix as a stream, for values drawn in bulk (memory images, per-lane registers)
+/// at a fraction of `word`'s cost: each value is plain random bits with `word`'s
+/// probability (about 22 in 100), else one of `FILL_SPECIALS` values of `word`'s
+/// special-biased kinds drawn when the stream is made. `word`'s unpredictable branches and
+/// its two to four draws from `rng` (ChaCha) were most of a fuzzing state's generation
+/// time (perf); here each value costs one step of a splitmix64 sequence seeded from `rng`,
+/// and a select. Every value `word` can give, the stream can give.
+pub struct Mix {
+    specials: [u32; FILL_SPECIALS],
+    state: u64,
+}
+
+impl Mix {
+    /// A stream drawn from `rng` (its specials, then its seed).
+    pub fn new(rng: &mut impl Rng) -> Mix {
+        let specials: [u32; FILL_SPECIALS] = std::array::from_fn(|_| {
+            let k = rng.random_range(0..100 - RANDOM_IN_100);
+            special(rng, k)
+        });
+        Mix {
+            specials,
+            state: rng.random(),
+        }
+    }
+
+    /// 64 random bits: the next step of splitmix64.
+    fn bits(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut r = self.state;
         r = (r ^ (r >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         r = (r ^ (r >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        r ^= r >> 31;
+        r ^ (r >> 31)
+    }
+
+    /// The next value (`word`'s mix).
+    pub fn word(&mut self) -> u32 {
+        let r = self.bits();
         // Bits 0-31: the random word; 32-39: which special; 40-55: the choice, scaled to 0-99.
-        let special = specials[(r >> 32) as usize % FILL_SPECIALS];
+        let special = self.specials[(r >> 32) as usize % FILL_SPECIALS];
         let percent = (((r >> 40) as u32 & 0xFFFF) * 100) >> 16;
-        *w = if percent < RANDOM_IN_100 {
+        if percent < RANDOM_IN_100 {
             r as u32
         } else {
             special
-        };
+        }
     }
+
+    /// A register pair's value, `dword_pair`'s mix: an f64 special, two values, a
+    /// sign-extended value or 64 random bits.
+    pub fn pair(&mut self) -> u64 {
+        let r = self.bits();
+        // Bits 0-15: the kind, scaled to 0-9; 32-63: which f64 special.
+        match ((r & 0xFFFF) * 10) >> 16 {
+            0..=4 => F64[(((r >> 32) * F64.len() as u64) >> 32) as usize],
+            5..=6 => self.word() as u64 | (self.word() as u64) << 32,
+            7 => self.word() as i32 as i64 as u64,
+            _ => self.bits(),
+        }
+    }
+
+    /// Fill `out` with values.
+    pub fn fill(&mut self, out: &mut [u32]) {
+        for w in out {
+            *w = self.word();
+        }
+    }
+
+    /// Fill `out` (a byte image) with values, little-endian; a partial last dword takes
+    /// the low bytes of one.
+    pub fn fill_bytes(&mut self, out: &mut [u8]) {
+        let mut words = out.chunks_exact_mut(4);
+        for c in &mut words {
+            c.copy_from_slice(&self.word().to_le_bytes());
+        }
+        let tail = words.into_remainder();
+        let n = tail.len();
+        if n > 0 {
+            tail.copy_from_slice(&self.word().to_le_bytes()[..n]);
+        }
+    }
+}
+
+/// Fill `out` (a memory image: thousands of words) with a fresh `Mix` from `rng`.
+pub fn fill(rng: &mut impl Rng, out: &mut [u32]) {
+    Mix::new(rng).fill(out);
 }
 
 /// A 64-bit value for a register pair, biased to f64 specials.
@@ -266,5 +324,24 @@ mod tests {
         let mut again = vec![0u32; out.len()];
         fill(&mut crate::progen::rng(5, 0), &mut again);
         assert_eq!(out, again);
+    }
+
+    #[test]
+    fn mix_pairs_have_dword_pairs_mix() {
+        let mut mix = Mix::new(&mut crate::progen::rng(6, 0));
+        let pairs: Vec<u64> = (0..64 * 1024).map(|_| mix.pair()).collect();
+        let n = pairs.len() as f64;
+        let frac = |f: &dyn Fn(u64) -> bool| pairs.iter().filter(|&&x| f(x)).count() as f64 / n;
+        // `dword_pair` draws an f64 special in 5 of 10 (and two words that form one now
+        // and then), a sign-extended word in 1, two words in 2, random bits in 2.
+        let f64s = frac(&|x| F64.contains(&x));
+        assert!((0.49..0.56).contains(&f64s), "{f64s}");
+        let sext = frac(&|x| !F64.contains(&x) && x == (x as u32 as i32 as i64 as u64));
+        assert!((0.09..0.16).contains(&sext), "{sext}");
+        let mut d = pairs.clone();
+        d.sort_unstable();
+        d.dedup();
+        let distinct = d.len() as f64 / n;
+        assert!((0.19..0.40).contains(&distinct), "{distinct}");
     }
 }
