@@ -255,9 +255,10 @@ fn elements(p: &BufPlan) -> (u32, u32) {
     }
 }
 
-/// The lanes of half `h` (lanes `4c + 2h`, `+ 1`) of chunk `c`: per element, the byte
-/// offset from `BASE + SOFFSET` and the range check (all ones: in range), as `i64x2`.
-/// `idx`/`off` are the chunk's index and offset VGPR values.
+/// The lanes of half `h` (lanes `l0 + 2h`, `+ 1`, where `l0` is the chunk's first lane)
+/// of a chunk: per element, the byte offset from `BASE + SOFFSET` and the range check
+/// (all ones: in range), as `i64x2`. `idx`/`off` are the chunk's index and offset VGPR
+/// values.
 #[allow(clippy::too_many_arguments)]
 fn half(
     cx: &mut Cx,
@@ -265,7 +266,7 @@ fn half(
     d: &Desc,
     idx: Option<Value>,
     off: Option<Value>,
-    c: usize,
+    l0: Lane0,
     h: usize,
     out: &mut Vec<(Value, Value)>,
 ) {
@@ -276,8 +277,17 @@ fn half(
             cx.b.ins().uwiden_high(v)
         }
     };
-    let l0 = (4 * c + 2 * h) as u64;
-    let lanes = cx.vconst(I64X2, l0 as u128 | ((l0 + 1) as u128) << 64);
+    let lanes = match l0 {
+        Lane0::Known(c) => {
+            let l = (4 * c + 2 * h) as u128;
+            cx.vconst(I64X2, l | (l + 1) << 64)
+        }
+        Lane0::Dynamic(l) => {
+            let base = cx.b.ins().splat(I64X2, l);
+            let k = cx.vconst(I64X2, (2 * h) as u128 | ((2 * h + 1) as u128) << 64);
+            cx.b.ins().iadd(base, k)
+        }
+    };
     let mut index = cx.b.ins().band(d.tid, lanes);
     if let Some(v) = idx {
         let v = widen(cx, v);
@@ -321,23 +331,68 @@ fn half(
     }
 }
 
-/// Per lane pair of chunk `c` (two halves) and element: (byte offset, access mask =
-/// active and in range), `i64x2`. VGPRs are read with `vreg` (`stored`: from the wave).
-fn chunk_lanes(cx: &mut Cx, p: &BufPlan, d: &Desc, c: usize, stored: bool) -> Vec<(Value, Value)> {
-    let rd = |cx: &mut Cx, r: u8| {
-        if stored {
-            vreg_stored(cx, r, c)
-        } else {
-            cx.vreg(r, c)
+/// The first lane of a chunk: chunk `c`'s (`4c`), or an `i64` computed in a loop over the
+/// chunks.
+#[derive(Clone, Copy)]
+enum Lane0 {
+    Known(usize),
+    Dynamic(Value),
+}
+
+/// Where `chunk_lanes` reads a chunk.
+#[derive(Clone, Copy)]
+enum ChunkAt {
+    /// Chunk `c` through the register cache (in a `Cx::for_chunks` loop body, `c` is 0 and
+    /// the chunk is the loop's: `Cx::loop_chunk`).
+    Cached(usize),
+    /// Chunk `c`, its VGPRs as stored in the wave.
+    Stored(usize),
+    /// A chunk of `global::chunk_loop`: its VGPRs at `row`, its first lane `lane0` (an
+    /// `i64`), EXEC as an `i64` (`None`: all ones).
+    Row {
+        row: Value,
+        lane0: Value,
+        exec: Option<Value>,
+    },
+}
+
+/// Per lane pair of a chunk (two halves) and element: (byte offset, access mask = active
+/// and in range), `i64x2`.
+fn chunk_lanes(cx: &mut Cx, p: &BufPlan, d: &Desc, at: ChunkAt) -> Vec<(Value, Value)> {
+    let rd = |cx: &mut Cx, r: u8| match at {
+        ChunkAt::Cached(c) => cx.vreg(r, c),
+        ChunkAt::Stored(c) => vreg_stored(cx, r, c),
+        ChunkAt::Row { row, .. } => {
+            let off = crate::ctx::wave_off::vgpr_chunk(r, 0);
+            cx.b.ins().load(types::I32X4, mflags(), row, off)
         }
     };
     let idx = p.idxen.then(|| rd(cx, p.vaddr));
     let off = p.offen.then(|| rd(cx, p.vaddr + p.idxen as u8));
-    let m = cx.exec_lanes(c);
+    let (m, l0) = match at {
+        ChunkAt::Row { lane0, exec, .. } => {
+            let m = exec.map(|e| {
+                let bits = cx.b.ins().ushr(e, lane0);
+                let bits = cx.b.ins().ireduce(types::I32, bits);
+                cx.nibble_lanes(bits)
+            });
+            (m, Lane0::Dynamic(lane0))
+        }
+        ChunkAt::Cached(c) | ChunkAt::Stored(c) => {
+            let l0 = match cx.loop_chunk {
+                Some(k) => {
+                    let k = cx.b.ins().uextend(types::I64, k);
+                    Lane0::Dynamic(cx.b.ins().ishl_imm_u(k, 2))
+                }
+                None => Lane0::Known(c),
+            };
+            (cx.exec_lanes(c), l0)
+        }
+    };
     let mut out = Vec::new();
     for h in 0..2 {
         let start = out.len();
-        half(cx, p, d, idx, off, c, h, &mut out);
+        half(cx, p, d, idx, off, l0, h, &mut out);
         if let Some(m) = m {
             let mm = if h == 0 {
                 cx.b.ins().swiden_low(m)
@@ -364,9 +419,9 @@ pub fn emit(cx: &mut Cx, p: &BufPlan, at: At) {
     let zero2 = cx.splat64(0);
     let sz = cx.splat64(size as u64);
     let base2 = cx.b.ins().splat(I64X2, d.base);
-    let (mut lo, mut top, mut low): (Value, Value, Option<Value>) = (hi_n, zero2, None);
-    for c in 0..CHUNKS {
-        for (bo, ok) in chunk_lanes(cx, p, &d, c, true) {
+    let fold = |cx: &mut Cx, lanes: Vec<(Value, Value)>, acc: [Value; 3]| {
+        let [mut lo, mut top, mut low] = acc;
+        for (bo, ok) in lanes {
             let a = cx.b.ins().bitselect(ok, bo, hi_n);
             lo = cx.b.ins().umin(lo, a);
             let end = cx.b.ins().iadd(bo, sz);
@@ -375,13 +430,37 @@ pub fn emit(cx: &mut Cx, p: &BufPlan, at: At) {
             if atomic {
                 let addr = cx.b.ins().iadd(bo, base2);
                 let a = cx.b.ins().band(addr, ok);
-                low = Some(match low {
-                    None => a,
-                    Some(x) => cx.b.ins().bor(x, a),
-                });
+                low = cx.b.ins().bor(low, a);
             }
         }
-    }
+        [lo, top, low]
+    };
+    // The quick tier: one loop over the chunks (a sixteenth of the IR), as `for_chunks`
+    // below. Everything was stored by `settle`: the loop reads the wave.
+    let acc = if cx.loops && cx.vbase.is_none() {
+        let exec = (!cx.exec_known_ones()).then(|| cx.sreg64(crate::slots::EXEC_LO));
+        let out = super::global::chunk_loop(cx, &[hi_n, zero2, zero2], |cx, row, acc| {
+            let off = cx.b.ins().isub(row, cx.wave);
+            let off = if cx.ptr == types::I64 {
+                off
+            } else {
+                cx.b.ins().uextend(types::I64, off)
+            };
+            let lane0 = cx.b.ins().ushr_imm_u(off, 2);
+            let lanes = chunk_lanes(cx, p, &d, ChunkAt::Row { row, lane0, exec });
+            fold(cx, lanes, [acc[0], acc[1], acc[2]]).to_vec()
+        });
+        [out[0], out[1], out[2]]
+    } else {
+        let mut acc = [hi_n, zero2, zero2];
+        for c in 0..CHUNKS {
+            let lanes = chunk_lanes(cx, p, &d, ChunkAt::Stored(c));
+            acc = fold(cx, lanes, acc);
+        }
+        acc
+    };
+    let [lo, top, low] = acc;
+    let low = atomic.then_some(low);
     let l0 = cx.b.ins().extractlane(lo, 0);
     let l1 = cx.b.ins().extractlane(lo, 1);
     let lo = cx.b.ins().umin(l0, l1);
@@ -416,8 +495,8 @@ pub fn emit(cx: &mut Cx, p: &BufPlan, at: At) {
         sink_ptr(cx)
     };
     let alt2 = cx.b.ins().splat(I64X2, alt);
-    for c in 0..CHUNKS {
-        let lanes = chunk_lanes(cx, p, &d, c, false);
+    cx.for_chunks(|cx, c| {
+        let lanes = chunk_lanes(cx, p, &d, ChunkAt::Cached(c));
         // ptrs[e][lane], oks[e][lane] (an `i64` all ones where accessed).
         let mut ptrs = vec![[host; 4]; n as usize];
         let mut oks = vec![[host; 4]; n as usize];
@@ -482,8 +561,7 @@ pub fn emit(cx: &mut Cx, p: &BufPlan, at: At) {
                 }
             }
         }
-        cx.end_chunk(c);
-    }
+    });
 }
 
 #[cfg(test)]

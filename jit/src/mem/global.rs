@@ -799,7 +799,7 @@ fn first_address(cx: &mut Cx, lo0: Value, hi0: Value) -> (Value, Value) {
 /// any type): `body(cx, row, carried)` gets `row`, the wave's address plus 16 × the chunk
 /// (a VGPR's chunk at `row + vgpr_chunk(reg, 0)`), and returns the carried values for
 /// the next chunk; the last chunk's are returned. The body must not branch out.
-fn chunk_loop(
+pub(super) fn chunk_loop(
     cx: &mut Cx,
     init: &[Value],
     mut body: impl FnMut(&mut Cx, Value, &[Value]) -> Vec<Value>,
