@@ -13,7 +13,8 @@
 //!   asks for); every other register 0 (VGPRs past the descriptor's VGPR count are not
 //!   cleared between the workgroups a host worker runs: they are not the wave's; nor are
 //!   registers no instruction of the program names (`Program::regs`), which no wave of
-//!   the launch reads or writes, so they stay as `Wave::new` made them);
+//!   the launch reads or writes, so no engine can tell what they hold — `start.rs` copies
+//!   SGPRs in runs of 8, so a few unnamed SGPR slots get their start values too);
 //! - EXEC: the lanes that hold work-items (a group's last wave may be partial);
 //! - M0 = 0xFFFF_FFFF on GCN 1.0/1.1 (the DS address limit: everything allowed);
 //! - MODE from COMPUTE_PGM_RSRC1 (rounding, denormals, DX10 clamp, IEEE);
