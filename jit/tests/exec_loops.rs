@@ -7,15 +7,12 @@
 mod common;
 
 use common::*;
-use wavejit_isa::arch::{Arch, Gen};
+use wavejit_isa::arch::Gen;
 use wavejit_isa::ir::Program;
-use wavejit_jit::gcn::Spec;
 use wavejit_jit::{Jit, JitConfig};
 
 fn asm(gen: Gen, src: &str) -> Program {
-    let a =
-        wavejit_isa::gcn::asm::assemble(gen, src).unwrap_or_else(|e| panic!("assemble {src}: {e}"));
-    Program::new(Arch::Gcn(gen), &a.bytes)
+    assemble_text(gen, src)
 }
 
 /// Blocks where instructions before an EXEC write must see the old EXEC and those after
@@ -115,18 +112,7 @@ fn exec_writes_in_chunk_loops_match_the_interpreter() {
 /// Cranelift instructions of the quick tier's unit at pc 0 of `src` (`exec_all`: the
 /// all-ones variant).
 fn quick_clif(src: &str, exec_all: bool) -> u64 {
-    let prog = asm(Gen::Gfx8, src);
-    let jit = up(Jit::new(JitConfig::default()));
-    let spec = Spec {
-        pc: 0,
-        mode: 0xF0,
-        exec_all,
-        max_len: 0,
-    };
-    assert!(jit.precompile(&prog, spec).is_some(), "{src} compiles");
-    let st = jit.stats();
-    assert_eq!(st.quick_blocks, 1, "{src}: {st:?}");
-    st.clif_insts
+    quick_unit_clif(&asm(Gen::Gfx8, src), JitConfig::default(), exec_all)
 }
 
 /// A `v_cmpx` is one loop body on the quick tier, as its `v_cmp` is: its unit is about as

@@ -6,9 +6,8 @@
 mod common;
 
 use common::*;
-use wavejit_isa::arch::{Arch, Gen};
+use wavejit_isa::arch::Gen;
 use wavejit_isa::ir::Program;
-use wavejit_jit::gcn::Spec;
 use wavejit_jit::{Jit, JitConfig};
 
 const BASE: u64 = 0x4000;
@@ -35,10 +34,7 @@ const CASES: &[(Gen, &str)] = &[
 ];
 
 fn program(gen: Gen, src: &str) -> Program {
-    let text = format!("{src}\ns_endpgm\n");
-    let a = wavejit_isa::gcn::asm::assemble(gen, &text)
-        .unwrap_or_else(|e| panic!("assemble {src}: {e}"));
-    Program::new(Arch::Gcn(gen), &a.bytes)
+    assemble_text(gen, &format!("{src}\ns_endpgm\n"))
 }
 
 /// `s[4:7]`: a raw buffer over the region (stride 0, NUM_RECORDS its length);
@@ -98,21 +94,11 @@ fn quick_tier_buffer_accesses_match_the_interpreter() {
 /// Cranelift instructions of the quick tier's unit at pc 0, with or without its chunk
 /// loops.
 fn quick_clif(gen: Gen, src: &str, exec_all: bool, chunk_loops: bool) -> u64 {
-    let prog = program(gen, src);
-    let jit = up(Jit::new(JitConfig {
+    let config = JitConfig {
         chunk_loops,
         ..JitConfig::default()
-    }));
-    let spec = Spec {
-        pc: 0,
-        mode: 0xF0,
-        exec_all,
-        max_len: 0,
     };
-    assert!(jit.precompile(&prog, spec).is_some(), "{src} compiles");
-    let st = jit.stats();
-    assert_eq!(st.quick_blocks, 1, "{src}: {st:?}");
-    st.clif_insts
+    quick_unit_clif(&program(gen, src), config, exec_all)
 }
 
 #[test]

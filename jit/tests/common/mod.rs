@@ -14,6 +14,7 @@ use wavejit_isa::gcn::{DppFields, Fields, Inst, Op, SdwaFields, Src, VopBase};
 use wavejit_isa::ir::Program;
 use wavejit_isa::state::diff::image_diff;
 use wavejit_isa::state::{Lds, Memory, Wave};
+use wavejit_jit::gcn::Spec;
 use wavejit_jit::{Jit, JitConfig};
 
 /// Interesting 32-bit values: float specials of every class, integer edges.
@@ -605,4 +606,27 @@ pub fn encodable(gen: Gen, i: &Inst) -> bool {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let p = Program::new(Arch::Gcn(gen), &bytes);
     matches!(p.slots.first().map(|s| &s.inst), Some(Ok(wavejit_isa::ir::Inst::Gcn(d))) if d == i)
+}
+
+/// `src` assembled for `gen` (a test's own text: a failure names it).
+pub fn assemble_text(gen: Gen, src: &str) -> Program {
+    let a =
+        wavejit_isa::gcn::asm::assemble(gen, src).unwrap_or_else(|e| panic!("assemble {src}: {e}"));
+    Program::new(Arch::Gcn(gen), &a.bytes)
+}
+
+/// Cranelift instructions of the quick tier's unit at pc 0 of `prog`, compiled by a JIT of
+/// `config` (`exec_all`: the all-ones variant): what a test of the unit's size compares.
+pub fn quick_unit_clif(prog: &Program, config: JitConfig, exec_all: bool) -> u64 {
+    let jit = up(Jit::new(config));
+    let spec = Spec {
+        pc: 0,
+        mode: 0xF0,
+        exec_all,
+        max_len: 0,
+    };
+    assert!(jit.precompile(prog, spec).is_some(), "the unit compiles");
+    let st = jit.stats();
+    assert_eq!(st.quick_blocks, 1, "{st:?}");
+    st.clif_insts
 }
