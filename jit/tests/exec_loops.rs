@@ -9,6 +9,7 @@ mod common;
 use common::*;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::ir::Program;
+use wavejit_isa::state::{Lds, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
 fn asm(gen: Gen, src: &str) -> Program {
@@ -128,6 +129,58 @@ fn the_quick_tier_loops_over_the_chunks_of_a_cmpx() {
                 cmpx < 2 * cmp,
                 "{ty} exec_all {exec_all}: v_cmpx {cmpx} CLIF instructions, v_cmp {cmp}"
             );
+        }
+    }
+}
+
+/// A scalar load whose data reaches EXEC_LO (raw code: `src(126)`; assemblers refuse it,
+/// the interpreter writes EXEC) runs through the interpreter helper, and the vector
+/// instruction after it must see the new EXEC, not the all-ones EXEC the unit was entered
+/// with (cargo-fuzz's decode_diff found the JIT keeping the old one). By hand: EXEC_LO
+/// becomes 0x5555_5555, so v5 takes v0 in the even lanes below 32 and in every lane from
+/// 32 (EXEC_HI stays all ones) and keeps 0 in the odd lanes below 32.
+#[test]
+fn a_scalar_load_into_exec_is_seen_by_what_follows() {
+    const BASE: u64 = 0x1000;
+    for (gen, load) in [
+        (Gen::Gfx7, "s_load_dword src(126), s[0:1], 0x0"),
+        (Gen::Gfx7, "s_buffer_load_dword src(126), s[4:7], 0x0"),
+        (Gen::Gfx8, "s_load_dword src(126), s[0:1], 0x0"),
+        (Gen::Gfx8, "s_buffer_load_dword src(126), s[4:7], 0x0"),
+    ] {
+        let src = format!("{load}\ns_waitcnt lgkmcnt(0)\nv_cndmask_b32 v5, 7, v0, vcc\ns_endpgm\n");
+        let prog = asm(gen, &src);
+        let mem = MemInit {
+            regions: vec![(BASE, 0x5555_5555u32.to_le_bytes().repeat(16))],
+        };
+        for (ename, jit) in engines() {
+            let mut w = Wave::new(gen);
+            w.exec = u64::MAX;
+            w.vcc = u64::MAX;
+            w.sgpr[0] = BASE as u32;
+            // s[4:7]: a raw buffer over the region (stride 0, 64 bytes).
+            w.sgpr[4] = BASE as u32;
+            w.sgpr[6] = 64;
+            for l in 0..64 {
+                w.vgpr[0][l] = 100 + l as u32;
+            }
+            let out = check_with(
+                &jit,
+                &prog,
+                &w,
+                &Lds::new(0),
+                &mem,
+                100,
+                &format!("{load} on {ename}"),
+            );
+            assert_eq!(out.wave.exec, 0xFFFF_FFFF_5555_5555, "{load} on {ename}");
+            for l in 0..64 {
+                let want = match l < 32 && l % 2 == 1 {
+                    true => 0,
+                    false => 100 + l as u32,
+                };
+                assert_eq!(out.wave.vgpr[5][l], want, "{load} on {ename}, lane {l}");
+            }
         }
     }
 }

@@ -196,18 +196,16 @@ fn plan_inst(gen: Gen, inst: &Inst, pc: u32, size: u32, mode: u32) -> Item {
     let jumps = !matches!(ir::flow(&ir::Inst::Gcn(*inst), pc, size), ir::Flow::Next)
         // MODE may change: the rest of the unit was specialised on the old one.
         || matches!(inst.op, Op::SSetregB32 | Op::SSetregImm32B32);
-    let keeps_exec = matches!(
-        inst.enc,
-        Enc::Smrd
-            | Enc::Smem
-            | Enc::Ds
-            | Enc::Mubuf
-            | Enc::Mtbuf
-            | Enc::Flat
-            | Enc::Vintrp
-            | Enc::Mimg
-            | Enc::Exp
-    );
+    // A scalar load's data may reach EXEC (126-127) in raw code (assemblers refuse it;
+    // the interpreter writes it): up to 16 dwords from its first data register.
+    let scalar_keeps_exec = inst
+        .scalar_mem(gen)
+        .is_some_and(|m| (m.sdata as u32) + 16 <= EXEC_LO as u32);
+    let keeps_exec = (matches!(inst.enc, Enc::Smrd | Enc::Smem) && scalar_keeps_exec)
+        || matches!(
+            inst.enc,
+            Enc::Ds | Enc::Mubuf | Enc::Mtbuf | Enc::Flat | Enc::Vintrp | Enc::Mimg | Enc::Exp
+        );
     Item::Helper { jumps, keeps_exec }
 }
 
