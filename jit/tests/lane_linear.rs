@@ -9,10 +9,9 @@
 mod common;
 
 use common::*;
-use wavejit_interp::ExecErrorKind;
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::{Inst, Op};
-use wavejit_isa::state::{Lds, Space, Wave};
+use wavejit_isa::state::{Lds, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
 const A: u64 = 0x10000;
@@ -97,26 +96,6 @@ fn wave(first: u32) -> Box<Wave> {
     w
 }
 
-/// `out` ended with the interpreter's error for a dword access at `pc`, `addr`, `lane`.
-fn assert_fault(out: &Outcome, pc: u32, addr: u64, lane: u8, what: &str) {
-    assert_eq!(
-        out.result
-            .as_ref()
-            .map(|_| ())
-            .map_err(|e| (e.pc, e.kind.clone())),
-        Err((
-            pc,
-            ExecErrorKind::OutOfBounds {
-                space: Space::Global,
-                addr,
-                size: 4,
-                lane: Some(lane)
-            }
-        )),
-        "{what}"
-    );
-}
-
 /// Run on both tiers against the interpreter; element index of each lane `idx(l)`:
 /// v0 = A's dword at 4·idx, v1 = B's, and the store puts A's dword over B's (v5).
 fn assert_elements(prog: &[Inst], w: &Wave, idx: impl Fn(usize) -> u64, what: &str) {
@@ -173,7 +152,7 @@ fn lane_linear_index_wrapping_past_2_32() {
     let p = program(Gen::Gfx8, &prog);
     for (j, tier) in tiers() {
         let out = check_with(&j, &p, &w, &Lds::new(0), &memory(), 1000, tier);
-        assert_fault(&out, pc_of(&prog, 8), x, 16, tier);
+        assert_global_fault(&out, pc_of(&prog, 8), x, 16, tier);
     }
 }
 
@@ -207,6 +186,6 @@ fn lane_linear_shapes_the_analysis_refuses() {
     let w = wave(16);
     for (j, tier) in tiers() {
         let out = check_with(&j, &p, &w, &Lds::new(0), &memory(), 1000, tier);
-        assert_fault(&out, pc_of(&prog, 10), B + 84 + (1 << 32), 5, tier);
+        assert_global_fault(&out, pc_of(&prog, 10), B + 84 + (1 << 32), 5, tier);
     }
 }

@@ -13,7 +13,8 @@ use wavejit_interp::{Ctx, ExecErrorKind};
 use wavejit_isa::arch::Gen;
 use wavejit_isa::gcn::build::{ds, smem, smrd};
 use wavejit_isa::gcn::{Fields, FlatFields, Inst, Op, Src};
-use wavejit_isa::state::{Lds, Space, Wave};
+use wavejit_isa::ir::Program;
+use wavejit_isa::state::{Lds, Wave};
 use wavejit_jit::{Jit, JitConfig};
 
 const A: u64 = 0x10000;
@@ -49,6 +50,18 @@ fn lds() -> Lds {
     l
 }
 
+/// `prog` from `w` matches the interpreter on `j` and ends with its error for a DS read
+/// at byte `pc` whose first failing lane, `lane`, reads past the 512-byte LDS.
+fn assert_lds_end_fault(j: &Jit, prog: &Program, w: &Wave, pc: u32, lane: u8, what: &str) {
+    let out = check_with(j, prog, w, &lds(), &memory(), 1000, what);
+    let e = out.result.expect_err(what);
+    assert_eq!(e.pc, pc, "{what}: {e:?}");
+    assert!(
+        matches!(e.kind, ExecErrorKind::OutOfBounds { lane: Some(l), addr: 512, .. } if l == lane),
+        "{what}: {e:?}"
+    );
+}
+
 /// A JIT that compiles every unit optimised at once (the quick tier leaves the paths by
 /// chunks and windows to it).
 fn opt_jit() -> Jit {
@@ -74,24 +87,6 @@ fn run_ok(prog: &wavejit_isa::ir::Program, w: &Wave, what: &str) -> Outcome {
     let out = check_with(&jit(), prog, w, &lds(), &memory(), 1000, what);
     assert!(out.result.is_ok(), "{:?}", out.result);
     out
-}
-
-/// `out` ended with the interpreter's error for a 4-byte global access out of every region:
-/// at byte `pc`, address `addr`, first failing lane `lane`.
-fn assert_global_fault(out: Outcome, pc: u32, addr: u64, lane: u8, what: &str) {
-    assert_eq!(
-        out.result.map(|_| ()).map_err(|e| (e.pc, e.kind)),
-        Err((
-            pc,
-            ExecErrorKind::OutOfBounds {
-                space: Space::Global,
-                addr,
-                size: 4,
-                lane: Some(lane)
-            }
-        )),
-        "{what}"
-    );
 }
 
 fn helper_steps(prog: &wavejit_isa::ir::Program, w: &Wave) -> u64 {
@@ -569,13 +564,7 @@ fn fused_reads_by_hand() {
             (unfused_jit(), "unfused"),
         ] {
             let what = format!("lane {lane} at {base}, {tier}");
-            let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, &what);
-            let e = out.result.expect_err(&what);
-            assert_eq!(e.pc, prog.slots[at].pc, "{what}: {e:?}");
-            assert!(
-                matches!(e.kind, ExecErrorKind::OutOfBounds { lane: Some(l), addr: 512, .. } if l == lane as u8),
-                "{what}: {e:?}"
-            );
+            assert_lds_end_fault(&j, &prog, &w, prog.slots[at].pc, lane as u8, &what);
         }
     }
 }
@@ -684,13 +673,7 @@ fn patterned_reads_by_hand() {
         }
         for (j, tier) in tiers() {
             let what = format!("lane {lane} of v{} past the end, {tier}", at + 1);
-            let out = check_with(&j, &prog, &w, &lds(), &memory(), 1000, &what);
-            let e = out.result.expect_err(&what);
-            assert_eq!(e.pc, prog.slots[at].pc, "{what}: {e:?}");
-            assert!(
-                matches!(e.kind, ExecErrorKind::OutOfBounds { lane: Some(l), addr: 512, .. } if l == lane as u8),
-                "{what}: {e:?}"
-            );
+            assert_lds_end_fault(&j, &prog, &w, prog.slots[at].pc, lane as u8, &what);
         }
     }
 }
@@ -925,7 +908,7 @@ fn lane_reductions_by_hand() {
             for (j, tier) in tiers() {
                 let what = format!("flat, lane {lane} at {bad:#x}, {tier}");
                 let out = check_with(&j, &load, &w, &lds(), &memory(), 1000, &what);
-                assert_global_fault(out, 0, bad, lane as u8, &what);
+                assert_global_fault(&out, 0, bad, lane as u8, &what);
             }
         }
     }
@@ -1061,7 +1044,7 @@ fn contiguous_dwords_by_hand() {
     }
     let out = check_with(&jit(), &prog, &w2, &lds(), &memory(), 1000, "past the end");
     // The first load (pc 0) faults at lane 32, the first lane past A's end.
-    assert_global_fault(out, 0, A + A_LEN as u64, 32, "lane 32 reads past A");
+    assert_global_fault(&out, 0, A + A_LEN as u64, 32, "lane 32 reads past A");
     // Lane 37's low half in the run but its high half one more: 4 GiB past A, in no
     // region (a test of the low halves alone would read A there), on both tiers.
     let mut w3 = w.clone();
@@ -1070,7 +1053,7 @@ fn contiguous_dwords_by_hand() {
     for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
         let out = check_with(&j, &prog, &w3, &lds(), &memory(), 1000, tier);
         // The third FLAT instruction: byte 16.
-        assert_global_fault(out, 16, far, 37, &format!("{tier}: lane 37's high half"));
+        assert_global_fault(&out, 16, far, 37, &format!("{tier}: lane 37's high half"));
     }
 }
 
@@ -1123,7 +1106,7 @@ fn lane63_tested_first_by_hand() {
     put64(&mut w2, 0, 63, far);
     for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
         let out = check_with(&j, &prog, &w2, &lds(), &memory(), 1000, tier);
-        assert_global_fault(out, 0, far, 63, &format!("{tier}: lane 63's high half"));
+        assert_global_fault(&out, 0, far, 63, &format!("{tier}: lane 63's high half"));
     }
     // Contiguous in 64 bits across a 4 GiB boundary (lane 63's low half is lane 0's +
     // 252 modulo 2^32), in no region: lane 0's address is the first fault.
@@ -1145,7 +1128,7 @@ fn lane63_tested_first_by_hand() {
     for (wave, first, what) in [(&w3, start, "64-bit run"), (&w4, start, "low halves")] {
         for (j, tier) in [(jit(), "quick"), (opt_jit(), "optimised")] {
             let out = check_with(&j, &prog, wave, &lds(), &memory(), 1000, tier);
-            assert_global_fault(out, 0, first, 0, &format!("{tier}: {what}"));
+            assert_global_fault(&out, 0, first, 0, &format!("{tier}: {what}"));
         }
     }
 }
@@ -1200,7 +1183,7 @@ fn contiguity_test_reused_until_written() {
         // goes to 0xacad_aeaf_0002_0010, in no region.
         let out = check_with(&j, &reloaded, &w, &lds(), &memory(), 1000, tier);
         assert_global_fault(
-            out,
+            &out,
             20,
             0xacad_aeaf_0000_0000 | (B + 0x10),
             0,
@@ -1216,7 +1199,7 @@ fn contiguity_test_reused_until_written() {
         // Lane 0 loads A's bytes 0x40-0x43 into v0: the store's address is 0x4342_4140
         // (v1 = 0), in no region; lane 0 is the first to fail, at the store (byte 8).
         let out = check_with(&j, &overwritten, &w, &lds(), &memory(), 1000, tier);
-        assert_global_fault(out, 8, 0x4342_4140, 0, tier);
+        assert_global_fault(&out, 8, 0x4342_4140, 0, tier);
     }
 }
 

@@ -630,3 +630,24 @@ pub fn quick_unit_clif(prog: &Program, config: JitConfig, exec_all: bool) -> u64
     assert_eq!(st.quick_blocks, 1, "{st:?}");
     st.clif_insts
 }
+
+/// `out` ended with the interpreter's error for a dword global access: at byte `pc`,
+/// address `addr`, first failing lane `lane`.
+pub fn assert_global_fault(out: &Outcome, pc: u32, addr: u64, lane: u8, what: &str) {
+    assert_eq!(
+        out.result
+            .as_ref()
+            .map(|_| ())
+            .map_err(|e| (e.pc, e.kind.clone())),
+        Err((
+            pc,
+            wavejit_interp::ExecErrorKind::OutOfBounds {
+                space: wavejit_isa::state::Space::Global,
+                addr,
+                size: 4,
+                lane: Some(lane)
+            }
+        )),
+        "{what}"
+    );
+}
